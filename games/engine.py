@@ -1,0 +1,102 @@
+"""The rules contract every game implements (DESIGN.md, "The rules contract").
+
+A game is a module ``games/<slug>/rules.py`` of plain functions over plain,
+JSON-serialisable data. No Django, no clock, no I/O, no ``random`` module:
+randomness comes only from the ``Rng`` passed in (``games.rng``).
+
+Module attributes and functions (``games.registry`` checks them at start-up):
+
+    SLUG, NAME                      "knonsters", "Knonsters"
+    MIN_PLAYERS, MAX_PLAYERS        ints
+    OPTIONS_SCHEMA                  JSON schema (draft 2020-12) of the options
+                                    object; every property has a "default".
+    check_players(n, options)       raise IllegalAction if n players cannot play
+                                    with these options (e.g. Kinapa refuses 3).
+    setup(n, options, rng) -> [event]
+    decide(state, seat, action, rng) -> [event]
+                                    seat is an int, or None for the system
+                                    (timers). Raises IllegalAction(reason).
+                                    Never mutates ``state``.
+    evolve(state, event) -> state   May update ``state`` in place and return it
+                                    (replay speed). Starts from ``{}``. Never
+                                    fails on a stored event, never draws.
+    view(state, seat | None) -> dict
+    redact(event, seat | None) -> event | None
+    legal_actions(state, seat) -> [{"notation", "label", "action"}]
+    to_act(state) -> {seat: {"kind": "turn" | "choice" | "window",
+                             "default": action | None,
+                             "seconds": int | None}}
+    timers(state) -> [{"key", "seconds", "action"}]   (wall-clock game timers)
+    result(state) -> None | {"ranks": [...], "scores": [...],
+                             "winners": [...], "summary": str}
+    describe(event, names) -> str   one line for the log, from a redacted event
+
+and ``games/<slug>/bots.py`` with ``random_bot(state, seat, rng)`` and
+``heuristic_bot(state, seat, rng)`` returning an action from
+``legal_actions``; ``games/<slug>/render.py`` with ``render(view, seat, names)``
+returning the SVG/HTML fragment of the board for the web page and emails.
+
+Events are dicts ``{"type": str, "data": dict}``. Actions are dicts with a
+``"type"`` key. Seats are ints ``0..n-1``. Every game accepts
+``{"type": "resign"}`` from any seat still playing while the game runs (the
+resign endpoint and the "forfeit" timeout policy use it).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+RESIGN = {"type": "resign"}
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse; ``reason`` is shown to the player as is."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def event(type_: str, **data: Any) -> dict:
+    return {"type": type_, "data": data}
+
+
+def clone(state: dict) -> dict:
+    """A deep copy: ``evolve`` may update a state in place."""
+    return copy.deepcopy(state)
+
+
+def replay(rules, events, state: dict | None = None) -> dict:
+    """Fold ``evolve`` over events (from ``{}`` unless a state is given)."""
+    state = {} if state is None else state
+    for e in events:
+        state = rules.evolve(state, e)
+    return state
+
+
+def apply(rules, state: dict, events) -> dict:
+    """The state after ``events``, leaving ``state`` untouched."""
+    return replay(rules, events, clone(state))
+
+
+def canonical(data: Any) -> str:
+    """One text for equal data: used to compare states and events."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def find_legal(rules, state: dict, seat: int, *, action=None, notation=None) -> dict:
+    """The legal action matching an action dict or a notation text.
+
+    Notation matching ignores case and repeated spaces, so a reply typed in an
+    email matches the button's text.
+    """
+    legal = rules.legal_actions(state, seat)
+    if notation is not None:
+        wanted = " ".join(str(notation).split()).lower()
+        for item in legal:
+            if " ".join(item["notation"].split()).lower() == wanted:
+                return item["action"]
+        raise IllegalAction(f"“{notation}” is not one of your moves now.")
+    return action

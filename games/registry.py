@@ -1,0 +1,51 @@
+"""The kinds of game the server hosts, checked when the app starts."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+SLUGS = ["knonsters", "kenta", "karenza", "project_kin", "kinapa"]
+
+REQUIRED = [
+    "SLUG", "NAME", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS_SCHEMA", "check_players",
+    "setup", "decide", "evolve", "view", "redact", "legal_actions", "to_act", "timers",
+    "result", "describe",
+]
+
+
+class Kind:
+    """A game's rules, bots and renderer, loaded from ``games/<slug>/``."""
+
+    def __init__(self, slug: str):
+        self.slug = slug
+        self.rules = importlib.import_module(f"games.{slug}.rules")
+        self.bots = importlib.import_module(f"games.{slug}.bots")
+        self.render = importlib.import_module(f"games.{slug}.render").render
+        missing = [name for name in REQUIRED if not hasattr(self.rules, name)]
+        missing += [f"bots.{b}" for b in ("random_bot", "heuristic_bot") if not hasattr(self.bots, b)]
+        if missing:
+            raise ImportError(f"games.{slug} does not implement the rules contract: missing {', '.join(missing)}")
+        self.name = self.rules.NAME
+
+    def bot(self, name: str):
+        return {"random": self.bots.random_bot, "heuristic": self.bots.heuristic_bot}[name]
+
+
+@cache
+def kinds() -> dict[str, Kind]:
+    """Every kind whose package is present, in the order of SLUGS."""
+    found = {}
+    for slug in SLUGS:
+        try:
+            importlib.import_module(f"games.{slug}.rules")
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.startswith(f"games.{slug}"):
+                continue  # not written yet
+            raise
+        found[slug] = Kind(slug)
+    return found
+
+
+def get(slug: str) -> Kind:
+    return kinds()[slug]
