@@ -1,0 +1,33 @@
+# The README's two commands: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+
+.PHONY: run test test-fast bench check-python demo
+.DEFAULT_GOAL := run
+
+check-python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null || { \
+	  echo "kinplay needs Python 3.11 or newer; '$(PYTHON)' is $$($(PYTHON) --version 2>&1 || echo missing)."; \
+	  echo "Install Python 3.11+ or run: make PYTHON=/path/to/python3.11 run"; exit 1; }
+
+$(VENV)/.installed: requirements.txt | check-python
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
+	@touch $@
+
+run: $(VENV)/.installed
+	$(PY) manage.py migrate --noinput -v0
+	$(PY) manage.py collectstatic --noinput -v0
+	$(PY) manage.py load_demo
+	PORT=$(PORT) bin/run
+
+test: $(VENV)/.installed
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+test-fast: $(VENV)/.installed
+	$(PY) -m pytest -m "not engine and not browser and not services" $(PYTEST_ARGS)
+
+bench: $(VENV)/.installed
+	$(PY) bench/engine.py

@@ -1,0 +1,51 @@
+"""Every API error is {"error": code, "detail": text} with the right status (DESIGN.md)."""
+
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from games.engine import IllegalAction
+from games.services import BadRequest, NotYourSeat
+from games.store import VersionConflict
+
+CODES = {
+    exceptions.ParseError: "malformed",
+    exceptions.ValidationError: "invalid",
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.AuthenticationFailed: "not_authenticated",
+    exceptions.PermissionDenied: "forbidden",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.Throttled: "throttled",
+}
+
+
+def error(code: str, detail: str, status_code: int, **extra) -> Response:
+    return Response({"error": code, "detail": detail, **extra}, status=status_code)
+
+
+def handler(exc, context):
+    from django.http import Http404
+
+    if isinstance(exc, IllegalAction):
+        return error("illegal_action", exc.reason, status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, BadRequest):
+        return error("bad_request", str(exc), status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, NotYourSeat):
+        return error("forbidden", str(exc) or "You have no seat at this game.", status.HTTP_403_FORBIDDEN)
+    if isinstance(exc, VersionConflict):
+        return error("version_conflict", f"Someone moved first: the game is now at version {exc.current}.",
+                     status.HTTP_409_CONFLICT, version=exc.current)
+    if isinstance(exc, Http404):
+        return error("not_found", "Not found.", status.HTTP_404_NOT_FOUND)
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    code = next((c for cls, c in CODES.items() if isinstance(exc, cls)), "error")
+    detail = response.data
+    if isinstance(exc, exceptions.ValidationError):
+        detail = "; ".join(f"{k}: {' '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in detail.items()) if isinstance(detail, dict) else " ".join(map(str, detail))
+    elif isinstance(detail, dict) and "detail" in detail:
+        detail = str(detail["detail"])
+    response.data = {"error": code, "detail": str(detail)}
+    return response

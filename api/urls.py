@@ -1,0 +1,19 @@
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from api import views
+
+urlpatterns = [
+    path("accounts/register/", views.register),
+    path("accounts/token/", views.token),
+    path("kinds/", views.kind_list),
+    path("games/", views.game_list),
+    path("games/<int:pk>/", views.game_detail),
+    path("games/<int:pk>/join/", views.game_join),
+    path("games/<int:pk>/actions/", views.game_action),
+    path("games/<int:pk>/events/", views.game_events),
+    path("games/<int:pk>/resign/", views.game_resign),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+]

@@ -1,0 +1,154 @@
+"""Thin views over games.services (writes) and games.selectors (reads)."""
+
+from django.contrib.auth import authenticate, get_user_model
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.authtoken.models import Token
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from api import serializers as s
+from api.errors import error
+from games import selectors, services
+from games.models import Game
+from games.registry import kinds
+
+
+def _valid(serializer_class, request):
+    ser = serializer_class(data=request.data)
+    ser.is_valid(raise_exception=True)
+    return ser.validated_data
+
+
+def _game(pk):
+    return get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=pk)
+
+
+@extend_schema(request=s.RegisterSerializer, responses={201: dict}, auth=[])
+@api_view(["POST"])
+@permission_classes([AllowAny])
+def register(request):
+    data = _valid(s.RegisterSerializer, request)
+    user = get_user_model().objects.create_user(data["username"], data["email"], data["password"])
+    token = Token.objects.create(user=user)
+    return Response({"id": user.pk, "username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(request=s.TokenRequestSerializer, responses={200: dict}, auth=[])
+@api_view(["POST"])
+@permission_classes([AllowAny])
+def token(request):
+    data = _valid(s.TokenRequestSerializer, request)
+    user = authenticate(request, username=data["username"], password=data["password"])
+    if user is None:
+        return error("not_authenticated", "Wrong username or password.", status.HTTP_401_UNAUTHORIZED)
+    key, _ = Token.objects.get_or_create(user=user)
+    return Response({"token": key.key})
+
+
+@extend_schema(responses=s.KindOut(many=True), auth=[])
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def kind_list(request):
+    return Response([
+        {"slug": k.slug, "name": k.name, "min_players": k.rules.MIN_PLAYERS,
+         "max_players": k.rules.MAX_PLAYERS, "options": k.rules.OPTIONS_SCHEMA}
+        for k in kinds().values()
+    ])
+
+
+@extend_schema(
+    methods=["GET"], responses=s.GameOut(many=True),
+    parameters=[OpenApiParameter("status", str, enum=["waiting", "active", "finished", "aborted"]),
+                OpenApiParameter("my_turn", bool)],
+)
+@extend_schema(methods=["POST"], request=s.CreateGameSerializer, responses={201: s.GameOut})
+@api_view(["GET", "POST"])
+def game_list(request):
+    if request.method == "POST":
+        data = _valid(s.CreateGameSerializer, request)
+        clock = data.get("clock") or {}
+        game = services.create_game(
+            creator=request.user, kind=data["kind"], options=data["options"], seats=data["seats"],
+            per_move=clock.get("per_move", "default") if "per_move" in clock else "default",
+            on_timeout=clock.get("on_timeout", "bot"),
+        )
+        return Response(selectors.game_for(_game(game.pk), request.user), status=status.HTTP_201_CREATED)
+    my_turn = request.query_params.get("my_turn")
+    games = selectors.games_of(
+        request.user, status=request.query_params.get("status") or None,
+        my_turn=None if my_turn is None else my_turn.lower() in ("1", "true", "yes"),
+    )
+    return Response([selectors.game_for(g, request.user) for g in games])
+
+
+@extend_schema(responses=s.GameOut, parameters=[OpenApiParameter("at", int, description="the view after event N")])
+@api_view(["GET"])
+def game_detail(request, pk):
+    game = _game(pk)
+    at = request.query_params.get("at")
+    if at is not None:
+        if not at.isdigit() or int(at) > game.version:
+            return error("bad_request", f"at must be a number from 0 to {game.version}.", status.HTTP_400_BAD_REQUEST)
+        at = int(at)
+    return Response(selectors.game_for(game, request.user, at=at))
+
+
+@extend_schema(request=None, responses=s.GameOut)
+@api_view(["POST"])
+def game_join(request, pk):
+    game = services.join_game(_game(pk).pk, request.user)
+    return Response(selectors.game_for(_game(game.pk), request.user))
+
+
+def _seat_or_403(game, user):
+    seat = game.seat_of(user)
+    if seat is None:
+        raise services.NotYourSeat("You have no seat at this game.")
+    return seat
+
+
+@extend_schema(request=s.ActionSerializer, responses={201: s.ActionResultOut},
+               parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)])
+@api_view(["POST"])
+def game_action(request, pk):
+    game = _game(pk)
+    seat = _seat_or_403(game, request.user)
+    data = _valid(s.ActionSerializer, request)
+    outcome = services.act(
+        game.pk, seat, action=data.get("action"), notation=data.get("notation"),
+        expected_version=data.get("expected_version"),
+        idempotency_key=request.headers.get("Idempotency-Key") or None,
+    )
+    return _action_response(game.pk, request.user, seat, outcome)
+
+
+def _action_response(pk, user, seat, outcome):
+    game = _game(pk)
+    seqs = {e.seq for e in outcome.events}
+    first = min(seqs) if seqs else game.version + 1
+    events = [e for e in selectors.redacted_events(game, seat, after=first - 1, upto=max(seqs) if seqs else None) if e["seq"] in seqs]
+    return Response(
+        {"version": max(seqs) if seqs else game.version, "events": events, "game": selectors.game_for(game, user)},
+        status=status.HTTP_201_CREATED,
+    )
+
+
+@extend_schema(responses=s.EventOut(many=True), parameters=[OpenApiParameter("after", int)])
+@api_view(["GET"])
+def game_events(request, pk):
+    game = _game(pk)
+    after = request.query_params.get("after", "0")
+    if not after.isdigit():
+        return error("bad_request", "after must be a number.", status.HTTP_400_BAD_REQUEST)
+    return Response(selectors.redacted_events(game, game.seat_of(request.user), after=int(after)))
+
+
+@extend_schema(request=None, responses={201: s.ActionResultOut})
+@api_view(["POST"])
+def game_resign(request, pk):
+    game = _game(pk)
+    seat = _seat_or_403(game, request.user)
+    return _action_response(game.pk, request.user, seat, services.resign(game.pk, seat))

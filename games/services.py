@@ -1,0 +1,275 @@
+"""Writes to games: create, join, act, resign, time out. Views and tasks call these only."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import jsonschema
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+
+from games.engine import RESIGN, IllegalAction, clone, find_legal
+from games.models import Event, Game, Seat
+from games.registry import get, kinds
+from games.rng import Rng, new_seed, seed_digest
+from games.store import VersionConflict, append, load_state
+
+log = logging.getLogger("kinplay.games")
+
+MAX_BOT_STEPS = 2000
+BOTS = ("random", "heuristic")
+
+
+class BadRequest(Exception):
+    """Input the server refuses before any rule is consulted (unknown kind, bad options...)."""
+
+
+class NotYourSeat(Exception):
+    pass
+
+
+@dataclass
+class Outcome:
+    game: Game
+    events: list[Event]
+    replayed: bool = False  # an idempotent repeat: nothing new was stored
+
+
+# ---------------------------------------------------------------- creating and joining
+
+
+def options_with_defaults(kind, options) -> dict:
+    schema = kind.rules.OPTIONS_SCHEMA
+    if not isinstance(options, dict):
+        raise BadRequest("options must be an object.")
+    filled = {k: p["default"] for k, p in schema.get("properties", {}).items() if "default" in p}
+    filled.update(options)
+    try:
+        jsonschema.validate(filled, schema)
+    except jsonschema.ValidationError as exc:
+        where = ".".join(str(p) for p in exc.absolute_path) or "options"
+        allowed = ", ".join(schema.get("properties", {})) or "none"
+        raise BadRequest(f"Bad option {where}: {exc.message}. Options of {kind.name}: {allowed}.") from None
+    return filled
+
+
+def create_game(*, creator, kind: str, options=None, seats, per_move="default", on_timeout="bot") -> Game:
+    if kind not in kinds():
+        raise BadRequest(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
+    k = get(kind)
+    options = options_with_defaults(k, options or {})
+    if not isinstance(seats, list):
+        raise BadRequest("seats must be a list.")
+    n = len(seats)
+    if not k.rules.MIN_PLAYERS <= n <= k.rules.MAX_PLAYERS:
+        raise BadRequest(f"{k.name} is for {k.rules.MIN_PLAYERS} to {k.rules.MAX_PLAYERS} players, not {n}.")
+    try:
+        k.rules.check_players(n, options)
+    except IllegalAction as exc:
+        raise BadRequest(exc.reason) from None
+    if per_move == "default":
+        per_move = settings.DEFAULT_PER_MOVE_SECONDS
+    if per_move is not None and (not isinstance(per_move, int) or isinstance(per_move, bool) or per_move < 1):
+        raise BadRequest("clock.per_move must be a positive number of seconds or null.")
+    if on_timeout not in dict(Game.TIMEOUT_POLICIES):
+        raise BadRequest("clock.on_timeout must be one of bot, skip, forfeit.")
+    users = get_user_model().objects
+    planned = []
+    for i, spec in enumerate(seats):
+        if not isinstance(spec, dict) or len(spec) > 1 or (spec and next(iter(spec)) not in ("user", "bot")):
+            raise BadRequest(f"seat {i + 1} must be {{\"user\": name}}, {{\"bot\": \"random\"|\"heuristic\"}} or {{}}.")
+        if "user" in spec:
+            user = users.filter(username=spec["user"]).first()
+            if user is None:
+                raise BadRequest(f"seat {i + 1}: there is no user “{spec['user']}”.")
+            if any(p.get("user") == user for p in planned):
+                raise BadRequest(f"{user.username} can sit at only one seat.")
+            planned.append({"user": user})
+        elif "bot" in spec:
+            if spec["bot"] not in BOTS:
+                raise BadRequest(f"seat {i + 1}: bots are {', '.join(BOTS)}.")
+            planned.append({"bot": spec["bot"]})
+        else:
+            planned.append({})
+    seed = new_seed()
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=kind, options=options, seed=seed, seed_sha256=seed_digest(seed),
+            per_move=per_move, on_timeout=on_timeout, created_by=creator,
+        )
+        Seat.objects.bulk_create([Seat(game=game, index=i, **p) for i, p in enumerate(planned)])
+        if not any(not p for p in planned):
+            _start(game)
+    return game
+
+
+def join_game(game_id: int, user) -> Game:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status != Game.WAITING:
+            raise IllegalAction("This game is not waiting for players.")
+        seats = list(game.seats.all())
+        if any(s.user_id == user.pk for s in seats):
+            raise IllegalAction("You already have a seat at this game.")
+        open_seats = [s for s in seats if s.is_open]
+        open_seats[0].user = user
+        open_seats[0].save(update_fields=["user"])
+        if len(open_seats) == 1:
+            _start(game)
+    return game
+
+
+def _start(game: Game):
+    kind = get(game.kind)
+    events = kind.rules.setup(game.seats.count(), game.options, Rng(game.seed, 0))
+    state = clone({})
+    for e in events:
+        state = kind.rules.evolve(state, e)
+    rows = append(game, 0, events, state, seat=None, command={"setup": True})
+    game.status = Game.ACTIVE
+    _after(game, kind, state, rows, acted=set(), old_version=0, new_version=len(events))
+
+
+# ---------------------------------------------------------------- acting
+
+
+def act(game_id, seat, *, action=None, notation=None, expected_version=None, idempotency_key=None, by="player") -> Outcome:
+    """Decide one action for a seat (None: the system) and store what it causes.
+
+    Without ``expected_version`` a lost race is retried against the fresh state; with it,
+    the loser gets VersionConflict (409), as DESIGN.md asks.
+    """
+    for attempt in range(5):
+        try:
+            with transaction.atomic():
+                return _act_once(game_id, seat, action, notation, expected_version, idempotency_key, by)
+        except IntegrityError:
+            if idempotency_key and Event.objects.filter(game_id=game_id, idempotency_key=idempotency_key).exists():
+                continue  # a twin request landed first: the next pass returns its response
+            if expected_version is not None or attempt == 4:
+                raise VersionConflict(Game.objects.get(pk=game_id).version) from None
+        except VersionConflict:
+            if expected_version is not None or attempt == 4:
+                raise
+    raise VersionConflict(Game.objects.get(pk=game_id).version)
+
+
+def _act_once(game_id, seat, action, notation, expected_version, idempotency_key, by) -> Outcome:
+    game = Game.objects.get(pk=game_id)
+    if idempotency_key:
+        first = Event.objects.filter(game=game, idempotency_key=idempotency_key).first()
+        if first is not None:
+            return Outcome(game, _command_rows(game, first), replayed=True)
+    if game.status != Game.ACTIVE:
+        raise IllegalAction("This game is over." if game.is_over else "This game has not started yet.")
+    if expected_version is not None and expected_version != game.version:
+        raise VersionConflict(game.version)
+    kind = get(game.kind)
+    rules = kind.rules
+    state = load_state(game)
+    if notation is not None:
+        action = find_legal(rules, state, seat, notation=notation)
+    if not isinstance(action, dict):
+        raise IllegalAction("An action must be an object with a “type”.")
+    if seat is not None and action != RESIGN and seat not in rules.to_act(state):
+        raise IllegalAction("It is not your turn.")
+    version = game.version
+    events = rules.decide(state, seat, action, Rng(game.seed, version))
+    for e in events:
+        state = rules.evolve(state, e)
+    command = {"seat": seat, "action": action, "by": by}
+    rows = append(game, version, events, state, seat=seat, command=command, idempotency_key=idempotency_key)
+    new_version = version + len(events)
+    bot_rows, new_version, state, bots_acted = _run_bots(game, kind, state, new_version)
+    _after(game, kind, state, rows + bot_rows, acted={seat} | bots_acted, old_version=version, new_version=new_version)
+    return Outcome(game, rows + bot_rows)
+
+
+def _run_bots(game, kind, state, version):
+    """Bots answer at once, inside the same transaction as the move that woke them."""
+    rules, seats, rows, acted = kind.rules, {s.index: s for s in game.seats.all()}, [], set()
+    for _ in range(MAX_BOT_STEPS):
+        if rules.result(state) is not None:
+            break
+        waiting = [s for s in sorted(rules.to_act(state)) if seats[s].bot]
+        if not waiting:
+            break
+        seat = waiting[0]
+        action = kind.bot(seats[seat].bot)(clone(state), seat, Rng(game.seed, f"bot:{version}"))
+        events = rules.decide(state, seat, action, Rng(game.seed, version))
+        for e in events:
+            state = rules.evolve(state, e)
+        rows += append(game, version, events, state, seat=seat, command={"seat": seat, "action": action, "by": "bot"})
+        version += len(events)
+        acted.add(seat)
+    return rows, version, state, acted
+
+
+def _command_rows(game, first: Event) -> list[Event]:
+    """The events one command stored: from its first row up to the next command."""
+    nxt = Event.objects.filter(game=game, seq__gt=first.seq, command__isnull=False).order_by("seq").values_list("seq", flat=True).first()
+    rows = Event.objects.filter(game=game, seq__gte=first.seq)
+    return list(rows.filter(seq__lt=nxt) if nxt else rows)
+
+
+def _after(game, kind, state, rows, *, acted, old_version, new_version):
+    """Update the read model, deadlines and outbox in the same transaction as the events."""
+    from kinplay.clocks.services import reschedule
+    from kinplay.notifications.services import notify_after_change
+
+    rules = kind.rules
+    before = set(game.to_act)
+    result = rules.result(state)
+    entries = {} if result is not None else rules.to_act(state)
+    game.version = new_version
+    game.to_act = sorted(entries)
+    if result is not None:
+        game.status, game.result = Game.FINISHED, result
+    game.deadline = reschedule(game, state, entries, acted)
+    updated = Game.objects.filter(pk=game.pk, version=old_version).update(
+        version=game.version, to_act=game.to_act, status=game.status, result=game.result, deadline=game.deadline,
+    )
+    if not updated:
+        raise VersionConflict(Game.objects.get(pk=game.pk).version)
+    notify_after_change(game, before=before, now=set(entries), acted=acted)
+
+
+def resign(game_id, seat) -> Outcome:
+    return act(game_id, seat, action=RESIGN, by="resign")
+
+
+def timeout(game_id, seat) -> str:
+    """A seat's time ran out: apply the game's policy through the normal optimistic path."""
+    game = Game.objects.get(pk=game_id)
+    if game.status != Game.ACTIVE:
+        return "game-over"
+    kind = get(game.kind)
+    state = load_state(game)
+    entry = kind.rules.to_act(state).get(seat)
+    if entry is None:
+        return "not-to-act"
+    if entry.get("kind") == "window" or (game.on_timeout == "skip" and entry.get("default") is not None):
+        action, how = entry["default"], "timeout-default"
+    elif game.on_timeout == "forfeit":
+        action, how = RESIGN, "timeout-forfeit"
+    else:
+        action, how = kind.bots.heuristic_bot(clone(state), seat, Rng(game.seed, f"timeout:{game.version}")), "timeout-bot"
+    try:
+        act(game_id, seat, action=action, expected_version=game.version, by=how)
+    except VersionConflict:
+        return "moved-first"
+    return how
+
+
+def fire_timer(game_id, action) -> str:
+    try:
+        act(game_id, None, action=action, by="timer")
+    except IllegalAction as exc:
+        return f"refused: {exc.reason}"[:32]
+    return "applied"
+
+
+def abort(game_id) -> None:
+    Game.objects.filter(pk=game_id, status__in=[Game.WAITING]).update(status=Game.ABORTED)

@@ -1,0 +1,91 @@
+"""Setting deadlines after each change, and applying the ones that fall due."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games.registry import get
+from kinplay.clocks.models import Deadline
+
+log = logging.getLogger("kinplay.clocks")
+
+REMIND_FROM = 3600  # clocks shorter than an hour get no reminder
+REMIND_BEFORE_MAX = 24 * 3600
+
+
+def reschedule(game, state, entries: dict, acted: set):
+    """Keep the deadlines of seats still waiting, replace the rest; return the earliest.
+
+    A seat keeps its running clock while others act (a simultaneous choice), and gets a
+    fresh one when it has just acted and must act again.
+    """
+    now = timezone.now()
+    humans = {s.index for s in game.seats.all() if s.user_id}
+    running = game.status == "active"
+    timer_keys = {t["key"]: t for t in get(game.kind).rules.timers(state)} if running else {}
+    pending = list(Deadline.objects.filter(game=game, done_at__isnull=True))
+    kept_seats, stale = set(), []
+    for d in pending:
+        if d.kind == Deadline.TIMER:
+            if d.key not in timer_keys:
+                stale.append(d.pk)
+        elif d.seat in entries and d.seat not in acted:
+            kept_seats.add(d.seat)
+        else:
+            stale.append(d.pk)
+    if stale:
+        Deadline.objects.filter(pk__in=stale, done_at__isnull=True).update(done_at=now, outcome="superseded")
+    new = []
+    for seat, entry in entries.items():
+        if seat in kept_seats:
+            continue
+        seconds = entry.get("seconds") or game.per_move
+        if not seconds:
+            continue
+        due = now + timedelta(seconds=seconds)
+        new.append(Deadline(game=game, kind=Deadline.MOVE, seat=seat, due_at=due, version=game.version))
+        if seat in humans and entry.get("kind") != "window" and seconds >= REMIND_FROM:
+            before = min(REMIND_BEFORE_MAX, seconds // 4)
+            new.append(Deadline(game=game, kind=Deadline.REMINDER, seat=seat, due_at=due - timedelta(seconds=before), version=game.version))
+    known = set(Deadline.objects.filter(game=game, kind=Deadline.TIMER).values_list("key", flat=True))
+    for key, timer in timer_keys.items():
+        if key not in known:
+            new.append(Deadline(game=game, kind=Deadline.TIMER, key=key, due_at=now + timedelta(seconds=timer["seconds"]), version=game.version))
+    Deadline.objects.bulk_create(new)
+    first = Deadline.objects.filter(game=game, done_at__isnull=True, kind=Deadline.MOVE).order_by("due_at").first()
+    return first.due_at if first else None
+
+
+def sweep(now=None, limit=200) -> int:
+    """Apply every due deadline once; returns how many were applied."""
+    from games import services
+    from kinplay.notifications.services import remind
+
+    now = now or timezone.now()
+    fired = 0
+    for d in Deadline.objects.filter(done_at__isnull=True, due_at__lte=now).order_by("due_at")[:limit]:
+        if not d.claim():
+            continue  # another sweeper, or a move, got there first
+        try:
+            if d.kind == Deadline.MOVE:
+                outcome = services.timeout(d.game_id, d.seat)
+            elif d.kind == Deadline.REMINDER:
+                outcome = remind(d.game_id, d.seat)
+            else:
+                timer = next((t for t in get(d.game.kind).rules.timers(_state(d.game)) if t["key"] == d.key), None)
+                outcome = services.fire_timer(d.game_id, timer["action"]) if timer else "gone"
+        except Exception:  # one broken game must not stop the sweep for the others
+            log.exception("deadline %s failed", d.pk)
+            outcome = "error"
+        d.finish(outcome)
+        fired += 1
+    return fired
+
+
+def _state(game):
+    from games.store import load_state
+
+    return load_state(game)

@@ -1,0 +1,38 @@
+"""The transactional outbox: written with the events, relayed by Celery after commit."""
+
+from datetime import timedelta
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class Outbox(models.Model):
+    YOUR_TURN, REMINDER, GAME_OVER = "your_turn", "reminder", "game_over"
+
+    kind = models.CharField(max_length=16)
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="+")
+    version = models.PositiveIntegerField()  # the game version the message speaks of
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+
+    CLAIM_TIMEOUT = timedelta(minutes=2)
+
+    class Meta:
+        indexes = [models.Index(fields=["sent_at", "created_at"])]
+
+    @classmethod
+    def pending(cls):
+        stale = timezone.now() - cls.CLAIM_TIMEOUT
+        return cls.objects.filter(sent_at__isnull=True, attempts__lt=10).filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
+
+    def claim(self) -> bool:
+        stale = timezone.now() - self.CLAIM_TIMEOUT
+        return bool(
+            Outbox.pending().filter(pk=self.pk).filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
+            .update(claimed_at=timezone.now(), attempts=models.F("attempts") + 1)
+        )

@@ -1,0 +1,90 @@
+"""Shared fixtures: the personas (alice, bob, charlie) and services that may be absent.
+
+On a laptop without PostgreSQL, Redis or Chromium the tests that need them skip with a
+reason; in CI (CI=true) they fail instead, so a green CI means they really ran.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        parts = Path(str(item.fspath)).parts
+        if "games" in parts and parts[parts.index("games") - 1] == "tests" and parts[-2] != "games":
+            item.add_marker(pytest.mark.engine)
+
+
+def unavailable(reason: str):
+    """Skip on a laptop, fail in CI: a service test that did not run is not a pass."""
+    if IN_CI:
+        pytest.fail(f"CI must run this test but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery(settings):
+    """In-process tests run Celery tasks inline; the worker tests turn this off."""
+    from kinplay.celery import app
+
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
+@pytest.fixture
+def make_user(db):
+    from django.contrib.auth import get_user_model
+
+    def make(name, email=True):
+        return get_user_model().objects.create_user(name, f"{name}@example.com" if email else "", "a-long-password")
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def charlie(make_user):
+    return make_user("charlie")
+
+
+@pytest.fixture
+def api(db):
+    from rest_framework.test import APIClient
+
+    def client_for(user=None):
+        c = APIClient()
+        if user is not None:
+            from rest_framework.authtoken.models import Token
+
+            token, _ = Token.objects.get_or_create(user=user)
+            c.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return c
+
+    return client_for
+
+
+@pytest.fixture
+def purgeable_events(transactional_db):
+    """Tests that commit (threads, worker, browser) leave rows that the flush after them must
+    remove; on SQLite the append-only trigger would refuse, so it is lifted for the flush only
+    (the flush's post_migrate signal puts it back: games.apps)."""
+    from django.db import connection
+
+    from games import triggers
+
+    yield
+    triggers.remove(connection)
