@@ -86,8 +86,8 @@ def game_list(request):
 
 @extend_schema(responses=s.GameOut, parameters=[OpenApiParameter("at", int, description="the view after event N")])
 @api_view(["GET"])
-def game_detail(request, pk):
-    game = _game(pk)
+def game_detail(request, id):
+    game = _game(id)
     at = request.query_params.get("at")
     if at is not None:
         if not at.isdigit() or int(at) > game.version:
@@ -98,8 +98,8 @@ def game_detail(request, pk):
 
 @extend_schema(request=None, responses=s.GameOut)
 @api_view(["POST"])
-def game_join(request, pk):
-    game = services.join_game(_game(pk).pk, request.user)
+def game_join(request, id):
+    game = services.join_game(_game(id).pk, request.user)
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
@@ -113,8 +113,8 @@ def _seat_or_403(game, user):
 @extend_schema(request=s.ActionSerializer, responses={201: s.ActionResultOut},
                parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)])
 @api_view(["POST"])
-def game_action(request, pk):
-    game = _game(pk)
+def game_action(request, id):
+    game = _game(id)
     seat = _seat_or_403(game, request.user)
     data = _valid(s.ActionSerializer, request)
     outcome = services.act(
@@ -138,8 +138,8 @@ def _action_response(pk, user, seat, outcome):
 
 @extend_schema(responses=s.EventOut(many=True), parameters=[OpenApiParameter("after", int)])
 @api_view(["GET"])
-def game_events(request, pk):
-    game = _game(pk)
+def game_events(request, id):
+    game = _game(id)
     after = request.query_params.get("after", "0")
     if not after.isdigit():
         return error("bad_request", "after must be a number.", status.HTTP_400_BAD_REQUEST)
@@ -148,7 +148,7 @@ def game_events(request, pk):
 
 @extend_schema(request=None, responses={201: s.ActionResultOut})
 @api_view(["POST"])
-def game_resign(request, pk):
-    game = _game(pk)
+def game_resign(request, id):
+    game = _game(id)
     seat = _seat_or_403(game, request.user)
     return _action_response(game.pk, request.user, seat, services.resign(game.pk, seat))

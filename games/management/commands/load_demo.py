@@ -1,0 +1,53 @@
+"""Demo users and games for `make run`: safe to run again (nothing is duplicated)."""
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from rest_framework.authtoken.models import Token
+
+from games import services
+from games.engine import clone
+from games.models import Game
+from games.registry import get, kinds
+from games.rng import Rng
+from games.store import load_state
+
+USERS = [("alice", "alice-plays-kin"), ("bob", "bob-plays-kin"), ("charlie", "charlie-plays-kin")]
+
+
+class Command(BaseCommand):
+    help = "Create the demo users (alice, bob, charlie) and demo games, and print the logins."
+
+    def handle(self, **opts):
+        User = get_user_model()
+        users = {}
+        for name, password in USERS:
+            user = User.objects.filter(username=name).first()
+            if user is None:
+                user = User.objects.create_user(name, f"{name}@example.com", password)
+            users[name] = user
+            Token.objects.get_or_create(user=user)
+        if not Game.objects.exists() and kinds():
+            self._games(users)
+        self.stdout.write("\n  Demo logins (username / password):")
+        for name, password in USERS:
+            self.stdout.write(f"    {name:8} / {password}")
+
+    def _games(self, users):
+        slug = "knonsters" if "knonsters" in kinds() else next(iter(kinds()))
+        kind = get(slug)
+        n = max(kind.rules.MIN_PLAYERS, min(3, kind.rules.MAX_PLAYERS))
+        people = [{"user": u} for u in ("alice", "bob", "charlie")[:n]]
+        friends = services.create_game(creator=users["alice"], kind=slug, seats=people)
+        # A few moves in, so the game is visibly under way.
+        for _ in range(4):
+            friends.refresh_from_db()
+            if friends.status != Game.ACTIVE or not friends.to_act:
+                break
+            seat = friends.to_act[0]
+            state = load_state(friends)
+            action = kind.bots.heuristic_bot(clone(state), seat, Rng(friends.seed, f"demo:{friends.version}"))
+            services.act(friends.pk, seat, action=action)
+        bots = [{"user": "alice"}] + [{"bot": "heuristic"}] * (kind.rules.MIN_PLAYERS - 1)
+        services.create_game(creator=users["alice"], kind=slug, seats=bots)
+        services.create_game(creator=users["bob"], kind=slug, seats=[{"user": "bob"}] + [{}] * (kind.rules.MIN_PLAYERS - 1))
+        self.stdout.write(f"  Demo games of {kind.name}: one between friends, one against bots, one open to join.")

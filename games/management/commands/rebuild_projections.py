@@ -1,0 +1,17 @@
+from django.core.management.base import BaseCommand
+
+from games.models import Game
+from games.projections import rebuild
+
+
+class Command(BaseCommand):
+    help = "Rebuild every read model (game rows, snapshots) from the event streams."
+
+    def handle(self, **opts):
+        games = Game.objects.order_by("pk")
+        total = games.count()
+        for i, game in enumerate(games.iterator(), start=1):
+            rebuild(game)
+            if i % 50 == 0 or i == total:
+                self.stdout.write(f"rebuilt {i}/{total} games")
+        self.stdout.write(self.style.SUCCESS(f"Done: {total} games rebuilt from their streams."))

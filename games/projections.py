@@ -1,0 +1,32 @@
+"""Rebuilding the read models from the streams (they are caches of the events)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+
+from games.engine import clone
+from games.models import Event, Game, Snapshot
+from games.registry import get
+
+
+def rebuild(game: Game) -> None:
+    rules = get(game.kind).rules
+    with transaction.atomic():
+        rows = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", "type", "data"))
+        Snapshot.objects.filter(game=game).delete()
+        state, snaps = {}, []
+        for seq, type_, data in rows:
+            state = rules.evolve(state, {"type": type_, "data": data})
+            if seq % settings.SNAPSHOT_EVERY == 0:
+                snaps.append(Snapshot(game=game, seq=seq, state=clone(state)))
+        Snapshot.objects.bulk_create(snaps)
+        fields = {"version": len(rows)}
+        if rows:
+            result = rules.result(state)
+            fields["result"] = result
+            fields["to_act"] = [] if result is not None else sorted(rules.to_act(state))
+            if game.status != Game.ABORTED:
+                fields["status"] = Game.FINISHED if result is not None else Game.ACTIVE
+        Game.objects.filter(pk=game.pk).update(**fields)
+

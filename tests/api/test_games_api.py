@@ -1,0 +1,144 @@
+import hashlib
+
+import pytest
+
+from games.models import Event, Game
+
+pytestmark = pytest.mark.django_db
+
+TWO = [{"user": "alice"}, {"user": "bob"}]
+
+
+def create(client, **overrides):
+    body = {"kind": "knonsters", "options": {}, "seats": TWO, "clock": {"per_move": None}}
+    body.update(overrides)
+    return client.post("/api/games/", body, format="json")
+
+
+def test_it_registers_and_hands_out_tokens(api):
+    c = api()
+    r = c.post("/api/accounts/register/", {"username": "dora", "email": "dora@example.com", "password": "a-long-password"}, format="json")
+    assert r.status_code == 201 and r.json()["token"]
+    again = c.post("/api/accounts/register/", {"username": "dora", "email": "d2@example.com", "password": "a-long-password"}, format="json")
+    assert again.status_code == 400 and "taken" in again.json()["detail"]
+    r = c.post("/api/accounts/token/", {"username": "dora", "password": "a-long-password"}, format="json")
+    assert r.status_code == 200 and r.json()["token"]
+    assert c.post("/api/accounts/token/", {"username": "dora", "password": "nope"}, format="json").status_code == 401
+
+
+def test_it_lists_every_kind_with_its_options_schema(api):
+    kinds = {k["slug"]: k for k in api().get("/api/kinds/").json()}
+    assert kinds["knonsters"]["min_players"] == 2 and kinds["knonsters"]["max_players"] == 4
+    assert kinds["knonsters"]["options"]["type"] == "object"
+
+
+def test_it_refuses_strangers(api):
+    assert api().get("/api/games/").status_code == 401
+    assert api().get("/api/games/").json()["error"] == "not_authenticated"
+
+
+def test_it_explains_bad_games(api, alice, bob):
+    c = api(alice)
+    r = create(c, kind="chess")
+    assert r.status_code == 400 and "knonsters" in r.json()["detail"]
+    r = create(c, options={"no_such_option": True})
+    assert r.status_code == 400 and "Options of Knonsters" in r.json()["detail"]
+    r = create(c, seats=[{"user": "alice"}] * 5)
+    assert r.status_code == 400
+    r = create(c, seats=[{"user": "alice"}, {"user": "nobody"}])
+    assert r.status_code == 400 and "nobody" in r.json()["detail"]
+    r = c.post("/api/games/", "{not json", content_type="application/json")
+    assert r.status_code == 400 and r.json()["error"] == "malformed"
+    assert not Game.objects.exists()
+
+
+def test_it_starts_a_full_table_and_waits_for_open_seats(api, alice, bob, charlie):
+    r = create(api(alice), seats=[{"user": "alice"}, {}, {"bot": "random"}])
+    game = r.json()
+    assert r.status_code == 201 and game["status"] == "waiting"
+    assert game["fairness"]["seed_sha256"] and game["fairness"]["seed"] is None
+    joined = api(bob).post(f"/api/games/{game['id']}/join/").json()
+    assert joined["status"] == "active" and [s["you"] for s in joined["seats"]] == [False, True, False]
+    again = api(charlie).post(f"/api/games/{game['id']}/join/")
+    assert again.status_code == 400
+
+
+def test_it_accepts_each_legal_action_and_refuses_anything_else(api, alice, bob):
+    game = create(api(alice)).json()
+    c = api(alice)
+    mine = c.get(f"/api/games/{game['id']}/").json()
+    assert mine["legal_actions"], "alice chooses favourites first"
+    version = mine["version"]
+    bad = c.post(f"/api/games/{game['id']}/actions/", {"action": {"type": "teleport"}}, format="json")
+    assert bad.status_code == 400 and bad.json()["error"] == "illegal_action"
+    bad = c.post(f"/api/games/{game['id']}/actions/", {"notation": "win the game"}, format="json")
+    assert bad.status_code == 400
+    assert Event.objects.filter(game_id=game["id"]).count() == version
+    move = mine["legal_actions"][-1]
+    r = c.post(f"/api/games/{game['id']}/actions/", {"notation": move["notation"].upper()}, format="json")
+    assert r.status_code == 201, r.json()
+    assert r.json()["version"] > version and r.json()["events"]
+
+
+def test_it_lets_a_player_act_only_for_their_own_seat(api, alice, bob, charlie):
+    game = create(api(alice)).json()
+    move = api(alice).get(f"/api/games/{game['id']}/").json()["legal_actions"][0]
+    r = api(charlie).post(f"/api/games/{game['id']}/actions/", {"action": move["action"]}, format="json")
+    assert r.status_code == 403
+    assert api(charlie).post(f"/api/games/{game['id']}/resign/").status_code == 403
+    assert Event.objects.filter(game_id=game["id"]).count() == game["version"]
+
+
+def test_it_answers_a_stale_version_with_409_and_the_current_version(api, alice, bob):
+    game = create(api(alice)).json()
+    move = api(alice).get(f"/api/games/{game['id']}/").json()["legal_actions"][0]
+    ok = api(alice).post(f"/api/games/{game['id']}/actions/", {"action": move["action"], "expected_version": game["version"]}, format="json")
+    assert ok.status_code == 201
+    bob_move = api(bob).get(f"/api/games/{game['id']}/").json()["legal_actions"][0]
+    stale = api(bob).post(f"/api/games/{game['id']}/actions/", {"action": bob_move["action"], "expected_version": game["version"]}, format="json")
+    assert stale.status_code == 409 and stale.json()["version"] == ok.json()["version"]
+
+
+def test_it_stores_a_repeated_request_once(api, alice, bob):
+    game = create(api(alice)).json()
+    move = api(alice).get(f"/api/games/{game['id']}/").json()["legal_actions"][0]
+    url = f"/api/games/{game['id']}/actions/"
+    first = api(alice).post(url, {"action": move["action"]}, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+    second = api(alice).post(url, {"action": move["action"]}, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
+    assert first.status_code == second.status_code == 201
+    assert first.json()["version"] == second.json()["version"]
+    assert first.json()["events"] == second.json()["events"]
+    assert Event.objects.filter(game_id=game["id"]).count() == first.json()["version"]
+
+
+def test_it_shows_the_view_as_it_was(api, alice, bob):
+    game = create(api(alice)).json()
+    move = api(alice).get(f"/api/games/{game['id']}/").json()["legal_actions"][0]
+    api(alice).post(f"/api/games/{game['id']}/actions/", {"action": move["action"]}, format="json")
+    then = api(alice).get(f"/api/games/{game['id']}/?at={game['version']}").json()
+    assert then["view"] == game["view"] and then["legal_actions"] == []
+    assert api(alice).get(f"/api/games/{game['id']}/?at=99999").status_code == 400
+
+
+def test_it_reveals_the_seed_only_at_the_end(api, alice, bob):
+    game = create(api(alice), seats=[{"user": "alice"}, {"bot": "heuristic"}]).json()
+    r = api(alice).post(f"/api/games/{game['id']}/resign/")
+    assert r.status_code == 201
+    done = api(alice).get(f"/api/games/{game['id']}/").json()
+    assert done["status"] == "finished" and done["result"]
+    assert hashlib.sha256(done["fairness"]["seed"].encode()).hexdigest() == game["fairness"]["seed_sha256"]
+
+
+def test_it_lists_my_games_waiting_for_me_first(api, alice, bob):
+    a = create(api(alice)).json()
+    b = create(api(alice), seats=[{"user": "alice"}, {}]).json()
+    listed = api(alice).get("/api/games/").json()
+    assert [g["id"] for g in listed] == [a["id"], b["id"]]
+    assert [g["id"] for g in api(alice).get("/api/games/?my_turn=true").json()] == [a["id"]]
+    assert [g["id"] for g in api(alice).get("/api/games/?status=waiting").json()] == [b["id"]]
+
+
+def test_it_serves_the_openapi_schema_and_docs(api):
+    r = api().get("/api/schema/")
+    assert r.status_code == 200 and b"/api/games/{id}/actions/" in r.content
+    assert api().get("/api/docs/").status_code == 200

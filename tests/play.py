@@ -1,0 +1,30 @@
+"""Helpers for platform tests: move a game along with the bots' choices."""
+
+from games import services
+from games.engine import clone
+from games.models import Game
+from games.registry import get
+from games.rng import Rng
+from games.store import load_state
+
+
+def bot_action(game, seat):
+    game.refresh_from_db()
+    state = load_state(game)
+    return get(game.kind).bots.heuristic_bot(clone(state), seat, Rng("test", game.version))
+
+
+def step(game, seat=None):
+    """One move for ``seat`` (default: the first seat to act), chosen by the heuristic bot."""
+    game.refresh_from_db()
+    seat = game.to_act[0] if seat is None else seat
+    return services.act(game.pk, seat, action=bot_action(game, seat))
+
+
+def finish(game, max_steps=2000):
+    for _ in range(max_steps):
+        game.refresh_from_db()
+        if game.status != Game.ACTIVE:
+            return game
+        step(game)
+    raise AssertionError("the game did not end")
