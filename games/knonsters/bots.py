@@ -1,0 +1,45 @@
+"""Knonsters bots. They only use what ``view(state, seat)`` shows the seat."""
+
+from __future__ import annotations
+
+from games.knonsters import rules
+
+
+def random_bot(state, seat, rng):
+    """A legal action chosen uniformly."""
+    return rng.choice(rules.legal_actions(state, seat))["action"]
+
+
+def heuristic_bot(state, seat, rng):
+    """The rulebook's robot: random favourites; plays a random card that moves a
+    Knonster forward, preferring one that helps its own favourites; discards only
+    when no card moves anything. It never uses superpowers and declines the offer
+    to let the system finish for it."""
+    legal = rules.legal_actions(state, seat)
+    v = rules.view(state, seat)
+    kinds = {item["action"]["type"] for item in legal}
+    if "favourites" in kinds or "auto" in kinds:
+        if "auto" in kinds:
+            return dict(rules.AUTO_NO)
+        return rng.choice(legal)["action"]
+    favs = v.get("favourites") or []
+    best, best_score = [], None
+    for item in legal:
+        a = item["action"]
+        if a["type"] == "power":
+            continue
+        score = 0
+        if a["type"] == "play":
+            moves = rules.simulate(v["positions"], v["podium"], a["card"])
+            forward = sum(m["to"] - m["from"] for m in moves)
+            mine = sum(m["to"] - m["from"] for m in moves if m["knonster"] in favs)
+            score = 1 + (1000 if mine > 0 else 0) + mine
+            if forward <= 0:
+                score = 0
+        if best_score is None or score > best_score:
+            best, best_score = [a], score
+        elif score == best_score:
+            best.append(a)
+    if not best:
+        return rng.choice(legal)["action"]
+    return rng.choice(best)

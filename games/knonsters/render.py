@@ -1,0 +1,152 @@
+"""Knonsters board as an HTML fragment with inline SVG (from a view only)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from games.knonsters import rules
+
+COLOURS = {"Rithle": "#e0a526", "Aristas": "#d9493f", "Celya": "#3b82c4", "Elaari": "#3e9e5a"}
+
+STYLE = """<style>
+.knonsters{font-family:system-ui,sans-serif;color:#222;max-width:960px}
+.knonsters-track{width:100%;height:auto;display:block;background:#f7f3e8;border-radius:8px}
+.knonsters-info{display:flex;flex-wrap:wrap;gap:.4rem;margin:.5rem 0;font-size:.9rem}
+.knonsters-player{border:1px solid #ccc;border-radius:6px;padding:.3rem .5rem;background:#fff}
+.knonsters-player.knonsters-turn{border-color:#222;box-shadow:0 0 0 2px #f0c040}
+.knonsters-chip{display:inline-block;min-width:1.6em;text-align:center;border-radius:4px;color:#fff;font-size:.75rem;margin-right:2px;padding:0 2px}
+.knonsters-hand{display:flex;flex-wrap:wrap;gap:.4rem;margin:.5rem 0}
+.knonsters-card{width:84px;min-height:110px;border-radius:8px;border:2px solid #444;padding:.3rem;background:#fff;font-size:.8rem;box-sizing:border-box;cursor:pointer}
+.knonsters-card b{display:block;font-size:1.1rem}
+.knonsters-card.knonsters-dead{opacity:.55}
+.knonsters-note{font-size:.85rem;margin:.3rem 0}
+</style>"""
+
+
+def _card(code, view, clickable):
+    c = rules.CARDS.get(code, {})
+    k = c.get("knonster")
+    colour = COLOURS.get(k, "#555")
+    moves = rules.simulate(view["positions"], view["podium"], code) if code in rules.CARDS else []
+    verb = "play" if moves else "discard"
+    attrs = f' data-notation="{escape(verb + " " + code)}"' if clickable else ""
+    if c.get("kind") == "plus":
+        big = f"+{c['steps']}"
+    elif c.get("kind") == "upto":
+        big = f"≤{c['steps']}"
+    elif c.get("kind") == "triple":
+        big = "×3 lead"
+    else:
+        big = f"R{c.get('rank')} +{c.get('steps')}"
+    title = rules.card_text(code) if code in rules.CARDS else code
+    if not moves:
+        title += " (no effect now: it would be discarded)"
+    return (f'<div class="knonsters-card{"" if moves else " knonsters-dead"}" style="border-color:{colour}" '
+            f'title="{escape(title)}"{attrs}><b style="color:{colour}">{escape(big)}</b>'
+            f'{escape(k or "by rank")}</div>')
+
+
+def _track(view):
+    goal = view["goal"]
+    w, lane_h, left = 640, 34, 70
+    h = lane_h * 4 + 50
+    scale = (w - left - 90) / goal
+    parts = [f'<svg class="knonsters-track" viewBox="0 0 {w} {h}" width="100%" role="img" aria-label="Race track">']
+    for i in range(0, goal, 10):
+        x = left + i * scale
+        parts.append(f'<line x1="{x:.1f}" y1="10" x2="{x:.1f}" y2="{10 + lane_h * 4}" stroke="#ddd"/>'
+                     f'<text x="{x:.1f}" y="{24 + lane_h * 4}" font-size="10" text-anchor="middle">{i}</text>')
+    fx = left + (goal - 0.5) * scale
+    parts.append(f'<line x1="{fx:.1f}" y1="6" x2="{fx:.1f}" y2="{14 + lane_h * 4}" stroke="#222" stroke-width="3" stroke-dasharray="4 3"/>')
+    for idx, k in enumerate(view["knonsters"]):
+        y = 10 + idx * lane_h + lane_h / 2
+        col = COLOURS.get(k, "#555")
+        pos = view["positions"][k]
+        parts.append(f'<text x="4" y="{y + 4:.1f}" font-size="12" fill="{col}" font-weight="bold">{escape(k)}</text>')
+        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{fx:.1f}" y2="{y:.1f}" stroke="{col}" stroke-opacity=".3" stroke-width="6"/>')
+        x = left + min(pos, goal) * scale
+        rank = view["ranks"][k]
+        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="11" fill="{col}" stroke="#222"/>'
+                     f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" fill="#fff" text-anchor="middle">{rank}</text>'
+                     f'<text x="{x + 14:.1f}" y="{y - 6:.1f}" font-size="9">{pos}</text>')
+    # podium
+    px = w - 80
+    parts.append(f'<text x="{px + 35}" y="18" font-size="11" text-anchor="middle">Podium</text>')
+    heights = [60, 44, 30]
+    order = [1, 0, 2]
+    for slot, place in enumerate(order):
+        bh = heights[place]
+        x = px + slot * 24
+        parts.append(f'<rect x="{x}" y="{150 - bh}" width="22" height="{bh}" fill="#bbb" stroke="#666"/>'
+                     f'<text x="{x + 11}" y="{146}" font-size="11" text-anchor="middle">{place + 1}</text>')
+        if place < len(view["podium"]):
+            k = view["podium"][place]
+            parts.append(f'<circle cx="{x + 11}" cy="{150 - bh - 11}" r="9" fill="{COLOURS.get(k, "#555")}" stroke="#222">'
+                         f'<title>{escape(k)}</title></circle>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def render(view, seat, names):
+    if not view:
+        return STYLE + '<div class="knonsters">The game has not started.</div>'
+
+    def nm(s):
+        return names[s] if s is not None and 0 <= s < len(names) else f"Seat {s + 1}"
+
+    out = [STYLE, '<div class="knonsters">', _track(view)]
+    out.append('<div class="knonsters-info">')
+    for s in range(view["n"]):
+        cls = "knonsters-player" + (" knonsters-turn" if s in view.get("to_act", []) else "")
+        chips = "".join(
+            f'<span class="knonsters-chip" style="background:{COLOURS.get(k, "#555")}" title="{escape(k)}">'
+            f'{"★" if k in view["revealed"][s] else view["moved"][s][i]}</span>'
+            for i, k in enumerate(view["knonsters"]))
+        status = []
+        if view["resigned"][s]:
+            status.append("resigned")
+        if view["auto"][s]:
+            status.append("automatic")
+        if view["phase"] == "choose":
+            status.append("has chosen" if view["chosen"][s] else "choosing")
+        status.append(f"{view['hand_counts'][s]} cards")
+        res = view.get("result")
+        if res:
+            status.append(f"{res['scores'][s]} pts, rank {res['ranks'][s]}")
+        fav = ""
+        if view.get("all_favourites") and view["all_favourites"][s]:
+            bet = view["all_bets"][s]
+            fav = " ♥ " + escape(" & ".join(view["all_favourites"][s])) + (f" (bet {escape(bet)})" if bet else "")
+        elif view["revealed"][s]:
+            fav = " ★ " + escape(", ".join(view["revealed"][s]))
+        out.append(f'<div class="{cls}"><strong>{escape(nm(s))}</strong>{fav}<br>{chips} '
+                   f'<small>{escape(", ".join(status))}</small></div>')
+    out.append("</div>")
+    out.append(f'<div class="knonsters-note">Draw pile: {view["pile_count"]} cards.')
+    if view["options"].get("superpowers"):
+        left = [k for k in view["knonsters"] if k not in view["powers_used"]]
+        out.append(" Superpowers left: " + escape(", ".join(left) or "none") + ".")
+    if view.get("turn") is not None and view["phase"] == "race":
+        out.append(f" Turn: {escape(nm(view['turn']))}.")
+    if view.get("asking") is not None:
+        out.append(f" Waiting for {escape(nm(view['asking']))}: may the system finish the game for them?")
+    out.append("</div>")
+    if view.get("last"):
+        last = view["last"]
+        out.append('<div class="knonsters-note">Last: ' + escape(
+            rules.describe({"type": "played", "data": dict(last, discarded=not last["moves"])}, names)) + "</div>")
+    if view.get("seat") is not None:
+        favs = view.get("favourites")
+        if favs:
+            bet = f" (bet on {view['bet']})" if view.get("bet") else ""
+            out.append(f'<div class="knonsters-note">Your favourites: {escape(" & ".join(favs))}{escape(bet)}</div>')
+        my_turn = view["phase"] == "race" and view.get("turn") == seat and view.get("asking") is None
+        out.append('<div class="knonsters-hand">')
+        for code in view.get("hand", []):
+            out.append(_card(code, view, my_turn))
+        out.append("</div>")
+    res = view.get("result")
+    if res:
+        out.append(f'<div class="knonsters-note"><strong>{escape(res["summary"])}</strong></div>')
+    out.append("</div>")
+    return "".join(out)

@@ -1,0 +1,903 @@
+"""Knonsters: a race of four Knonsters, players bet on two secret favourites.
+
+Pure rules (games/engine.py contract). Interpretations: games/knonsters/RULES.md.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import permutations
+from pathlib import Path
+
+from games.engine import IllegalAction, clone, event
+
+SLUG = "knonsters"
+NAME = "Knonsters"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+
+OPTIONS_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "win_bet": {
+            "type": "boolean",
+            "default": False,
+            "title": "Win Bet",
+            "description": "When choosing favourites, also predict which of the two wins the race: +15 points if it finishes first.",
+        },
+        "superpowers": {
+            "type": "boolean",
+            "default": False,
+            "title": "Superpowers",
+            "description": "Each Knonster has a superpower, usable once per game by a player who reveals that Knonster as a favourite.",
+        },
+    },
+}
+
+DATA_DIR = Path(__file__).parent / "data"
+POWER_KINDS = {"back_then_forward", "follow", "double", "reverse"}
+
+
+# --------------------------------------------------------------------------- data
+
+
+def load_deck(path: Path) -> dict:
+    """Load and validate the deck file; ValueError naming the file and the problem."""
+    name = str(path)
+
+    def bad(msg):
+        raise ValueError(f"{name}: {msg}")
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            raw = json.load(fh)
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{name}: cannot be read as JSON ({exc})") from exc
+    if not isinstance(raw, dict):
+        bad("the top level must be an object")
+
+    def need_int(obj, key, where, minimum=0):
+        v = obj.get(key) if isinstance(obj, dict) else None
+        if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
+            bad(f"{where}: '{key}' must be an integer >= {minimum}")
+        return v
+
+    for key in ("box_total", "star_cards_per_player", "max_players", "finish_after", "hand_limit", "win_bet_points"):
+        need_int(raw, key, "top level", 1)
+    knonsters = raw.get("knonsters")
+    if (not isinstance(knonsters, list) or len(knonsters) != 4
+            or not all(isinstance(k, str) and k.isalpha() for k in knonsters) or len(set(knonsters)) != 4):
+        bad("'knonsters' must list four different names (letters only)")
+    if raw["star_cards_per_player"] != len(knonsters):
+        bad("'star_cards_per_player' must equal the number of Knonsters (one star card each)")
+    deal = raw.get("deal")
+    if not isinstance(deal, dict) or set(deal) != {"2", "3", "4"}:
+        bad("'deal' must give the deal size for \"2\", \"3\" and \"4\" players")
+    for k in deal:
+        need_int(deal, k, "deal", 1)
+    points = raw.get("points")
+    if not isinstance(points, list) or len(points) != 3 or not all(isinstance(p, int) and p >= 0 for p in points):
+        bad("'points' must be three non-negative integers (ranks 1, 2, 3)")
+    powers = raw.get("powers")
+    if not isinstance(powers, dict) or set(powers) != set(knonsters) or set(powers.values()) != POWER_KINDS:
+        bad(f"'powers' must give each Knonster one different power of {sorted(POWER_KINDS)}")
+    cards = {}
+    counts = {}
+    kc = raw.get("knonster_cards")
+    if not isinstance(kc, list) or not kc:
+        bad("'knonster_cards' must be a non-empty list")
+    for i, c in enumerate(kc):
+        where = f"knonster_cards[{i}]"
+        if not isinstance(c, dict):
+            bad(f"{where} must be an object")
+        kind = c.get("kind")
+        if kind not in ("plus", "upto", "triple"):
+            bad(f"{where}: 'kind' must be plus, upto or triple")
+        suffix = c.get("suffix")
+        if not isinstance(suffix, str) or not suffix or " " in suffix:
+            bad(f"{where}: 'suffix' must be a short text without spaces")
+        per = need_int(c, "per_knonster", where, 1)
+        spec = {"kind": kind}
+        if kind in ("plus", "upto"):
+            spec["steps"] = need_int(c, "steps", where, 1)
+        if kind == "upto":
+            spec["behind"] = need_int(c, "behind", where, 0)
+        for k in knonsters:
+            code = f"{k}{suffix}"
+            if code in cards:
+                bad(f"{where}: card {code} defined twice")
+            cards[code] = dict(spec, knonster=k, code=code)
+            counts[code] = per
+    rc = raw.get("rank_cards")
+    if not isinstance(rc, list):
+        bad("'rank_cards' must be a list")
+    for i, c in enumerate(rc):
+        where = f"rank_cards[{i}]"
+        if not isinstance(c, dict):
+            bad(f"{where} must be an object")
+        code = c.get("code")
+        if not isinstance(code, str) or not code or " " in code or code in cards:
+            bad(f"{where}: 'code' must be a new short text without spaces")
+        rank = need_int(c, "rank", where, 1)
+        if rank > 4:
+            bad(f"{where}: 'rank' must be 1..4")
+        spec = {"kind": "rank", "rank": rank, "steps": need_int(c, "steps", where, 1), "code": code, "knonster": None}
+        if "ahead" in c:
+            spec["ahead"] = need_int(c, "ahead", where, 0)
+        cards[code] = spec
+        counts[code] = need_int(c, "count", where, 1)
+    playing = sum(counts.values())
+    stars = raw["star_cards_per_player"] * raw["max_players"]
+    if playing + stars != raw["box_total"]:
+        bad(f"{playing} playing cards + {stars} star cards do not make the {raw['box_total']} cards of the box")
+    for n in (2, 3, 4):
+        if deal[str(n)] * n > playing:
+            bad(f"cannot deal {deal[str(n)]} cards to {n} players from {playing} cards")
+    deck = []
+    for code in cards:
+        deck += [code] * counts[code]
+    return {
+        "knonsters": list(knonsters), "powers": dict(powers), "cards": cards, "deck": deck,
+        "deal": {int(k): v for k, v in deal.items()}, "points": list(points),
+        "win_bet_points": raw["win_bet_points"], "finish": raw["finish_after"] + 1,
+        "hand_limit": raw["hand_limit"],
+    }
+
+
+DECK = load_deck(DATA_DIR / "deck.json")
+KNONSTERS = DECK["knonsters"]
+CARDS = DECK["cards"]
+POWERS = DECK["powers"]
+GOAL = DECK["finish"]          # the first square past the finish line (61)
+FINISHED_FOR_END = 3
+
+POWER_TEXT = {
+    "back_then_forward": "moves back 5, plays its up-to-20 card or a card of its rank, then moves 5 forward",
+    "follow": "follows a Knonster within 5 steps that the card moves, by as many steps",
+    "double": "doubles a +5 or +7 card",
+    "reverse": "plays the +5 or +7 card of another Knonster backwards",
+}
+
+
+def card_label(code: str) -> str:
+    c = CARDS.get(code)
+    if c is None:
+        return code
+    k = c["knonster"]
+    if c["kind"] == "plus":
+        return f"{k} +{c['steps']}"
+    if c["kind"] == "upto":
+        return f"{k} up to {c['steps']}"
+    if c["kind"] == "triple":
+        return f"Triple {k}'s lead"
+    extra = f" (at most {c['ahead']} ahead of rank 1)" if "ahead" in c else ""
+    return f"Rank {c['rank']} +{c['steps']}{extra}"
+
+
+def card_text(code: str) -> str:
+    c = CARDS[code]
+    k = c["knonster"]
+    if c["kind"] == "plus":
+        return f"Move {k} {c['steps']} steps forward."
+    if c["kind"] == "upto":
+        return f"Move {k} at most {c['steps']} steps forward (no further than {c['behind']} steps behind the Knonster(s) with rank 1)."
+    if c["kind"] == "triple":
+        return f"Triple the lead of {k} (no effect unless {k} alone has rank 1)."
+    if "ahead" in c:
+        return f"Move the Knonster with rank {c['rank']} {c['steps']} steps forward, but at most {c['ahead']} step ahead of the Knonster(s) with rank 1."
+    return f"Move the Knonster with rank {c['rank']} {c['steps']} steps forward."
+
+
+# --------------------------------------------------------------------------- race mechanics
+
+
+def ranks(pos: dict, podium: list) -> dict:
+    """Knonster -> rank: how many are in front (finished ones count) plus one."""
+    out = {}
+    for k in KNONSTERS:
+        if k in podium:
+            out[k] = podium.index(k) + 1
+        else:
+            out[k] = len(podium) + 1 + sum(1 for o in KNONSTERS if o not in podium and pos[o] > pos[k])
+    return out
+
+
+def with_rank(pos: dict, podium: list, rank: int):
+    """The only Knonster with this rank, or None if there is none or several."""
+    found = [k for k, r in ranks(pos, podium).items() if r == rank]
+    return found[0] if len(found) == 1 else None
+
+
+def leader_pos(pos: dict, podium: list) -> int:
+    if podium:
+        return GOAL
+    return max(pos[k] for k in KNONSTERS)
+
+
+def card_effect(pos: dict, podium: list, code: str):
+    """(knonster, steps) the card moves under the regular rules; steps 0 = no effect."""
+    c = CARDS[code]
+    kind = c["kind"]
+    if kind == "rank":
+        k = with_rank(pos, podium, c["rank"])
+        if k is None or k in podium:
+            return k, 0
+        steps = c["steps"]
+        if "ahead" in c:
+            steps = min(steps, leader_pos(pos, podium) + c["ahead"] - pos[k])
+        return k, max(0, steps)
+    k = c["knonster"]
+    if k in podium:
+        return k, 0
+    if kind == "plus":
+        return k, c["steps"]
+    if kind == "upto":
+        return k, max(0, min(c["steps"], leader_pos(pos, podium) - c["behind"] - pos[k]))
+    # triple: only the sole rank-1 Knonster; its lead over rank 2 becomes three times as big
+    rk = ranks(pos, podium)
+    if rk[k] != 1 or sum(1 for r in rk.values() if r == 1) != 1:
+        return k, 0
+    second = max(pos[o] for o in KNONSTERS if o != k)
+    return k, 2 * (pos[k] - second)
+
+
+class _Race:
+    """A scratch copy of the track that records every movement."""
+
+    def __init__(self, pos, podium):
+        self.pos = dict(pos)
+        self.podium = list(podium)
+        self.moves = []
+
+    def over(self):
+        return len(self.podium) >= FINISHED_FOR_END
+
+    def move(self, k, steps):
+        if self.over() or k in self.podium or steps == 0:
+            return 0
+        old = self.pos[k]
+        new = max(0, min(GOAL, old + steps))
+        if new == old:
+            return 0
+        self.pos[k] = new
+        place = None
+        if new >= GOAL:
+            self.podium.append(k)
+            place = len(self.podium)
+        self.moves.append({"knonster": k, "from": old, "to": new, "place": place})
+        return new - old
+
+
+def simulate(pos, podium, code, power=None):
+    """The moves of playing ``code`` (with ``power``: a Knonster's superpower).
+
+    Returns the list of moves (empty: the card has no effect) or None when the
+    superpower cannot be used with this card.
+    """
+    race = _Race(pos, podium)
+    c = CARDS[code]
+    if power is None:
+        k, steps = card_effect(race.pos, race.podium, code)
+        if steps > 0:
+            race.move(k, steps)
+        return race.moves
+    kind = POWERS[power]
+    if kind == "double":
+        if c["kind"] != "plus" or c["knonster"] in race.podium:
+            return None
+        race.move(c["knonster"], 2 * c["steps"])
+        return race.moves
+    if kind == "reverse":
+        k = c["knonster"]
+        if c["kind"] != "plus" or k == power or k in race.podium or race.pos[k] < 1:
+            return None
+        race.move(k, -c["steps"])
+        return race.moves
+    if kind == "follow":
+        if power in race.podium:
+            return None
+        k, steps = card_effect(race.pos, race.podium, code)
+        if k is None or k == power or k in race.podium or steps <= 0 or abs(race.pos[k] - race.pos[power]) > 5:
+            return None
+        moved = race.move(k, steps)
+        race.move(power, moved)
+        return race.moves
+    # back_then_forward
+    if power in race.podium or race.pos[power] < 5:
+        return None
+    race.move(power, -5)
+    if c["kind"] == "upto" and c["knonster"] == power:
+        pass
+    elif c["kind"] == "rank" and with_rank(race.pos, race.podium, c["rank"]) == power:
+        pass
+    else:
+        return None
+    k, steps = card_effect(race.pos, race.podium, code)
+    race.move(power, steps)
+    race.move(power, 5)
+    return race.moves
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def scores(state: dict, podium=None) -> list:
+    podium = state["podium"] if podium is None else podium
+    n = state["n"]
+    pts = [0] * n
+    active = [s for s in range(n) if not state["resigned"][s] and state["favs"][s]]
+    for place, k in enumerate(podium[:3]):
+        choosers = [s for s in active if k in state["favs"][s]]
+        for s in choosers:
+            pts[s] += DECK["points"][place] // len(choosers)  # 48/24/12 divide by 1..4 exactly
+    if state["options"].get("win_bet") and podium:
+        for s in active:
+            if state["bets"][s] == podium[0]:
+                pts[s] += DECK["win_bet_points"]
+    return pts
+
+
+def hidden_stars(state: dict, seat: int) -> int:
+    favs = state["favs"][seat] or []
+    return len([k for k in favs if k not in state["revealed"][seat]])
+
+
+def player_ranks(state: dict, podium=None) -> list:
+    """Rank per seat: points, then (Superpowers) hidden star cards; resigned seats last."""
+    pts = scores(state, podium)
+    n = state["n"]
+    sp = bool(state["options"].get("superpowers"))
+
+    def key(s):
+        return (pts[s], hidden_stars(state, s) if sp else 0)
+
+    active = [s for s in range(n) if not state["resigned"][s]]
+    out = [0] * n
+    for s in active:
+        out[s] = 1 + sum(1 for o in active if key(o) > key(s))
+    for s in range(n):
+        if state["resigned"][s]:
+            out[s] = len(active) + 1
+    return out
+
+
+def is_decided(state: dict) -> bool:
+    """True when no way the race can still end changes the ranking of the players."""
+    podium = state["podium"]
+    rest = [k for k in KNONSTERS if k not in podium]
+    outcomes = []
+    for length in range(0, FINISHED_FOR_END - len(podium) + 1):
+        for order in permutations(rest, length):
+            outcomes.append(list(podium) + list(order))
+    seen = None
+    sp = bool(state["options"].get("superpowers"))
+    powers_left = sp and any(
+        k not in state["powers_used"] and k not in podium and k in (state["favs"][s] or [])
+        for s in range(state["n"]) if not state["resigned"][s] for k in KNONSTERS
+    )
+    active = [s for s in range(state["n"]) if not state["resigned"][s]]
+    for pod in outcomes:
+        r = player_ranks(state, pod)
+        if powers_left:
+            pts = scores(state, pod)
+            if len({pts[s] for s in active}) < len(active):
+                return False  # a tie that a later superpower (revealing a star) could break
+        if seen is None:
+            seen = r
+        elif r != seen:
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- setup and evolve
+
+
+def check_players(n, options):
+    if not isinstance(n, int) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise IllegalAction("Knonsters is played by 2 to 4 players.")
+    _options(options)
+
+
+def _options(options):
+    options = dict(options or {})
+    unknown = set(options) - set(OPTIONS_SCHEMA["properties"])
+    if unknown:
+        raise IllegalAction(f"Unknown option(s): {', '.join(sorted(unknown))}. Allowed: win_bet, superpowers.")
+    out = {}
+    for key, prop in OPTIONS_SCHEMA["properties"].items():
+        v = options.get(key, prop["default"])
+        if not isinstance(v, bool):
+            raise IllegalAction(f"Option {key} must be true or false.")
+        out[key] = v
+    return out
+
+
+def _deal(n, rng):
+    deck = rng.shuffled(DECK["deck"])
+    size = DECK["deal"][n]
+    hands = [sorted(deck[i * size:(i + 1) * size]) for i in range(n)]
+    return hands, rng.randbelow(n)
+
+
+def setup(n, options, rng):
+    check_players(n, options)
+    opts = _options(options)
+    hands, first = _deal(n, rng)
+    return [event("setup", n=n, options=opts, hands=hands, first=first)]
+
+
+def _fresh_deal(state, hands, first, deal_no):
+    n = state["n"]
+    state["hands"] = [list(h) for h in hands]
+    pile = list(DECK["deck"])
+    for h in hands:
+        for c in h:
+            pile.remove(c)
+    state["pile"] = sorted(pile)
+    state["pos"] = {k: 0 for k in KNONSTERS}
+    state["podium"] = []
+    state["favs"] = [None] * n
+    state["bets"] = [None] * n
+    state["revealed"] = [[] for _ in range(n)]
+    state["powers_used"] = []
+    state["moved"] = [[0] * 4 for _ in range(n)]
+    state["phase"] = "choose"
+    state["first"] = first
+    state["turn"] = first
+    state["deal_no"] = deal_no
+    state["last"] = None
+
+
+def evolve(state, ev):
+    t, d = ev["type"], ev["data"]
+    if t == "setup":
+        n = d["n"]
+        state.clear()
+        state.update({
+            "n": n, "options": dict(d["options"]), "resigned": [False] * n, "auto": [False] * n,
+            "offer": None, "offered": False, "result": None, "ended": None,
+        })
+        _fresh_deal(state, d["hands"], d["first"], 1)
+    elif t == "restarted":
+        _fresh_deal(state, d["hands"], d["first"], state["deal_no"] + 1)
+    elif t == "chosen":
+        state["favs"][d["seat"]] = list(d["knonsters"])
+        state["bets"][d["seat"]] = d.get("bet")
+    elif t == "race_started":
+        state["phase"] = "race"
+        state["turn"] = d["first"]
+    elif t == "played":
+        seat = d["seat"]
+        hand = state["hands"][seat]
+        if d["card"] in hand:
+            hand.remove(d["card"])
+        for m in d["moves"]:
+            state["pos"][m["knonster"]] = m["to"]
+            if m["place"] is not None and m["knonster"] not in state["podium"]:
+                state["podium"].append(m["knonster"])
+            state["moved"][seat][KNONSTERS.index(m["knonster"])] += m["to"] - m["from"]
+        if d.get("power"):
+            state["powers_used"].append(d["power"])
+            if d["power"] not in state["revealed"][seat]:
+                state["revealed"][seat].append(d["power"])
+        state["turn"] = d["next"]
+        state["last"] = {k: d[k] for k in ("seat", "card", "power", "moves", "auto")}
+    elif t == "drew":
+        state["hands"][d["seat"]].append(d["card"])
+        state["hands"][d["seat"]].sort()
+        if d["card"] in state["pile"]:
+            state["pile"].remove(d["card"])
+    elif t == "offered":
+        state["offered"] = True
+        state["offer"] = list(d["queue"]) or None
+    elif t == "answered":
+        if state["offer"] and d["seat"] in state["offer"]:
+            state["offer"].remove(d["seat"])
+        state["offer"] = state["offer"] or None
+        if d["accept"]:
+            state["auto"][d["seat"]] = True
+    elif t == "resigned":
+        seat = d["seat"]
+        state["resigned"][seat] = True
+        state["auto"][seat] = False
+        if state["offer"] and seat in state["offer"]:
+            state["offer"].remove(seat)
+            state["offer"] = state["offer"] or None
+        if d.get("next") is not None:
+            state["turn"] = d["next"]
+    elif t == "ended":
+        state["phase"] = "over"
+        state["offer"] = None
+        state["ended"] = dict(d)
+        state["result"] = {
+            "ranks": list(d["ranks"]), "scores": list(d["scores"]), "winners": list(d["winners"]),
+            "summary": d["summary"],
+        }
+    return state
+
+
+# --------------------------------------------------------------------------- who acts
+
+
+def _active(state):
+    return [s for s in range(state["n"]) if not state["resigned"][s]]
+
+
+def _next_seat(state, seat):
+    n = state["n"]
+    for i in range(1, n + 1):
+        s = (seat + i) % n
+        if not state["resigned"][s]:
+            return s
+    return seat
+
+
+AUTO_NO = {"type": "auto", "accept": False}
+AUTO_YES = {"type": "auto", "accept": True}
+
+
+def to_act(state):
+    if not state or state["phase"] == "over":
+        return {}
+    if state["phase"] == "choose":
+        return {s: {"kind": "choice", "default": None, "seconds": None}
+                for s in _active(state) if state["favs"][s] is None}
+    if state["offer"]:
+        return {state["offer"][0]: {"kind": "window", "default": dict(AUTO_NO), "seconds": None}}
+    return {state["turn"]: {"kind": "turn", "default": None, "seconds": None}}
+
+
+def timers(state):
+    return []
+
+
+def result(state):
+    return state.get("result") if state else None
+
+
+def _fav_notation(favs, bet):
+    text = f"favourites {favs[0]} {favs[1]}"
+    return text + (f" bet {bet}" if bet else "")
+
+
+def _hand_plays(state, seat, with_powers=True):
+    out = []
+    hand = state["hands"][seat]
+    for code in sorted(set(hand)):
+        moves = simulate(state["pos"], state["podium"], code)
+        if moves:
+            out.append({"notation": f"play {code}", "label": f"Play {card_label(code)}",
+                        "action": {"type": "play", "card": code}})
+        else:
+            out.append({"notation": f"discard {code}", "label": f"Discard {card_label(code)} (no effect)",
+                        "action": {"type": "discard", "card": code}})
+    if with_powers and state["options"].get("superpowers"):
+        for k in state["favs"][seat] or []:
+            if k in state["powers_used"]:
+                continue
+            for code in sorted(set(hand)):
+                if simulate(state["pos"], state["podium"], code, k) is not None:
+                    out.append({"notation": f"power {k} {code}",
+                                "label": f"Reveal {k} and use its superpower with {card_label(code)}",
+                                "action": {"type": "power", "knonster": k, "card": code}})
+    return out
+
+
+def legal_actions(state, seat):
+    acting = to_act(state)
+    if seat not in acting:
+        return []
+    if state["phase"] == "choose":
+        out = []
+        for a, b in permutations(KNONSTERS, 2):
+            if state["options"].get("win_bet"):
+                out.append({"notation": _fav_notation([a, b], a),
+                            "label": f"Favourites {a} and {b}, {a} wins",
+                            "action": {"type": "favourites", "knonsters": [a, b], "bet": a}})
+            elif KNONSTERS.index(a) < KNONSTERS.index(b):
+                out.append({"notation": _fav_notation([a, b], None),
+                            "label": f"Favourites {a} and {b}",
+                            "action": {"type": "favourites", "knonsters": [a, b]}})
+        return out
+    if acting[seat]["kind"] == "window":
+        return [
+            {"notation": "auto yes", "label": "Yes, let the system finish the game for me",
+             "action": dict(AUTO_YES)},
+            {"notation": "auto no", "label": "No, I keep playing", "action": dict(AUTO_NO)},
+        ]
+    return _hand_plays(state, seat)
+
+
+# --------------------------------------------------------------------------- decide
+
+
+def _summary(state, ranks_, pts, winners, reason):
+    names = ", ".join(f"seat {s + 1}" for s in winners)
+    return f"{reason} Podium: {', '.join(state['podium']) or 'nobody'}. Winner{'s' if len(winners) > 1 else ''}: {names} with {pts[winners[0]] if winners else 0} points."
+
+
+def _end_event(st, reason):
+    pts = scores(st)
+    rk = player_ranks(st)
+    winners = [s for s in range(st["n"]) if rk[s] == 1]
+    text = {
+        "third": "The third Knonster crossed the finish line.",
+        "pile": "The draw pile ran out before three Knonsters finished.",
+        "resign": "Only one player is left in the game.",
+    }[reason]
+    return event("ended", reason=reason, favourites=[list(f) if f else None for f in st["favs"]],
+                 bets=list(st["bets"]), podium=list(st["podium"]), scores=pts, ranks=rk,
+                 winners=winners, summary=_summary(st, rk, pts, winners, text))
+
+
+class _Out:
+    def __init__(self, state):
+        self.st = clone(state)
+        self.events = []
+
+    def emit(self, ev):
+        self.events.append(ev)
+        evolve(self.st, ev)
+
+
+def _check_choices_complete(out, rng):
+    st = out.st
+    active = _active(st)
+    if st["phase"] != "choose" or any(st["favs"][s] is None for s in active):
+        return
+    if len(active) <= 1:
+        return
+    same = len({tuple(sorted(st["favs"][s])) for s in active}) == 1
+    if same and st["options"].get("win_bet"):
+        same = len({st["bets"][s] for s in active}) == 1
+    if same:
+        hands, first = _deal(st["n"], rng)
+        # resigned seats keep an empty hand
+        hands = [[] if st["resigned"][s] else h for s, h in enumerate(hands)]
+        if st["resigned"][first]:
+            first = _next_seat(st, first)
+        out.emit(event("restarted", reason="All players chose the same favourites.", hands=hands, first=first))
+        return
+    first = st["first"] if not st["resigned"][st["first"]] else _next_seat(st, st["first"])
+    out.emit(event("race_started", first=first))
+
+
+def _play(out, seat, code, power, rng, auto=False):
+    st = out.st
+    moves = simulate(st["pos"], st["podium"], code, power)
+    nxt = _next_seat(st, seat)
+    out.emit(event("played", seat=seat, card=code, power=power, moves=moves or [],
+                   discarded=not moves, auto=auto, next=nxt))
+    if len(st["podium"]) >= FINISHED_FOR_END:
+        out.emit(_end_event(st, "third"))
+        return
+    if len(st["hands"][seat]) < DECK["hand_limit"]:
+        if not st["pile"]:
+            out.emit(_end_event(st, "pile"))
+            return
+        out.emit(event("drew", seat=seat, card=rng.choice(st["pile"])))
+
+
+def _after(out, rng):
+    """System steps after any action: the offer to finish automatically, auto-played turns."""
+    st = out.st
+    for _ in range(1000):
+        if st["phase"] != "race":
+            return
+        if len(_active(st)) <= 1:
+            out.emit(_end_event(st, "resign"))
+            return
+        if not st["offered"] and is_decided(st):
+            rk = player_ranks(st)
+            queue = sorted(_active(st), key=lambda s: (rk[s], (s - st["turn"]) % st["n"]))
+            out.emit(event("offered", queue=queue))
+        if st["offer"]:
+            return
+        seat = st["turn"]
+        if not st["auto"][seat]:
+            return
+        code = rng.choice(st["hands"][seat])
+        _play(out, seat, code, None, rng, auto=True)
+
+
+def decide(state, seat, action, rng):
+    if not state:
+        raise IllegalAction("The game has not started.")
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("That is not a move of Knonsters.")
+    if state["phase"] == "over":
+        raise IllegalAction("The game is over.")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["n"]:
+        raise IllegalAction("Only a player of this game can act.")
+    if state["resigned"][seat]:
+        raise IllegalAction("You have left this game.")
+    out = _Out(state)
+    kind = action["type"]
+    if kind == "resign":
+        st = out.st
+        nxt = None
+        if st["phase"] == "race" and st["turn"] == seat:
+            nxt = _next_seat(st, seat)
+        out.emit(event("resigned", seat=seat, next=nxt))
+        if len(_active(st)) <= 1:
+            out.emit(_end_event(st, "resign"))
+            return out.events
+        if st["phase"] == "choose":
+            _check_choices_complete(out, rng)
+        _after(out, rng)
+        return out.events
+    legal = [item["action"] for item in legal_actions(state, seat)]
+    clean = _normalise(state, action)
+    if clean not in legal:
+        raise IllegalAction(_why(state, seat, action))
+    if kind == "favourites":
+        out.emit(event("chosen", seat=seat, knonsters=list(clean["knonsters"]), bet=clean.get("bet")))
+        _check_choices_complete(out, rng)
+    elif kind == "auto":
+        out.emit(event("answered", seat=seat, accept=bool(action["accept"])))
+    else:
+        _play(out, seat, action["card"], action.get("knonster") if kind == "power" else None, rng)
+    _after(out, rng)
+    return out.events
+
+
+def _normalise(state, action):
+    """The same choice of favourites in another order is the same action."""
+    clean = dict(action)
+    if clean.get("type") == "favourites" and isinstance(clean.get("knonsters"), list):
+        ks = list(clean["knonsters"])
+        if all(k in KNONSTERS for k in ks) and len(ks) == 2:
+            bet = clean.get("bet")
+            if state["options"].get("win_bet") and bet in ks:
+                ks = [bet] + [k for k in ks if k != bet]
+            elif not state["options"].get("win_bet"):
+                ks = sorted(ks, key=KNONSTERS.index)
+                if clean.get("bet") is None:
+                    clean.pop("bet", None)
+            clean["knonsters"] = ks
+    return clean
+
+
+def _why(state, seat, action):
+    acting = to_act(state)
+    if seat not in acting:
+        if state["phase"] == "choose":
+            return "You have already chosen your favourites; wait for the others."
+        return "It is not your turn."
+    kind = action.get("type")
+    where = acting[seat]["kind"]
+    if where == "choice":
+        if kind != "favourites":
+            return "Choose your two favourites first."
+        return "Choose two different Knonsters" + (" and bet on one of them." if state["options"].get("win_bet") else ".")
+    if where == "window":
+        return "Answer whether the system may finish the game for you: auto yes or auto no."
+    card = action.get("card")
+    if kind not in ("play", "discard", "power"):
+        return "Play or discard one of your cards."
+    if card not in state["hands"][seat]:
+        return "You do not have that card."
+    if kind == "power":
+        if not state["options"].get("superpowers"):
+            return "This game is played without superpowers."
+        k = action.get("knonster")
+        if k in state["powers_used"]:
+            return f"The superpower of {k} has already been used."
+        if k not in (state["favs"][seat] or []):
+            return "You can only use the superpower of one of your favourites."
+        return f"The superpower of {k} cannot be used with that card now."
+    if kind == "play":
+        return "That card has no effect now: discard it instead."
+    return "That card has an effect: you must play it."
+
+
+# --------------------------------------------------------------------------- what a seat sees
+
+
+def view(state, seat):
+    if not state:
+        return {}
+    n = state["n"]
+    over = state["phase"] == "over"
+    mine = seat is not None and 0 <= seat < n
+    v = {
+        "slug": SLUG, "n": n, "options": dict(state["options"]), "phase": state["phase"],
+        "deal_no": state["deal_no"], "knonsters": list(KNONSTERS), "goal": GOAL,
+        "positions": dict(state["pos"]), "podium": list(state["podium"]),
+        "ranks": ranks(state["pos"], state["podium"]),
+        "turn": state["turn"] if state["phase"] == "race" else None,
+        "first": state["first"],
+        "hand_counts": [len(h) for h in state["hands"]],
+        "pile_count": len(state["pile"]),
+        "chosen": [state["favs"][s] is not None for s in range(n)],
+        "revealed": [list(r) for r in state["revealed"]],
+        "powers": dict(POWERS), "powers_used": list(state["powers_used"]),
+        "moved": [list(m) for m in state["moved"]],
+        "resigned": list(state["resigned"]), "auto": list(state["auto"]),
+        "asking": state["offer"][0] if state["offer"] else None,
+        "last": clone(state["last"]) if state["last"] else None,
+        "to_act": sorted(to_act(state)),
+        "result": clone(state["result"]) if state["result"] else None,
+        "seat": seat if mine else None,
+    }
+    if mine:
+        v["hand"] = list(state["hands"][seat])
+        v["favourites"] = list(state["favs"][seat]) if state["favs"][seat] else None
+        v["bet"] = state["bets"][seat]
+    if over:
+        v["all_favourites"] = [list(f) if f else None for f in state["favs"]]
+        v["all_bets"] = list(state["bets"])
+    return v
+
+
+def redact(ev, seat):
+    t, d = ev["type"], ev["data"]
+    if t in ("setup", "restarted"):
+        data = {k: v for k, v in d.items() if k != "hands"}
+        data["hand_counts"] = [len(h) for h in d["hands"]]
+        if seat is not None and 0 <= seat < len(d["hands"]):
+            data["hand"] = list(d["hands"][seat])
+        return {"type": t, "data": data}
+    if t == "chosen":
+        if seat == d["seat"]:
+            return clone(ev)
+        return {"type": t, "data": {"seat": d["seat"]}}
+    if t == "drew":
+        if seat == d["seat"]:
+            return clone(ev)
+        return {"type": t, "data": {"seat": d["seat"]}}
+    return clone(ev)
+
+
+def describe(ev, names):
+    t, d = ev["type"], ev["data"]
+
+    def nm(s):
+        return names[s] if s is not None and 0 <= s < len(names) else f"Seat {s}"
+
+    if t == "setup":
+        counts = d.get("hand_counts") or [len(h) for h in d.get("hands", [])]
+        return f"The cards are dealt ({counts[0] if counts else '?'} each); {nm(d['first'])} will start. Everyone chooses two favourites."
+    if t == "restarted":
+        return "Everyone chose the same favourites: the game restarts with a new deal. " + f"{nm(d['first'])} will start."
+    if t == "chosen":
+        if "knonsters" in d:
+            bet = f", betting on {d['bet']}" if d.get("bet") else ""
+            return f"{nm(d['seat'])} chose {d['knonsters'][0]} and {d['knonsters'][1]} as favourites{bet}."
+        return f"{nm(d['seat'])} has chosen their favourites."
+    if t == "race_started":
+        return f"The race starts. {nm(d['first'])} plays first."
+    if t == "played":
+        who = nm(d["seat"]) + (" (automatic)" if d.get("auto") else "")
+        card = card_label(d["card"])
+        if not d["moves"]:
+            return f"{who} discarded {card}: no effect."
+        parts = []
+        for m in d["moves"]:
+            steps = m["to"] - m["from"]
+            word = "forward" if steps > 0 else "back"
+            p = f"{m['knonster']} {abs(steps)} {word} to {m['to']}"
+            if m["place"]:
+                p += f" and onto the podium, place {m['place']}"
+            parts.append(p)
+        power = f" revealed {d['power']} as a favourite and used its superpower with" if d.get("power") else " played"
+        return f"{who}{power} {card}: " + "; ".join(parts) + "."
+    if t == "drew":
+        if "card" in d:
+            return f"{nm(d['seat'])} drew {card_label(d['card'])}."
+        return f"{nm(d['seat'])} drew a card."
+    if t == "offered":
+        return "The ranking of the players can no longer change: each player is asked whether the system may finish the game for them."
+    if t == "answered":
+        return f"{nm(d['seat'])} " + ("lets the system play for them." if d["accept"] else "keeps playing.")
+    if t == "resigned":
+        return f"{nm(d['seat'])} resigned and takes the last place."
+    if t == "ended":
+        fav = "; ".join(
+            f"{nm(s)}: {' and '.join(f) if f else '—'}" + (f" (bet {d['bets'][s]})" if d["bets"][s] else "")
+            for s, f in enumerate(d["favourites"]))
+        return f"Game over. {d['summary']} Favourites: {fav}. Points: " + ", ".join(
+            f"{nm(s)} {p}" for s, p in enumerate(d["scores"])) + "."
+    return t
