@@ -1,0 +1,90 @@
+"""Kinapa bots: they look only at what ``view(state, seat)`` shows and at their own moves."""
+
+from __future__ import annotations
+
+from games.kinapa import rules
+
+
+def random_bot(state, seat, rng):
+    legal = rules.legal_actions(state, seat)
+    return rng.choice(legal)["action"]
+
+
+def _num(card):
+    return int(card[1:])
+
+
+def heuristic_bot(state, seat, rng):
+    legal = rules.legal_actions(state, seat)
+    actions = [item["action"] for item in legal]
+    v = rules.view(state, seat)
+    kinds = {a["type"] for a in actions}
+    hand = v["hand"] or []
+    numbers = [_num(c) for c in hand]
+    free_objects = {}  # number -> position of a known object without a pair
+    for o in v["objects"]:
+        if o["object"] is not None and o["pair"] is None:
+            for x in o["numbers"]:
+                free_objects[x] = o["pos"]
+    taken_numbers = {o["pair"]["number"] for o in v["objects"] if o["pair"]}
+    occupied = set()
+    for o in v["objects"]:
+        if o["pair"] is not None and o["numbers"]:
+            occupied.update(o["numbers"])
+
+    if kinds == {"answer"}:
+        k = v["announced"]
+        if k in numbers:
+            # Bluff now and then: raising protects the card but risks the Foxes.
+            lie = rng.randbelow(100) < 25
+            return {"type": "answer", "raise": lie}
+        return {"type": "answer", "raise": True}
+
+    if "announce" in kinds:
+        singles = [x for x in numbers if numbers.count(x) == 1 and x not in occupied]
+        if singles:
+            best = [x for x in singles if x in free_objects] or singles
+            want = rng.choice(best)
+            return {"type": "announce", "number": want}
+        pairs_unplaceable = [x for x in numbers if x in occupied]
+        if pairs_unplaceable:
+            # a blocked card: ask for something else to make a new pair later
+            pass
+        choices = [a for a in actions if a["type"] == "announce" and a["number"] not in taken_numbers]
+        return rng.choice(choices or actions)
+
+    if "take" in kinds:
+        k = v["announced"]
+        for a in actions:
+            h = a["from"]
+            if h < len(v["players"]):
+                info = v["players"][h]
+                if info["public"] and k in [_num(c) for c in info["public"]]:
+                    return a
+        players = [a for a in actions if a["from"] < len(v["players"])]
+        return rng.choice(players or actions)
+
+    if "give" in kinds:
+        def useless(a):
+            c = a["card"]
+            x = _num(c)
+            score = 0
+            if numbers.count(x) >= 2 and x not in occupied:
+                score += 10  # keep pairs that can still be put down
+            if x in free_objects:
+                score += 2
+            if x in occupied:
+                score -= 5  # a pair of this number can never be put down
+            return score
+        low = min(useless(a) for a in actions)
+        return rng.choice([a for a in actions if useless(a) == low])
+
+    if "flip" in kinds:
+        for a in actions:
+            o = v["objects"][a["pos"]]
+            if o["object"] is not None and any(numbers.count(x) >= 2 for x in o["numbers"]):
+                return a
+        unknown = [a for a in actions if v["objects"][a["pos"]]["object"] is None]
+        return rng.choice(unknown or actions)
+
+    return rng.choice(actions)

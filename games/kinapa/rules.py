@@ -1,0 +1,869 @@
+"""Kinapa (SBG Editions): the Emperor's bluffing card game, for 2 and 4 to 8 players.
+
+Interpretations and filled gaps are in RULES.md next to this file.
+
+Cards are strings: "A7" is the animal card 7, "S7" the shelter card 7; a pair
+is the animal and the shelter of one number. Object cards are indexes k
+(covering the numbers 2k+1 and 2k+2) lying face down at positions 0..n-1.
+
+Holders: indexes 0..n-1 are the players' hands; in the 2-player game the
+indexes n..2n-1 are the BOT decks (n + seat is the BOT of that seat).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from games.engine import IllegalAction, RESIGN, event
+
+SLUG = "kinapa"
+NAME = "Kinapa"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+
+DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
+
+
+# --------------------------------------------------------------------------- data
+
+
+def load_cards(path: str) -> dict:
+    """Load and validate the card list; ValueError naming the file and the problem."""
+    name = os.path.basename(path)
+
+    def bad(problem):
+        raise ValueError(f"{name}: {problem}")
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise ValueError(f"{name}: cannot be read ({exc})") from exc
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{name}: is not valid JSON ({exc})") from exc
+    if not isinstance(data, dict):
+        bad("must be a JSON object")
+    for kind in ("animals", "shelters"):
+        cards = data.get(kind)
+        if not isinstance(cards, list):
+            bad(f'"{kind}" must be a list')
+        if len(cards) != 2 * MAX_PLAYERS:
+            bad(f'"{kind}" must hold {2 * MAX_PLAYERS} cards, found {len(cards)}')
+        for i, card in enumerate(cards):
+            if not isinstance(card, dict) or not isinstance(card.get("name"), str) or not card["name"].strip():
+                bad(f'"{kind}"[{i}] needs a non-empty "name"')
+            if card.get("number") != i + 1 or isinstance(card.get("number"), bool):
+                bad(f'"{kind}"[{i}] must have "number": {i + 1}')
+    objects = data.get("objects")
+    if not isinstance(objects, list) or len(objects) != MAX_PLAYERS:
+        bad(f'"objects" must be a list of {MAX_PLAYERS} object cards')
+    for k, obj in enumerate(objects):
+        if not isinstance(obj, dict) or not isinstance(obj.get("name"), str) or not obj["name"].strip():
+            bad(f'"objects"[{k}] needs a non-empty "name"')
+        if obj.get("numbers") != [2 * k + 1, 2 * k + 2]:
+            bad(f'"objects"[{k}] must have "numbers": [{2 * k + 1}, {2 * k + 2}]')
+    for key, need in (("emperor", 1), ("ministers", 2), ("game_aid", 2)):
+        if data.get(key) != need:
+            bad(f'"{key}" must be {need}')
+    sheep = data.get("sheep")
+    if not isinstance(sheep, int) or isinstance(sheep, bool) or sheep < MAX_PLAYERS:
+        bad(f'"sheep" must be a whole number of at least {MAX_PLAYERS}')
+    return data
+
+
+CARDS = load_cards(os.path.join(DATA_DIR, "cards.json"))
+ANIMALS = [c["name"] for c in CARDS["animals"]]
+SHELTERS = [c["name"] for c in CARDS["shelters"]]
+OBJECTS = [o["name"] for o in CARDS["objects"]]
+
+OPTIONS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "window_seconds": {
+            "type": "integer",
+            "minimum": 3,
+            "maximum": 86400,
+            "default": 30,
+            "title": "Hand-raising window (seconds)",
+            "description": "The Emperor's \"1-2-3\": how long the other players have to raise a hand "
+                           "or do nothing after an announcement. Doing nothing is the default.",
+        },
+        "round_limit": {
+            "type": "integer",
+            "minimum": 10,
+            "maximum": 2000,
+            "default": 200,
+            "title": "Round limit",
+            "description": "Safety rule: if nobody has won after this many rounds, the game ends "
+                           "and players are ranked by the pairs they have put down.",
+        },
+    },
+}
+
+DEFAULTS = {k: v["default"] for k, v in OPTIONS_SCHEMA["properties"].items()}
+
+RECENT = 4  # events kept in the state for the view's "what just happened"
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def num(card: str) -> int:
+    return int(card[1:])
+
+
+def card_name(card: str) -> str:
+    n = num(card)
+    if card[0] == "A":
+        return f"{n} {ANIMALS[n - 1]}"
+    return f"{n} {SHELTERS[n - 1]}"
+
+
+def object_numbers(k: int) -> list:
+    return [2 * k + 1, 2 * k + 2]
+
+
+def object_name(k: int) -> str:
+    a, b = object_numbers(k)
+    return f"{a}-{b} {OBJECTS[k]}"
+
+
+def sort_cards(cards):
+    return sorted(cards, key=lambda c: (num(c), c[0]))
+
+
+def _options(options):
+    opts = dict(DEFAULTS)
+    if options:
+        for key, value in options.items():
+            if key not in DEFAULTS:
+                raise IllegalAction(f"Unknown option “{key}”.")
+            spec = OPTIONS_SCHEMA["properties"][key]
+            if not isinstance(value, int) or isinstance(value, bool) or not spec["minimum"] <= value <= spec["maximum"]:
+                raise IllegalAction(f"Option “{key}” must be a whole number from {spec['minimum']} to {spec['maximum']}.")
+            opts[key] = value
+    return opts
+
+
+def check_players(n, options=None):
+    if n == 3:
+        raise IllegalAction("Kinapa has no rules for three players: play with 2 players (with the BOT decks) "
+                            "or with 4 to 8 players.")
+    if not isinstance(n, int) or n < MIN_PLAYERS or n > MAX_PLAYERS:
+        raise IllegalAction("Kinapa is played by 2 players, or by 4 to 8 players.")
+    _options(options)
+
+
+def is_bot(state, holder) -> bool:
+    return holder >= state["n"]
+
+
+def punished(state, seat) -> bool:
+    return seat < state["n"] and state["foxes"][seat] > 0
+
+
+def public_cards(state, seat):
+    """The cards of a punished player's hand that lie face up (all but the hidden one)."""
+    hand = list(state["hands"][seat])
+    if state["hidden"][seat] in hand:
+        hand.remove(state["hidden"][seat])
+    return sort_cards(hand)
+
+
+def _silent_order(state):
+    """Holders other than the Emperor, clockwise from the Emperor."""
+    n, emp = state["n"], state["emperor"]
+    return [(emp + i) % n for i in range(1, n)]
+
+
+def _running(state) -> bool:
+    return bool(state) and state.get("phase") not in (None, "over")
+
+
+def _face_down(state):
+    return [p for p, pair in enumerate(state["pairs"]) if pair is None]
+
+
+def _pair_number(state, seat, k):
+    """The lowest number of object k whose pair the seat holds, else None."""
+    hand = [num(c) for c in state["hands"][seat]]
+    for number in object_numbers(k):
+        if hand.count(number) >= 2:
+            return number
+    return None
+
+
+def next_candidates(state):
+    """The players the Emperor may pass the Emperor card to (empty: the Emperor stays)."""
+    n, emp = state["n"], state["emperor"]
+    if state.get("switched"):
+        return [s for s in _silent_order(state) if state["active"][s]]
+    raised = [s for s in state["raised"] if state["active"][s] and s != emp]
+    if not raised:
+        return []
+    liar = state.get("liar")
+    if liar is not None and liar in raised and not state["sheep"][liar]:
+        return [liar]
+    free = [s for s in raised if not state["sheep"][s]]
+    return free or raised
+
+
+def _target_candidates(state):
+    return [h for h in state["silent"] if (h >= state["n"] or state["active"][h]) and state["hands"][h]]
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def setup(n, options, rng):
+    check_players(n, options)
+    opts = _options(options)
+    two = n == 2
+    top = 8 if two else 2 * n
+    cards = [f"{k}{i}" for i in range(1, top + 1) for k in "AS"]
+    cards = rng.shuffled(cards)
+    holders = 2 * n if two else n
+    hands = [sort_cards(cards[4 * h:4 * h + 4]) for h in range(holders)]
+    objects = rng.shuffled(range(top // 2))
+    events = [
+        event("setup", players=n, two_player=two, numbers=top, options=opts),
+        event("deal", hands=hands, objects=objects),
+    ]
+    if two and not any("A1" in hands[s] for s in range(n)):
+        for s in range(n):
+            events.append(event("switch", seat=s, hand=hands[n + s], laid=hands[s], setup=True, public=False))
+        hands = hands[n:] + hands[:n]
+    first = next(s for s in range(n) if "A1" in hands[s])
+    events.append(event("emperor", seat=first, prev=None, reason="cat"))
+    events.append(event("round", round=1, emperor=first))
+    return events
+
+
+# --------------------------------------------------------------------------- evolve
+
+
+def _new_state(e):
+    d = e["data"]
+    n = d["players"]
+    return {
+        "n": n, "two": d["two_player"], "numbers": d["numbers"], "options": d["options"],
+        "hands": [], "objects": [], "known": [], "pairs": [],
+        "active": [True] * n, "resigned": [],
+        "emperor": None, "sheep": [False] * n, "foxes": [0] * n, "fox_wait": [False] * n,
+        "hidden": [None] * n, "placed": [0] * n,
+        "round": 0, "phase": "setup", "announced": None,
+        "answers": [None] * n, "waiting": [], "raised": [], "silent": [],
+        "liar": None, "expose_give": False, "taken": None, "target": None,
+        "flipped": None, "switched": False, "pair_shown": False,
+        "end": None, "recent": [],
+    }
+
+
+def _move(state, card, src, dst):
+    if card in state["hands"][src]:
+        state["hands"][src].remove(card)
+        state["hands"][dst] = sort_cards(state["hands"][dst] + [card])
+    for h in (src,):
+        if h < state["n"] and state["hidden"][h] == card:
+            state["hidden"][h] = None
+
+
+def evolve(state, e):
+    t, d = e["type"], e["data"]
+    if t == "setup":
+        state = _new_state(e)
+    elif not state:
+        return state
+    s = state
+    if t == "deal":
+        s["hands"] = [list(h) for h in d["hands"]]
+        s["objects"] = list(d["objects"])
+        s["known"] = [False] * len(d["objects"])
+        s["pairs"] = [None] * len(d["objects"])
+    elif t == "switch":
+        seat, n = d["seat"], s["n"]
+        s["hands"][seat], s["hands"][n + seat] = s["hands"][n + seat], s["hands"][seat]
+        if s["hidden"][seat] not in s["hands"][seat]:
+            s["hidden"][seat] = None
+        if not d.get("setup"):
+            s["switched"] = True
+            s["phase"] = "flip"
+    elif t == "emperor":
+        seat, prev = d["seat"], d["prev"]
+        if prev is not None and seat != prev:
+            for p in range(s["n"]):
+                if s["foxes"][p] > 0:
+                    if s["fox_wait"][p]:
+                        s["fox_wait"][p] = False
+                    else:
+                        s["foxes"][p] -= 1
+                        if s["foxes"][p] == 0:
+                            s["hidden"][p] = None
+        s["emperor"] = seat
+        s["sheep"][seat] = True
+        if all(s["sheep"][p] for p in range(s["n"]) if s["active"][p]):
+            s["sheep"] = [p == seat for p in range(s["n"])]
+    elif t == "round":
+        s["round"] = d["round"]
+        s["emperor"] = d["emperor"]
+        s["phase"] = "announce"
+        s["announced"] = None
+        s["answers"] = [None] * s["n"]
+        s["waiting"], s["raised"], s["silent"] = [], [], []
+        s["liar"], s["expose_give"], s["taken"], s["target"] = None, False, None, None
+        s["flipped"], s["switched"], s["pair_shown"] = None, False, False
+    elif t == "announce":
+        s["announced"] = d["number"]
+        s["waiting"] = [p for p in _silent_order(s) if s["active"][p] and s["foxes"][p] == 0]
+        s["phase"] = "window"
+    elif t == "answer":
+        seat = d["seat"]
+        if seat in s["waiting"]:
+            s["waiting"].remove(seat)
+        if "raise" in d:
+            s["answers"][seat] = bool(d["raise"])
+    elif t == "reveal":
+        s["raised"] = list(d["raised"])
+        s["silent"] = list(d["silent"])
+        for p in d["raised"]:
+            s["answers"][p] = True
+        for p in d["silent"]:
+            if p < s["n"]:
+                s["answers"][p] = False
+        s["waiting"] = []
+        s["phase"] = "resolve"
+    elif t == "choose_target":
+        s["phase"] = "target"
+    elif t == "show_pair":
+        s["pair_shown"] = True
+        s["phase"] = "target"
+    elif t == "no_exchange":
+        s["phase"] = "flip"
+    elif t == "take":
+        _move(s, d["card"], d["from"], d["emperor"])
+        s["taken"], s["target"], s["phase"] = d["card"], d["from"], "give"
+    elif t == "demand":
+        _move(s, d["card"], d["from"], d["emperor"])
+        s["taken"], s["target"], s["phase"] = d["card"], d["from"], "give"
+        if d.get("liar"):
+            liar = d["from"]
+            s["foxes"] = [0] * s["n"]
+            s["fox_wait"] = [False] * s["n"]
+            s["hidden"] = [None] * s["n"]
+            s["foxes"][liar] = 2
+            s["fox_wait"][liar] = True
+            s["liar"] = liar
+            s["expose_give"] = True
+    elif t == "give":
+        _move(s, d["card"], d["emperor"], d["to"])
+        if s["expose_give"] and d["to"] == s["liar"]:
+            s["hidden"][d["to"]] = d["card"]
+        s["expose_give"] = False
+        s["taken"] = None
+        s["phase"] = "flip"
+    elif t == "flip":
+        s["known"][d["pos"]] = True
+        s["flipped"] = d["pos"]
+        s["phase"] = "flipped"
+    elif t == "place":
+        seat, pos, number = d["seat"], d["pos"], d["number"]
+        for c in (f"A{number}", f"S{number}"):
+            if c in s["hands"][seat]:
+                s["hands"][seat].remove(c)
+            if s["hidden"][seat] == c:
+                s["hidden"][seat] = None
+        s["pairs"][pos] = {"seat": seat, "number": number}
+        s["placed"][seat] += 1
+        s["flipped"] = None
+        s["phase"] = "flip"
+    elif t == "hide":
+        s["flipped"] = None
+        s["phase"] = "next"
+    elif t == "resign":
+        seat = d["seat"]
+        s["active"][seat] = False
+        s["resigned"].append(seat)
+        s["hands"][seat] = []
+        s["hidden"][seat] = None
+        s["foxes"][seat] = 0
+        s["fox_wait"][seat] = False
+        if seat in s["waiting"]:
+            s["waiting"].remove(seat)
+        if seat in s["silent"]:
+            s["silent"].remove(seat)
+        if s["phase"] not in ("over", "setup"):
+            if seat == s["emperor"]:
+                s["phase"] = "emperor_gone"
+            elif s["phase"] == "give" and s["target"] == seat:
+                s["expose_give"] = False
+                s["taken"] = None
+                s["phase"] = "flip"
+    elif t == "end":
+        s["phase"] = "over"
+        s["end"] = dict(d)
+    s["recent"] = (s["recent"] + [e])[-RECENT:] if t not in ("setup", "deal") else s["recent"]
+    return s
+
+
+# --------------------------------------------------------------------------- decide
+
+
+_LISTS = ("known", "pairs", "active", "resigned", "sheep", "foxes", "fox_wait", "hidden", "placed",
+          "answers", "waiting", "raised", "silent", "recent", "objects")
+
+
+def _copy(state):
+    """A copy safe for ``evolve`` (which replaces, never mutates, nested dicts and events)."""
+    s = dict(state)
+    s["hands"] = [list(h) for h in state["hands"]]
+    for key in _LISTS:
+        s[key] = list(state[key])
+    return s
+
+
+def _end_event(s, reason, winner=None):
+    return event("end", reason=reason, winner=winner, placed=list(s["placed"]))
+
+
+def _new_emperor_events(s, seat, reason):
+    evs = [event("emperor", seat=seat, prev=s["emperor"], reason=reason)]
+    return evs + _round_events(s, s["round"] + 1, seat)
+
+
+def _round_events(s, number, emperor):
+    if number > s["options"]["round_limit"]:
+        return [_end_event(s, "rounds")]
+    return [event("round", round=number, emperor=emperor)]
+
+
+def _auto(s, rng):
+    """The events that follow by themselves from state ``s`` (no player choice)."""
+    phase = s["phase"]
+    if phase in ("over", "setup"):
+        return []
+    actives = [p for p in range(s["n"]) if s["active"][p]]
+    if len(actives) <= 1:
+        return [_end_event(s, "resign", actives[0] if actives else None)]
+    emp = s["emperor"]
+    if phase == "emperor_gone":
+        order = [(emp + i) % s["n"] for i in range(1, s["n"])]
+        order = [p for p in order if s["active"][p]]
+        free = [p for p in order if not s["sheep"][p]]
+        return _new_emperor_events(s, (free or order)[0], "resign")
+    if phase == "window" and not s["waiting"]:
+        raised = [p for p in _silent_order(s) if s["answers"][p] is True and s["active"][p]]
+        silent = [p for p in _silent_order(s) if s["active"][p] and p not in raised]
+        if s["two"]:
+            silent += [s["n"] + p for p in _silent_order(s)]
+        return [event("reveal", number=s["announced"], raised=raised, silent=silent)]
+    if phase == "resolve":
+        k = s["announced"]
+        mine = [c for c in s["hands"][emp] if num(c) == k]
+        silent = _target_candidates(s)
+        if len(mine) >= 2:
+            evs = [event("show_pair", seat=emp, number=k, cards=sort_cards(mine))]
+            if not silent:
+                evs.append(event("no_exchange", reason="all_raised"))
+            return evs
+        if len(silent) >= 2:
+            return [event("choose_target", seat=emp, candidates=silent)]
+        for holder in silent + [p for p in s["raised"] if s["active"][p]]:
+            have = [c for c in s["hands"][holder] if num(c) == k]
+            if have:
+                liar = holder in s["raised"]
+                evs = [event("demand", emperor=emp, **{"from": holder}, card=have[0], number=k, liar=liar)]
+                if liar:
+                    hand = list(s["hands"][holder])
+                    hand.remove(have[0])
+                    evs.append(event("exposed", seat=holder, hand=sort_cards(hand)))
+                return evs
+        return [event("no_exchange", reason="nobody")]
+    if phase == "target":
+        cands = _target_candidates(s)
+        if not cands:
+            return [event("no_exchange", reason="nobody_left")]
+        if len(cands) == 1:
+            return [_take_event(s, cands[0], rng)]
+        return []
+    if phase == "flip":
+        if s["placed"][emp] >= 2:
+            return [_end_event(s, "win", emp)]
+        if not _face_down(s):
+            return [_end_event(s, "objects")]
+        return []
+    if phase == "flipped":
+        pos = s["flipped"]
+        number = _pair_number(s, emp, s["objects"][pos])
+        if number is not None:
+            return [event("place", seat=emp, pos=pos, object=s["objects"][pos], number=number,
+                          cards=[f"A{number}", f"S{number}"])]
+        return [event("hide", pos=pos)]
+    if phase == "next":
+        cands = next_candidates(s)
+        if not cands:
+            return _round_events(s, s["round"] + 1, emp)
+        if len(cands) == 1:
+            return _new_emperor_events(s, cands[0], "switch" if s["switched"] else "chosen")
+        return []
+    return []
+
+
+def _take_event(s, holder, rng):
+    hand = s["hands"][holder]
+    card = hand[rng.randbelow(len(hand))]
+    emp = s["emperor"]
+    public = punished(s, emp) or (punished(s, holder) and s["hidden"][holder] != card)
+    return event("take", emperor=emp, **{"from": holder}, card=card, public=public)
+
+
+def _phase(s):
+    """The effective phase (``resolve`` with 2+ silent players waits for the target choice)."""
+    if s["phase"] == "resolve":
+        return "target"
+    return s["phase"]
+
+
+def _holder_name(s, h):
+    if h >= s["n"]:
+        return f"player {h - s['n'] + 1}'s BOT"
+    return f"player {h + 1}"
+
+
+def legal_actions(state, seat):
+    if not _running(state) or seat is None or not (0 <= seat < state["n"]) or not state["active"][seat]:
+        return []
+    s = state
+    phase = _phase(s)
+    emp = s["emperor"]
+    out = []
+    if phase == "window":
+        if seat in s["waiting"]:
+            out.append({"notation": "raise", "label": "Raise my hand (“I don't have it”)",
+                        "action": {"type": "answer", "raise": True}})
+            out.append({"notation": "nothing", "label": "Do nothing (“maybe I have it…”)",
+                        "action": {"type": "answer", "raise": False}})
+        return out
+    if seat != emp:
+        return []
+    if phase == "announce":
+        placed = {pair["number"] for pair in s["pairs"] if pair}
+        for k in range(1, s["numbers"] + 1):
+            if k in placed:
+                continue
+            out.append({"notation": f"kinapa {k}", "label": f"KINAPA a {k}?",
+                        "action": {"type": "announce", "number": k}})
+        if s["two"]:
+            out.append({"notation": "switch", "label": "Switch: lay down my hand and take my BOT deck",
+                        "action": {"type": "switch"}})
+    elif phase == "target":
+        for h in _target_candidates(s):
+            if h >= s["n"]:
+                note, label = f"take bot {h - s['n'] + 1}", f"Take a card at random from {_holder_name(s, h)}"
+            else:
+                note, label = f"take {h + 1}", f"Take a card at random from {_holder_name(s, h)}"
+            out.append({"notation": note, "label": label, "action": {"type": "take", "from": h}})
+    elif phase == "give":
+        for c in sort_cards(set(s["hands"][emp])):
+            if c == s["taken"]:
+                continue
+            out.append({"notation": f"give {c.lower()}", "label": f"Give {card_name(c)}",
+                        "action": {"type": "give", "card": c}})
+    elif phase == "flip":
+        for p in _face_down(s):
+            if s["known"][p]:
+                label = f"Turn over object {p + 1} (it is {object_name(s['objects'][p])})"
+            else:
+                label = f"Turn over object {p + 1} (never seen)"
+            out.append({"notation": f"turn {p + 1}", "label": label, "action": {"type": "flip", "pos": p}})
+    elif phase == "next":
+        for p in next_candidates(s):
+            out.append({"notation": f"emperor {p + 1}", "label": f"Pass the Emperor card to player {p + 1}",
+                        "action": {"type": "next", "seat": p}})
+    return out
+
+
+def decide(state, seat, action, rng):
+    if not _running(state):
+        raise IllegalAction("This game is over.")
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("That is not a Kinapa move.")
+    if seat is None or not isinstance(seat, int) or not (0 <= seat < state["n"]):
+        raise IllegalAction("Only a player of this game can do that.")
+    if not state["active"][seat]:
+        raise IllegalAction("You have left this game.")
+    if action == RESIGN:
+        evs = [event("resign", seat=seat, cards=len(state["hands"][seat]))]
+    else:
+        legal = [item["action"] for item in legal_actions(state, seat)]
+        if action not in legal:
+            raise IllegalAction(_why_not(state, seat, action))
+        evs = _events_for(state, seat, action, rng)
+    s = _copy(state)
+    for e in evs:
+        s = evolve(s, e)
+    for _ in range(50):
+        more = _auto(s, rng)
+        if not more:
+            break
+        for e in more:
+            s = evolve(s, e)
+        evs += more
+    return evs
+
+
+def _why_not(state, seat, action):
+    t = action.get("type")
+    phase = _phase(state)
+    if phase == "window":
+        if seat == state["emperor"]:
+            return "The other players are deciding whether to raise a hand; wait for them."
+        if seat not in state["waiting"]:
+            if state["foxes"][seat] > 0:
+                return "You are punished (you hold the Fox cards): you cannot raise your hand."
+            return "You have already answered this announcement."
+        return "Now you can only raise your hand or do nothing."
+    if seat != state["emperor"]:
+        return "Only the Emperor can act now."
+    if t == "announce":
+        return "Announce a number still in play, when your turn begins."
+    if t == "give":
+        return "Give back one of your cards, but not the one you have just received."
+    if t == "take":
+        return "Take a card from one of the players who did not raise a hand."
+    return "That move is not possible now."
+
+
+def _events_for(s, seat, action, rng):
+    t = action["type"]
+    if t == "announce":
+        return [event("announce", seat=seat, number=action["number"])]
+    if t == "switch":
+        return [event("switch", seat=seat, hand=sort_cards(s["hands"][s["n"] + seat]),
+                      laid=sort_cards(s["hands"][seat]), setup=False, public=punished(s, seat))]
+    if t == "answer":
+        return [event("answer", seat=seat, **{"raise": action["raise"]})]
+    if t == "take":
+        return [_take_event(s, action["from"], rng)]
+    if t == "give":
+        to, card = s["target"], action["card"]
+        fresh = s["expose_give"] and to == s["liar"]
+        public = (not fresh and punished(s, to)) or (punished(s, seat) and s["hidden"][seat] != card)
+        return [event("give", emperor=seat, to=to, card=card, public=public)]
+    if t == "flip":
+        pos = action["pos"]
+        return [event("flip", seat=seat, pos=pos, object=s["objects"][pos])]
+    if t == "next":
+        return _new_emperor_events(s, action["seat"], "chosen")
+    raise IllegalAction("That is not a Kinapa move.")
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def to_act(state):
+    if not _running(state):
+        return {}
+    phase = _phase(state)
+    if phase == "window":
+        secs = state["options"]["window_seconds"]
+        return {p: {"kind": "window", "default": {"type": "answer", "raise": False}, "seconds": secs}
+                for p in state["waiting"]}
+    emp = state["emperor"]
+    if phase in ("announce", "target", "give", "flip", "next"):
+        return {emp: {"kind": "turn", "default": None, "seconds": None}}
+    return {}
+
+
+def timers(state):
+    return []
+
+
+def result(state):
+    if not state or state.get("phase") != "over":
+        return None
+    n = state["n"]
+    end = state["end"] or {}
+    winner = end.get("winner")
+    scores = list(state["placed"])
+
+    def key(p):
+        if not state["active"][p]:
+            return (0, state["resigned"].index(p), 0)
+        return (1, 1 if p == winner else 0, scores[p])
+
+    keys = [key(p) for p in range(n)]
+    ranks = [1 + sum(1 for q in range(n) if keys[q] > keys[p]) for p in range(n)]
+    winners = [p for p in range(n) if ranks[p] == 1]
+    reason = end.get("reason")
+    names = ", ".join(f"player {p + 1}" for p in winners)
+    if reason == "win":
+        summary = f"Player {winner + 1} put down a second pair and wins."
+    elif reason == "resign":
+        summary = f"Everybody else left the game: {names} wins." if winner is not None else "Everybody left the game."
+    elif reason == "objects":
+        summary = f"Every object card holds a pair and nobody has two: most pairs wins ({names})."
+    else:
+        summary = f"The round limit was reached: most pairs wins ({names})."
+    return {"ranks": ranks, "scores": scores, "winners": winners, "summary": summary}
+
+
+def view(state, seat):
+    s = state
+    if not s:
+        return {}
+    n = s["n"]
+    me = seat if seat is not None and 0 <= seat < n else None
+    players = []
+    for p in range(n):
+        info = {"seat": p, "count": len(s["hands"][p]), "active": s["active"][p], "sheep": s["sheep"][p],
+                "foxes": s["foxes"][p], "placed": s["placed"][p], "punished": s["foxes"][p] > 0,
+                "public": None, "hidden": 0}
+        if s["foxes"][p] > 0:
+            info["public"] = public_cards(s, p)
+            info["hidden"] = len(s["hands"][p]) - len(info["public"])
+        players.append(info)
+    objects = []
+    for p in range(len(s["objects"])):
+        k = s["objects"][p] if (s["known"][p] or s["pairs"][p]) else None
+        objects.append({"pos": p, "object": k, "numbers": object_numbers(k) if k is not None else None,
+                        "name": object_name(k) if k is not None else None,
+                        "pair": dict(s["pairs"][p]) if s["pairs"][p] else None, "face_up": s["pairs"][p] is not None or s["flipped"] == p})
+    phase = _phase(s)
+    v = {
+        "seat": me, "players_count": n, "two_player": s["two"], "numbers": s["numbers"],
+        "round": s["round"], "round_limit": s["options"]["round_limit"],
+        "window_seconds": s["options"]["window_seconds"],
+        "phase": phase, "emperor": s["emperor"], "announced": s["announced"],
+        "players": players, "objects": objects,
+        "hand": sort_cards(s["hands"][me]) if me is not None else None,
+        "bots": [len(s["hands"][n + p]) for p in range(n)] if s["two"] else None,
+        "waiting": list(s["waiting"]) if phase == "window" else [],
+        "my_answer": s["answers"][me] if me is not None and phase == "window" else None,
+        "raised": list(s["raised"]) if phase not in ("announce", "window") else [],
+        "silent": list(s["silent"]) if phase not in ("announce", "window") else [],
+        "liar": s["liar"], "pair_shown": s["pair_shown"], "target": s["target"],
+        "taken": None,
+        "to_act": sorted(to_act(s)),
+        "recent": [r for r in (redact(e, me) for e in s["recent"]) if r is not None],
+        "result": result(s),
+    }
+    if me is not None and phase == "give" and s["taken"] is not None and me in (s["emperor"], s["target"]):
+        v["taken"] = s["taken"]
+    if phase == "window" and me is not None and me != s["emperor"]:
+        v["my_answer"] = s["answers"][me]
+    return v
+
+
+def redact(e, seat):
+    t, d = e["type"], e["data"]
+    if t == "deal":
+        hands = d["hands"]
+        out = {"counts": [len(h) for h in hands], "objects": len(d["objects"])}
+        if seat is not None and 0 <= seat < len(hands):
+            out["hand"] = hands[seat]
+            out["seat"] = seat
+        return {"type": t, "data": out}
+    if t == "switch":
+        if d.get("public") or seat == d["seat"]:
+            if seat == d["seat"]:
+                return {"type": t, "data": dict(d)}
+            return {"type": t, "data": {k: v for k, v in d.items() if k != "laid"}}
+        return {"type": t, "data": {"seat": d["seat"], "setup": d.get("setup", False), "count": len(d["hand"])}}
+    if t == "answer":
+        if seat == d["seat"]:
+            return {"type": t, "data": dict(d)}
+        return {"type": t, "data": {"seat": d["seat"]}}
+    if t in ("take", "give"):
+        other = d["from"] if t == "take" else d["to"]
+        if d.get("public") or seat is not None and seat in (d["emperor"], other):
+            return {"type": t, "data": dict(d)}
+        return {"type": t, "data": {k: v for k, v in d.items() if k != "card"}}
+    return {"type": t, "data": dict(d)}
+
+
+def _name(names, p):
+    if names and 0 <= p < len(names):
+        return str(names[p])
+    return f"Player {p + 1}"
+
+
+def describe(e, names):
+    t, d = e["type"], e["data"]
+    n = len(names) if names else 0
+
+    def who(h):
+        if n and h >= n:
+            return f"{_name(names, h - n)}'s BOT"
+        return _name(names, h)
+
+    if t == "setup":
+        return f"A game of Kinapa for {d['players']} players begins (cards 1 to {d['numbers']})."
+    if t == "deal":
+        if "hand" in d:
+            return "The cards are dealt. Your hand: " + ", ".join(card_name(c) for c in d["hand"]) + "."
+        return "The cards are dealt, four to each hand; the object cards lie face down."
+    if t == "switch":
+        if "hand" in d:
+            text = f"{who(d['seat'])} performs a Switch and picks up: " + ", ".join(card_name(c) for c in d["hand"])
+            if d.get("laid"):
+                text += " (laying down " + ", ".join(card_name(c) for c in d["laid"]) + ")"
+            return text + "."
+        return f"{who(d['seat'])} performs a Switch: lays down their hand and picks up their BOT deck."
+    if t == "emperor":
+        if d["reason"] == "cat":
+            return f"{who(d['seat'])} holds the Maneki-Neko and is the first Emperor."
+        return f"{who(d['seat'])} becomes the Emperor and takes a Sheep card."
+    if t == "round":
+        return f"Round {d['round']}: {who(d['emperor'])} is the Emperor."
+    if t == "announce":
+        return f"{who(d['seat'])}: “KINAPA a {d['number']}? 1-2-3!”"
+    if t == "answer":
+        if "raise" in d:
+            return f"{who(d['seat'])} chose to " + ("raise a hand." if d["raise"] else "do nothing.")
+        return f"{who(d['seat'])} has made a choice."
+    if t == "reveal":
+        r = ", ".join(who(p) for p in d["raised"]) or "nobody"
+        sl = ", ".join(who(p) for p in d["silent"]) or "nobody"
+        return f"Hands raised: {r}. Did nothing: {sl}."
+    if t == "choose_target":
+        return f"{who(d['seat'])} will take a card at random from one of: " + ", ".join(who(h) for h in d["candidates"]) + "."
+    if t == "show_pair":
+        return f"{who(d['seat'])} shows their pair of {d['number']}."
+    if t == "no_exchange":
+        return {"all_raised": "Everybody raised a hand: no exchange this round.",
+                "nobody": "Nobody else has that card: no exchange this round.",
+                "nobody_left": "Nobody is left to exchange with this round."}.get(d["reason"], "No exchange.")
+    if t == "take":
+        if "card" in d:
+            return f"{who(d['emperor'])} takes {card_name(d['card'])} at random from {who(d['from'])}."
+        return f"{who(d['emperor'])} takes a card at random from {who(d['from'])}."
+    if t == "demand":
+        if d.get("liar"):
+            return (f"Liar! {who(d['from'])} raised a hand but held {card_name(d['card'])}, "
+                    f"hands it to {who(d['emperor'])} and takes the two Fox cards.")
+        return f"{who(d['from'])} hands {card_name(d['card'])} to {who(d['emperor'])}."
+    if t == "exposed":
+        return f"{who(d['seat'])}'s cards are laid face up: " + (", ".join(card_name(c) for c in d["hand"]) or "none") + "."
+    if t == "give":
+        if "card" in d:
+            return f"{who(d['emperor'])} gives {card_name(d['card'])} to {who(d['to'])}."
+        return f"{who(d['emperor'])} gives a card to {who(d['to'])}."
+    if t == "flip":
+        return f"{who(d['seat'])} turns over object {d['pos'] + 1}: {object_name(d['object'])}."
+    if t == "place":
+        return f"{who(d['seat'])} puts the pair of {d['number']} on {object_name(d['object'])}."
+    if t == "hide":
+        return f"No matching pair: object {d['pos'] + 1} is turned face down again."
+    if t == "resign":
+        return f"{who(d['seat'])} resigns; their cards leave the game."
+    if t == "end":
+        if d["reason"] == "win":
+            return f"{who(d['winner'])} has put down a second pair and wins!"
+        if d["reason"] == "resign":
+            return f"Only {who(d['winner'])} remains and wins." if d.get("winner") is not None else "The game ends."
+        if d["reason"] == "objects":
+            return "Every object card holds a pair: the game ends."
+        return "The round limit is reached: the game ends."
+    return t
