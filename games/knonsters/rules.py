@@ -434,7 +434,8 @@ def _fresh_deal(state, hands, first, deal_no):
     pile = list(DECK["deck"])
     for h in hands:
         for c in h:
-            pile.remove(c)
+            if c in pile:
+                pile.remove(c)
     state["pile"] = sorted(pile)
     state["pos"] = {k: 0 for k in KNONSTERS}
     state["podium"] = []
@@ -632,9 +633,14 @@ def _end_event(st, reason):
                  winners=winners, summary=_summary(st, rk, pts, winners, text))
 
 
+def _copy(state):
+    """A deep copy of plain JSON data (faster than copy.deepcopy)."""
+    return json.loads(json.dumps(state))
+
+
 class _Out:
     def __init__(self, state):
-        self.st = clone(state)
+        self.st = _copy(state)
         self.events = []
 
     def emit(self, ev):
@@ -728,9 +734,8 @@ def decide(state, seat, action, rng):
             _check_choices_complete(out, rng)
         _after(out, rng)
         return out.events
-    legal = [item["action"] for item in legal_actions(state, seat)]
     clean = _normalise(state, action)
-    if clean not in legal:
+    if not _is_legal(state, seat, clean):
         raise IllegalAction(_why(state, seat, action))
     if kind == "favourites":
         out.emit(event("chosen", seat=seat, knonsters=list(clean["knonsters"]), bet=clean.get("bet")))
@@ -741,6 +746,31 @@ def decide(state, seat, action, rng):
         _play(out, seat, action["card"], action.get("knonster") if kind == "power" else None, rng)
     _after(out, rng)
     return out.events
+
+
+def _is_legal(state, seat, action):
+    """Same answer as ``action in legal_actions(state, seat)``, computed directly."""
+    acting = to_act(state)
+    if seat not in acting:
+        return False
+    kind = action.get("type")
+    where = acting[seat]["kind"]
+    if where != "turn" or kind not in ("play", "discard", "power"):
+        return action in [item["action"] for item in legal_actions(state, seat)]
+    code = action.get("card")
+    if not isinstance(code, str) or code not in state["hands"][seat]:
+        return False
+    if kind == "power":
+        k = action.get("knonster")
+        if set(action) != {"type", "card", "knonster"} or not state["options"].get("superpowers"):
+            return False
+        if not isinstance(k, str) or k not in (state["favs"][seat] or []) or k in state["powers_used"]:
+            return False
+        return simulate(state["pos"], state["podium"], code, k) is not None
+    if set(action) != {"type", "card"}:
+        return False
+    moves = simulate(state["pos"], state["podium"], code)
+    return (kind == "play") == bool(moves)
 
 
 def _normalise(state, action):
