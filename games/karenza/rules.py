@@ -853,10 +853,10 @@ def describe(e, names):
     if t == "drew":
         what = ", ".join(_cname(c) for c in d["cards"]) if "cards" in d else None
         n = d["count"]
-        base = {"deal": "was dealt", "draw": "drew", "refill": "drew back up to seven:",
-                "trick": "drew"}.get(d["reason"], "drew")
         cards = f"{n} card{'s' if n != 1 else ''}"
-        return f"{who(d['seat'])} {base} {cards}" + (f" ({what})." if what else ".")
+        verb = "was dealt" if d["reason"] == "deal" else "drew"
+        tail = " to refill their hand" if d["reason"] == "refill" else ""
+        return f"{who(d['seat'])} {verb} {cards}{tail}" + (f" ({what})." if what else ".")
     if t == "discarded":
         return f"{who(d['seat'])} discarded {_cname(d['card'])}."
     if t == "played":
