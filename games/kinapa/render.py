@@ -1,2 +1,183 @@
+"""Kinapa table as an HTML fragment with an inline SVG (drawn from the view only)."""
+
+from __future__ import annotations
+
+import math
+from html import escape
+
+from games.kinapa import rules
+
+STYLE = """<style>
+.kinapa{font-family:system-ui,sans-serif;max-width:720px;margin:0 auto;color:#2b2b3a}
+.kinapa-table{width:100%;height:auto;display:block}
+.kinapa-status{font-weight:600;margin:.4em 0}
+.kinapa-hand,.kinapa-public{display:flex;flex-wrap:wrap;gap:.4em;margin:.3em 0 .6em}
+.kinapa-card{width:4.2em;height:5.8em;border-radius:.5em;border:2px solid #6b5b95;background:#fdf6ec;
+ display:flex;flex-direction:column;align-items:center;justify-content:center;font-size:.85em;text-align:center;
+ padding:.2em;box-sizing:border-box}
+.kinapa-card b{font-size:1.6em}
+.kinapa-card.kinapa-shelter{border-color:#3f8f7a;background:#eef8f3}
+.kinapa-card.kinapa-taken{box-shadow:0 0 0 3px #e0a100}
+.kinapa-card.kinapa-back{background:repeating-linear-gradient(45deg,#6b5b95,#6b5b95 4px,#8877b5 4px,#8877b5 8px);color:#fff}
+.kinapa-card[data-notation]{cursor:pointer}
+.kinapa-log{font-size:.9em;margin:.3em 0;padding-left:1.2em}
+.kinapa-obj[data-notation],.kinapa-seat[data-notation]{cursor:pointer}
+</style>"""
+
+
+def _name(names, p):
+    if names and 0 <= p < len(names):
+        return str(names[p])
+    return f"Player {p + 1}"
+
+
+def _card_html(card, notation=None, extra=""):
+    n = rules.num(card)
+    kind = "animal" if card[0] == "A" else "shelter"
+    label = rules.card_name(card).split(" ", 1)[1]
+    cls = f"kinapa-card kinapa-{kind}{extra}"
+    attr = f' data-notation="{escape(notation)}"' if notation else ""
+    return (f'<div class="{cls}"{attr} title="{escape(rules.card_name(card))}">'
+            f"<b>{n}</b><span>{escape(label)}</span><small>{kind}</small></div>")
+
+
 def render(view, seat, names):
-    return "<div></div>"
+    if not view:
+        return STYLE + '<div class="kinapa">The game has not started.</div>'
+    moves = set(view.get("moves") or [])
+    n = view["players_count"]
+    parts = [STYLE, '<div class="kinapa">']
+    parts.append(f'<div class="kinapa-status">{escape(_status(view, names))}</div>')
+    parts.append(_svg(view, names, moves))
+
+    me = view.get("seat")
+    for p in view["players"]:
+        if p["public"] is not None and p["seat"] != me:
+            cards = "".join(_card_html(c) for c in p["public"])
+            cards += "".join('<div class="kinapa-card kinapa-back">hidden</div>' for _ in range(p["hidden"]))
+            parts.append(f"<div>{escape(_name(names, p['seat']))} is punished (Fox cards): cards face up</div>"
+                         f'<div class="kinapa-public">{cards}</div>')
+    if me is not None and view.get("hand") is not None:
+        hand = []
+        for c in view["hand"]:
+            note = f"give {c.lower()}"
+            extra = " kinapa-taken" if c == view.get("taken") else ""
+            hand.append(_card_html(c, note if note in moves else None, extra))
+        title = "Your hand"
+        if view["players"][me]["punished"]:
+            title += " (face up for everyone while you hold the Fox cards)"
+        parts.append(f"<div>{escape(title)}</div>")
+        parts.append(f'<div class="kinapa-hand">{"".join(hand) or "no cards"}</div>')
+    if view.get("recent"):
+        lines = "".join(f"<li>{escape(rules.describe(e, names or [_name(None, i) for i in range(n)]))}</li>"
+                        for e in view["recent"])
+        parts.append(f'<div>What just happened</div><ul class="kinapa-log">{lines}</ul>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _status(view, names):
+    res = view.get("result")
+    if res:
+        return res["summary"]
+    emp = _name(names, view["emperor"]) if view["emperor"] is not None else "?"
+    phase = view["phase"]
+    text = f"Round {view['round']} of at most {view['round_limit']}. Emperor: {emp}. "
+    if phase == "announce":
+        text += f"{emp} announces a number."
+    elif phase == "window":
+        text += f"KINAPA a {view['announced']}? Waiting for " + ", ".join(_name(names, p) for p in view["waiting"]) + "."
+        if view.get("my_answer") is not None:
+            text += " You chose to " + ("raise your hand." if view["my_answer"] else "do nothing.")
+    elif phase == "target":
+        text += f"KINAPA a {view['announced']}? {emp} chooses whom to take a card from."
+    elif phase == "give":
+        text += f"{emp} gives a card back."
+    elif phase == "flip":
+        text += f"{emp} turns over an object card."
+    elif phase == "next":
+        text += f"{emp} chooses the next Emperor."
+    return text
+
+
+def _svg(view, names, moves):
+    W, H = 360, 330
+    cx, cy = 180, 160
+    n = view["players_count"]
+    me = view.get("seat")
+    out = [f'<svg class="kinapa-table" viewBox="0 0 {W} {H}" width="100%" role="img" '
+           f'aria-label="Kinapa table" xmlns="http://www.w3.org/2000/svg">',
+           f'<ellipse cx="{cx}" cy="{cy}" rx="170" ry="150" fill="#f3ead7" stroke="#c9b48a"/>']
+    # object cards in a circle around the centre
+    objs = view["objects"]
+    m = len(objs)
+    for o in objs:
+        a = -math.pi / 2 + 2 * math.pi * o["pos"] / m
+        x, y = cx + 58 * math.cos(a) - 14, cy + 50 * math.sin(a) - 19
+        note = f"turn {o['pos'] + 1}"
+        attr = f' data-notation="{note}"' if note in moves else ""
+        if o["pair"]:
+            fill, txt, sub = "#fff7d6", f"{o['numbers'][0]}-{o['numbers'][1]}", f"{o['pair']['number']}✓"
+        elif o["face_up"]:
+            fill, txt, sub = "#fff7d6", f"{o['numbers'][0]}-{o['numbers'][1]}", "up"
+        elif o["object"] is not None:
+            fill, txt, sub = "#9fb8d8", f"{o['numbers'][0]}-{o['numbers'][1]}", "seen"
+        else:
+            fill, txt, sub = "#4a6fa5", "?", ""
+        title = o["name"] or f"Object card {o['pos'] + 1}, face down"
+        if o["pair"]:
+            title += f" — pair of {o['pair']['number']} by {_name(names, o['pair']['seat'])}"
+        out.append(f'<g class="kinapa-obj"{attr}><title>{escape(title)}</title>'
+                   f'<rect x="{x:.1f}" y="{y:.1f}" width="28" height="38" rx="4" fill="{fill}" stroke="#2d4a73"/>'
+                   f'<text x="{x + 14:.1f}" y="{y + 18:.1f}" font-size="9" text-anchor="middle">{escape(txt)}</text>'
+                   f'<text x="{x + 14:.1f}" y="{y + 31:.1f}" font-size="8" text-anchor="middle">{escape(sub)}</text>'
+                   f'<text x="{x + 14:.1f}" y="{y - 2:.1f}" font-size="7" text-anchor="middle" fill="#555">{o["pos"] + 1}</text></g>')
+    if view.get("announced") is not None and view["phase"] != "announce":
+        out.append(f'<text x="{cx}" y="{cy + 4}" font-size="12" text-anchor="middle" font-weight="bold">'
+                   f'KINAPA a {view["announced"]}?</text>')
+    # players around the table, the viewer at the bottom
+    base = me if me is not None else 0
+    raised = set(view.get("raised") or [])
+    silent = set(view.get("silent") or [])
+    waiting = set(view.get("waiting") or [])
+    for p in view["players"]:
+        s = p["seat"]
+        a = math.pi / 2 + 2 * math.pi * ((s - base) % n) / n
+        x, y = cx + 138 * math.cos(a) - 44, cy + 122 * math.sin(a) - 17
+        x = max(2, min(W - 90, x))
+        y = max(2, min(H - 38, y))
+        notes = [f"take {s + 1}", f"emperor {s + 1}"]
+        note = next((t for t in notes if t in moves), None)
+        attr = f' data-notation="{note}"' if note else ""
+        stroke = "#c0392b" if s == view["emperor"] else ("#e0a100" if s in view.get("to_act", []) else "#6b5b95")
+        fill = "#ddd" if not p["active"] else ("#fff" if s != me else "#f0ebff")
+        mark = ""
+        if s == view["emperor"]:
+            mark = "♛ "
+        elif s in raised:
+            mark = "✋ "
+        elif s in waiting:
+            mark = "… "
+        elif s in silent:
+            mark = "· "
+        label = mark + _name(names, s)
+        if len(label) > 14:
+            label = label[:13] + "…"
+        info = f"{p['count']} cards · {p['placed']} pair{'s' if p['placed'] != 1 else ''}"
+        icons = ("🐑" if p["sheep"] else "") + ("🦊" * p["foxes"])
+        if not p["active"]:
+            info = "left the game"
+        out.append(f'<g class="kinapa-seat"{attr}><title>{escape(_name(names, s))}</title>'
+                   f'<rect x="{x:.1f}" y="{y:.1f}" width="88" height="34" rx="6" fill="{fill}" stroke="{stroke}" stroke-width="2"/>'
+                   f'<text x="{x + 4:.1f}" y="{y + 13:.1f}" font-size="10" font-weight="bold">{escape(label)}</text>'
+                   f'<text x="{x + 4:.1f}" y="{y + 27:.1f}" font-size="8">{escape(info)} {icons}</text></g>')
+        if view.get("bots") is not None:
+            bn = f"take bot {s + 1}"
+            battr = f' data-notation="{bn}"' if bn in moves else ""
+            bx, by = cx + 80 * math.cos(a) - 18, cy + 84 * math.sin(a) - 10
+            out.append(f'<g class="kinapa-seat"{battr}><title>{escape(_name(names, s))}\'s BOT deck</title>'
+                       f'<rect x="{bx:.1f}" y="{by:.1f}" width="36" height="20" rx="3" fill="#8877b5" stroke="#6b5b95"/>'
+                       f'<text x="{bx + 18:.1f}" y="{by + 13:.1f}" font-size="8" fill="#fff" text-anchor="middle">'
+                       f'BOT {view["bots"][s]}</text></g>')
+    out.append("</svg>")
+    return "".join(out)

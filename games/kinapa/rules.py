@@ -599,6 +599,7 @@ def decide(state, seat, action, rng):
         legal = [item["action"] for item in legal_actions(state, seat)]
         if action not in legal:
             raise IllegalAction(_why_not(state, seat, action))
+        action = legal[legal.index(action)]  # the canonical form (True is not 1 here)
         evs = _events_for(state, seat, action, rng)
     s = _copy(state)
     for e in evs:
@@ -746,6 +747,7 @@ def view(state, seat):
         "liar": s["liar"], "pair_shown": s["pair_shown"], "target": s["target"],
         "taken": None,
         "to_act": sorted(to_act(s)),
+        "moves": [item["notation"] for item in legal_actions(s, me)] if me is not None else [],
         "recent": [r for r in (redact(e, me) for e in s["recent"]) if r is not None],
         "result": result(s),
     }
