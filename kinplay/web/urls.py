@@ -1,3 +1,18 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
-urlpatterns = []
+from kinplay.web import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("signup/", views.signup, name="signup"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("settings/", views.settings_page, name="settings"),
+    path("settings/token/", views.settings_token, name="settings-token"),
+    path("games/new/", views.new_game, name="new-game"),
+    path("games/<int:pk>/", views.game_page, name="game"),
+    path("games/<int:pk>/act/", views.act, name="game-act"),
+    path("games/<int:pk>/resign/", views.resign, name="game-resign"),
+    path("games/<int:pk>/join/", views.join, name="game-join"),
+]

@@ -1,0 +1,177 @@
+"""Forms of the web pages. Game rules are checked by games.services, not here."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.validators import UnicodeUsernameValidator
+
+from games.services import BOTS
+
+PER_MOVE_CHOICES = [
+    ("none", "No clock"),
+    ("60", "1 minute"),
+    ("3600", "1 hour"),
+    ("86400", "1 day"),
+    ("259200", "3 days"),
+    ("604800", "7 days"),
+    ("custom", "Seconds…"),
+]
+ON_TIMEOUT_CHOICES = [
+    ("bot", "A bot plays for them"),
+    ("skip", "Skip their move"),
+    ("forfeit", "They forfeit"),
+]
+SEAT_CHOICES = [
+    ("heuristic", "Bot (heuristic)"),
+    ("random", "Bot (random)"),
+    ("open", "Open seat"),
+    ("user", "A player…"),
+]
+
+
+class SignUpForm(forms.Form):
+    username = forms.CharField(
+        max_length=150, validators=[UnicodeUsernameValidator()],
+        help_text="Letters, digits and @ . + - _ only.",
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none", "autofocus": True}),
+    )
+    email = forms.EmailField(
+        help_text="For “your turn” emails. You can switch them off.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password = forms.CharField(
+        strip=False, help_text="At least 8 characters.",
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean_username(self):
+        name = self.cleaned_data["username"]
+        if get_user_model().objects.filter(username__iexact=name).exists():
+            raise forms.ValidationError("This username is taken. Please choose another one.")
+        return name
+
+    def clean(self):
+        data = super().clean()
+        password = data.get("password")
+        if password:
+            user = get_user_model()(username=data.get("username", ""), email=data.get("email", ""))
+            try:
+                password_validation.validate_password(password, user)
+            except forms.ValidationError as exc:
+                self.add_error("password", exc)
+        return data
+
+    def save(self):
+        d = self.cleaned_data
+        return get_user_model().objects.create_user(d["username"], d["email"], d["password"])
+
+
+class SettingsForm(forms.Form):
+    email = forms.EmailField(required=False, widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    email_turns = forms.BooleanField(required=False, label="Email me when it is my turn")
+
+
+class NewGameForm(forms.Form):
+    """The fixed part of the new-game form; options and seats depend on the kind
+    and are read by ``read_options`` / ``read_seats``."""
+
+    kind = forms.ChoiceField(choices=[])
+    players = forms.IntegerField(min_value=1, max_value=99)
+    per_move = forms.ChoiceField(choices=PER_MOVE_CHOICES, initial="259200", label="Time per move")
+    per_move_seconds = forms.IntegerField(required=False, min_value=1, label="Seconds per move")
+    on_timeout = forms.ChoiceField(choices=ON_TIMEOUT_CHOICES, initial="bot", label="When time runs out")
+
+    def __init__(self, *args, kinds=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.kinds = kinds or {}
+        self.fields["kind"].choices = [(slug, k.name) for slug, k in self.kinds.items()]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("per_move") == "custom" and not data.get("per_move_seconds"):
+            self.add_error("per_move_seconds", "Give the number of seconds per move.")
+        return data
+
+    def clock(self):
+        d = self.cleaned_data
+        if d["per_move"] == "none":
+            per_move = None
+        elif d["per_move"] == "custom":
+            per_move = d["per_move_seconds"]
+        else:
+            per_move = int(d["per_move"])
+        return per_move, d["on_timeout"]
+
+
+def option_fields(kind) -> list[dict]:
+    """The kind's OPTIONS_SCHEMA as a list of form fields for the template."""
+    out = []
+    for name, prop in kind.rules.OPTIONS_SCHEMA.get("properties", {}).items():
+        field = {
+            "name": name, "input": f"opt-{kind.slug}-{name}",
+            "title": prop.get("title") or name.replace("_", " ").capitalize(),
+            "description": prop.get("description", ""), "default": prop.get("default"),
+        }
+        if "enum" in prop:
+            field.update(type="enum", choices=[str(c) for c in prop["enum"]])
+        elif prop.get("type") == "boolean":
+            field["type"] = "boolean"
+        elif prop.get("type") == "integer":
+            field.update(type="integer", min=prop.get("minimum"), max=prop.get("maximum"))
+        elif prop.get("type") == "number":
+            field.update(type="number", min=prop.get("minimum"), max=prop.get("maximum"))
+        else:
+            field["type"] = "text"
+        out.append(field)
+    return out
+
+
+class OptionError(Exception):
+    pass
+
+
+def read_options(kind, post) -> dict:
+    """Typed options from the POST data; the schema itself is checked by services."""
+    props = kind.rules.OPTIONS_SCHEMA.get("properties", {})
+    options = {}
+    for field in option_fields(kind):
+        raw = post.get(field["input"])
+        prop = props[field["name"]]
+        if field["type"] == "boolean":
+            options[field["name"]] = raw in ("on", "true", "1", "yes")
+            continue
+        if raw is None or raw == "":
+            continue
+        if field["type"] == "enum":
+            match = [c for c in prop["enum"] if str(c) == raw]
+            if not match:
+                raise OptionError(f"{field['title']}: choose one of {', '.join(map(str, prop['enum']))}.")
+            options[field["name"]] = match[0]
+        elif field["type"] in ("integer", "number"):
+            try:
+                options[field["name"]] = int(raw) if field["type"] == "integer" else float(raw)
+            except ValueError:
+                raise OptionError(f"{field['title']} must be a number.") from None
+        else:
+            options[field["name"]] = raw
+    return options
+
+
+def read_seats(post, players: int, me) -> list[dict]:
+    """Seat 1 is the creator; the others come from seat-N-type / seat-N-user."""
+    seats = [{"user": me.username}]
+    for i in range(2, players + 1):
+        kind = post.get(f"seat-{i}-type", "heuristic")
+        if kind in BOTS:
+            seats.append({"bot": kind})
+        elif kind == "open":
+            seats.append({})
+        elif kind == "user":
+            name = (post.get(f"seat-{i}-user") or "").strip()
+            if not name:
+                raise OptionError(f"Seat {i}: type the username of the player, or choose a bot or an open seat.")
+            seats.append({"user": name})
+        else:
+            raise OptionError(f"Seat {i}: choose a bot, an open seat or a player.")
+    return seats

@@ -1,0 +1,288 @@
+"""The web pages: thin views over games.services (writes) and games.selectors (reads)."""
+
+from __future__ import annotations
+
+import logging
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_POST
+from rest_framework.authtoken.models import Token
+
+from games import selectors, services
+from games.engine import IllegalAction
+from games.models import Game
+from games.registry import kinds
+from games.store import VersionConflict
+from kinplay.accounts.models import Profile
+from kinplay.web import forms
+
+log = logging.getLogger("kinplay.web")
+
+STATUS_LABELS = {
+    Game.WAITING: "Waiting for players",
+    Game.ACTIVE: "In play",
+    Game.FINISHED: "Finished",
+    Game.ABORTED: "Aborted",
+}
+
+
+# ---------------------------------------------------------------- accounts
+
+
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("lobby")
+    form = forms.SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome to kinplay, {user.username}! Start a game or join an open one.")
+        return redirect("lobby")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def settings_page(request):
+    profile = Profile.of(request.user)
+    if request.method == "POST":
+        form = forms.SettingsForm(request.POST)
+        if form.is_valid():
+            request.user.email = form.cleaned_data["email"]
+            request.user.save(update_fields=["email"])
+            profile.email_turns = form.cleaned_data["email_turns"]
+            profile.save(update_fields=["email_turns"])
+            messages.success(request, "Your settings are saved.")
+            return redirect("settings")
+    else:
+        form = forms.SettingsForm(initial={"email": request.user.email, "email_turns": profile.email_turns})
+    token = Token.objects.filter(user=request.user).first()
+    return render(request, "web/settings.html", {
+        "form": form, "token": token,
+        "api_root": request.build_absolute_uri("/api/"),
+    })
+
+
+@login_required
+@require_POST
+def settings_token(request):
+    Token.objects.filter(user=request.user).delete()
+    Token.objects.create(user=request.user)
+    messages.success(request, "Your new API token is ready. Any older token no longer works.")
+    return redirect(reverse("settings") + "#api")
+
+
+# ---------------------------------------------------------------- lobby
+
+
+def _card(game, user, names_cache=None):
+    """What the lobby shows of one game."""
+    kind = kinds().get(game.kind)
+    seats = list(game.seats.all())
+    me = game.seat_of(user)
+    return {
+        "game": game,
+        "kind_name": kind.name if kind else game.kind,
+        "status_label": STATUS_LABELS.get(game.status, game.status),
+        "seats": [{"name": s.name, "bot": bool(s.bot), "open": s.is_open, "you": s.index == me,
+                   "to_act": game.status == Game.ACTIVE and s.index in game.to_act,
+                   "winner": bool(game.result) and s.index in (game.result.get("winners") or [])}
+                  for s in seats],
+        "my_turn": selectors.waiting_for(game, user),
+        "open_seats": sum(1 for s in seats if s.is_open),
+        "won": bool(game.result) and me is not None and me in (game.result.get("winners") or []),
+    }
+
+
+def lobby(request):
+    if not request.user.is_authenticated:
+        return render(request, "web/welcome.html", {"kinds": list(kinds().values())})
+    mine = [_card(g, request.user) for g in selectors.games_of(request.user)]
+    sections = [
+        ("turn", "Your turn", [c for c in mine if c["my_turn"]]),
+        ("active", "In play", [c for c in mine if not c["my_turn"] and c["game"].status == Game.ACTIVE]),
+        ("waiting", "Waiting for players", [c for c in mine if c["game"].status == Game.WAITING]),
+        ("finished", "Finished", [c for c in mine if c["game"].is_over]),
+    ]
+    open_cards = [_card(g, request.user) for g in selectors.open_games(request.user)[:30]]
+    return render(request, "web/lobby.html", {
+        "sections": [s for s in sections if s[2]], "has_games": bool(mine),
+        "my_turn_count": len(sections[0][2]), "open_games": open_cards,
+    })
+
+
+# ---------------------------------------------------------------- new game
+
+
+def _kind_choices():
+    return [{"slug": slug, "name": k.name, "min": k.rules.MIN_PLAYERS, "max": k.rules.MAX_PLAYERS,
+             "options": forms.option_fields(k)} for slug, k in kinds().items()]
+
+
+@login_required
+def new_game(request):
+    available = kinds()
+    choices = _kind_choices()
+    error = None
+    if request.method == "POST":
+        form = forms.NewGameForm(request.POST, kinds=available)
+        if form.is_valid():
+            kind = available[form.cleaned_data["kind"]]
+            try:
+                options = forms.read_options(kind, request.POST)
+                seats = forms.read_seats(request.POST, form.cleaned_data["players"], request.user)
+                per_move, on_timeout = form.clock()
+                game = services.create_game(creator=request.user, kind=kind.slug, options=options, seats=seats,
+                                            per_move=per_move, on_timeout=on_timeout)
+            except (forms.OptionError, services.BadRequest) as exc:
+                error = str(exc)
+            except IllegalAction as exc:
+                error = exc.reason
+            else:
+                if game.status == Game.WAITING:
+                    messages.success(request, "Your game is created. It starts when every open seat is taken.")
+                return redirect("game", pk=game.pk)
+    else:
+        first = choices[0] if choices else None
+        form = forms.NewGameForm(kinds=available, initial={
+            "kind": request.GET.get("kind") or (first and first["slug"]),
+            "players": first and first["min"], "per_move": "259200", "on_timeout": "bot",
+        })
+    data = request.POST if request.method == "POST" else {}
+    max_players = max([c["max"] for c in choices] or [1])
+    selected_kind = form["kind"].value() or (choices[0]["slug"] if choices else "")
+    seat_rows = [{
+        "n": i, "type": data.get(f"seat-{i}-type", "heuristic"), "user": data.get(f"seat-{i}-user", ""),
+    } for i in range(2, max_players + 1)]
+    for c in choices:  # keep what was typed when the form comes back with an error
+        for f in c["options"]:
+            if request.method == "POST" and c["slug"] == selected_kind:
+                f["value"] = data.get(f["input"], "")
+                f["checked"] = f["input"] in data
+            else:
+                f["value"] = "" if f["default"] is None else str(f["default"])
+                f["checked"] = f["default"] is True
+    return render(request, "web/new_game.html", {
+        "form": form, "kinds": choices, "error": error, "seat_rows": seat_rows,
+        "selected_kind": selected_kind, "seat_choices": forms.SEAT_CHOICES,
+    }, status=400 if error or (request.method == "POST" and form.errors) else 200)
+
+
+# ---------------------------------------------------------------- one game
+
+
+def _game(pk):
+    return get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=pk)
+
+
+@login_required
+def game_page(request, pk):
+    if request.method == "POST":
+        return act(request, pk)
+    game = _game(pk)
+    kind = kinds().get(game.kind)
+    if kind is None:
+        raise Http404("This kind of game is not installed on this server.")
+    data = selectors.game_for(game, request.user)
+    seat = data["you"]
+    names = selectors.seat_names(game)
+    board = ""
+    if game.status != Game.WAITING:
+        try:
+            board = mark_safe(kind.render(data["view"], seat, names))  # our code, from the view only
+        except Exception:  # a drawing bug must not hide the moves
+            log.exception("render failed for game %s", game.pk)
+            board = ""
+    lines = selectors.log_lines(game, seat, names=names)
+    lines.reverse()
+    for line in lines:
+        line["who"] = names[line["seat"]] if line["seat"] is not None and line["seat"] < len(names) else ""
+    result = data["result"]
+    standings = []
+    if result:
+        ranks, scores, winners = result.get("ranks") or [], result.get("scores") or [], result.get("winners") or []
+        for s in data["seats"]:
+            i = s["index"]
+            standings.append({
+                "name": s["name"], "you": s["you"], "bot": s["bot"],
+                "rank": ranks[i] if i < len(ranks) else None,
+                "score": scores[i] if i < len(scores) else None, "winner": i in winners,
+            })
+        standings.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0))
+    seats = [{"index": s.index, "name": s.name, "bot": s.bot, "you": s.index == seat, "open": s.is_open,
+              "to_act": game.status == Game.ACTIVE and s.index in data["to_act"]} for s in game.seats.all()]
+    can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
+    return render(request, "web/game.html", {
+        "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
+        "lines": lines, "standings": standings, "can_join": can_join,
+        "my_turn": selectors.waiting_for(game, request.user),
+        "status_label": STATUS_LABELS.get(game.status, game.status),
+        "playing": seat is not None and game.status == Game.ACTIVE,
+        "i_won": bool(result) and seat is not None and seat in (result.get("winners") or []),
+    })
+
+
+def _version(raw):
+    return int(raw) if raw and str(raw).isdigit() else None
+
+
+def _seat_or_403(game, user):
+    seat = game.seat_of(user)
+    if seat is None:
+        raise PermissionDenied("You have no seat at this game, so you cannot move in it.")
+    return seat
+
+
+@login_required
+@require_POST
+def act(request, pk):
+    game = _game(pk)
+    seat = _seat_or_403(game, request.user)
+    notation = (request.POST.get("notation") or "").strip()
+    if not notation:
+        messages.error(request, "Choose a move first.")
+        return redirect("game", pk=pk)
+    try:
+        services.act(game.pk, seat, notation=notation, expected_version=_version(request.POST.get("expected_version")))
+    except IllegalAction as exc:
+        messages.error(request, exc.reason)
+    except VersionConflict:
+        messages.warning(request, "The game moved on while you were choosing. Here is the fresh position: "
+                                  "please choose again.")
+    return redirect("game", pk=pk)
+
+
+@login_required
+@require_POST
+def resign(request, pk):
+    game = _game(pk)
+    seat = _seat_or_403(game, request.user)
+    try:
+        services.resign(game.pk, seat)
+    except IllegalAction as exc:
+        messages.error(request, exc.reason)
+    except VersionConflict:
+        messages.warning(request, "The game moved on at the same moment; please try again.")
+    else:
+        messages.info(request, "You resigned from this game.")
+    return redirect("game", pk=pk)
+
+
+@login_required
+@require_POST
+def join(request, pk):
+    game = _game(pk)
+    try:
+        services.join_game(game.pk, request.user)
+    except IllegalAction as exc:
+        messages.error(request, exc.reason)
+    else:
+        game.refresh_from_db()
+        messages.success(request, "You joined the game." + (" It has started!" if game.status == Game.ACTIVE else ""))
+    return redirect("game", pk=pk)

@@ -1,0 +1,324 @@
+"""The web pages: accounts, lobby, the new-game form, the game page and settings."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from games import services
+from games.models import Event, Game
+from games.registry import kinds
+from games.store import load_state
+from kinplay.accounts.models import Profile
+from tests.web import tinygame
+
+pytestmark = pytest.mark.django_db
+
+
+def tiny_game(*users, bots=0, **kw):
+    seats = [{"user": u.username} for u in users] + [{"bot": "heuristic"}] * bots
+    return services.create_game(creator=users[0], kind="tiny", options=kw.pop("options", {}), seats=seats,
+                                per_move=kw.pop("per_move", None), **kw)
+
+
+def legal(game, seat):
+    game.refresh_from_db()
+    return tinygame.legal_actions(load_state(game), seat)
+
+
+# ---------------------------------------------------------------- accounts
+
+
+def test_it_signs_up_and_lands_in_the_lobby(client):
+    r = client.post(reverse("signup"), {"username": "dora", "email": "dora@example.com", "password": "a-long-password"})
+    assert r.status_code == 302 and r["Location"] == reverse("lobby")
+    user = get_user_model().objects.get(username="dora")
+    assert user.email == "dora@example.com" and user.check_password("a-long-password")
+    page = client.get(reverse("lobby")).content.decode()
+    assert "Hello, dora" in page and "Welcome to kinplay" in page
+
+
+def test_it_shows_a_taken_username_as_a_field_error(client, alice):
+    r = client.post(reverse("signup"), {"username": "Alice", "email": "a2@example.com", "password": "a-long-password"})
+    assert r.status_code == 200
+    assert "This username is taken" in r.content.decode()
+    assert get_user_model().objects.filter(username__iexact="alice").count() == 1
+
+
+def test_it_shows_password_and_email_errors(client):
+    r = client.post(reverse("signup"), {"username": "erin", "email": "not-an-email", "password": "short"})
+    page = r.content.decode()
+    assert "Enter a valid email address" in page and "too short" in page
+    assert not get_user_model().objects.filter(username="erin").exists()
+
+
+def test_it_signs_in_and_out_through_the_pages(client, alice):
+    page = client.get(reverse("login")).content.decode()
+    assert 'name="username"' in page and 'name="password"' in page
+    r = client.post(reverse("login"), {"username": "alice", "password": "a-long-password"})
+    assert r.status_code == 302 and r["Location"] == reverse("lobby")
+    bad = client.post(reverse("logout"))
+    assert bad.status_code == 302
+    r = client.post(reverse("login"), {"username": "alice", "password": "wrong"})
+    assert "Please enter a correct username and password" in r.content.decode()
+
+
+def test_it_welcomes_anonymous_visitors_and_sends_them_to_sign_in(client, alice, bob, tiny):
+    page = client.get(reverse("lobby")).content.decode()
+    assert reverse("signup") in page and reverse("login") in page
+    game = tiny_game(alice, bob)
+    r = client.get(reverse("game", args=[game.pk]))
+    assert r.status_code == 302 and r["Location"].startswith(reverse("login"))
+
+
+# ---------------------------------------------------------------- lobby
+
+
+def test_it_lists_the_games_waiting_for_me_first(signed_in, alice, bob, tiny):
+    mine = tiny_game(alice, bob)  # alice (seat 0) to move
+    theirs = tiny_game(bob, alice)  # bob to move; newer, so recency alone would list it first
+    waiting = services.create_game(creator=alice, kind="tiny", options={}, seats=[{"user": "alice"}, {}])
+    page = signed_in(alice).get(reverse("lobby")).content.decode()
+    assert page.index(f"#{mine.pk}<") < page.index(f"#{theirs.pk}<") < page.index(f"#{waiting.pk}<")
+    turn = page[page.index('id="games-turn"'):page.index('id="games-active"')]
+    assert "Your turn" in turn and f"#{mine.pk}<" in turn and f"#{theirs.pk}<" not in turn
+
+
+def test_it_offers_open_games_to_join(signed_in, alice, bob, tiny):
+    game = services.create_game(creator=bob, kind="tiny", options={}, seats=[{"user": "bob"}, {}])
+    c = signed_in(alice)
+    page = c.get(reverse("lobby")).content.decode()
+    assert reverse("game-join", args=[game.pk]) in page
+    r = c.post(reverse("game-join", args=[game.pk]))
+    assert r.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.ACTIVE and game.seat_of(alice) == 1
+
+
+# ---------------------------------------------------------------- new game
+
+
+def form_data(**over):
+    data = {"kind": "tiny", "players": "2", "seat-2-type": "heuristic", "per_move": "none", "on_timeout": "bot",
+            "opt-tiny-cards": "3", "opt-tiny-pace": "calm"}
+    data.update(over)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def test_it_generates_the_options_of_each_kind(signed_in, alice, tiny):
+    page = signed_in(alice).get(reverse("new-game")).content.decode()
+    assert 'type="checkbox" name="opt-tiny-double_last"' in page
+    assert re.search(r'<select name="opt-tiny-pace"', page) and '<option value="wild"' in page
+    assert 'type="number" name="opt-tiny-cards"' in page and 'max="5"' in page
+    assert "How many cards each player is dealt." in page
+    for k in kinds().values():
+        assert f'value="{k.slug}"' in page
+
+
+def test_it_creates_a_game_through_the_form(signed_in, alice, bob, tiny):
+    r = signed_in(alice).post(reverse("new-game"), form_data(**{
+        "players": "3", "seat-2-type": "user", "seat-2-user": "bob", "seat-3-type": "random",
+        "opt-tiny-double_last": "on", "per_move": "3600", "on_timeout": "skip"}))
+    game = Game.objects.get()
+    assert r.status_code == 302 and r["Location"] == reverse("game", args=[game.pk])
+    assert game.kind == "tiny" and game.status == Game.ACTIVE
+    assert game.options == {"cards": 3, "double_last": True, "pace": "calm"}
+    assert [s.name for s in game.seats.all()] == ["alice", "bob", "Bot 3 (random)"]
+    assert game.per_move == 3600 and game.on_timeout == "skip"
+
+
+def test_it_creates_a_game_with_an_open_seat_and_custom_clock(signed_in, alice, tiny):
+    signed_in(alice).post(reverse("new-game"), form_data(**{"seat-2-type": "open", "per_move": "custom",
+                                                            "per_move_seconds": "90"}))
+    game = Game.objects.get()
+    assert game.status == Game.WAITING and game.per_move == 90
+
+
+@pytest.mark.parametrize("data, reason", [
+    ({"seat-2-type": "user", "seat-2-user": "nobody"}, "there is no user “nobody”"),
+    ({"players": "3", "seat-3-type": "random", "opt-tiny-pace": "wild"}, "Wild pace is for 2 players only."),
+    ({"opt-tiny-cards": "9"}, "Bad option cards"),
+    ({"players": "7"}, "Tiny is for 2 to 3 players, not 7."),
+    ({"seat-2-type": "user", "seat-2-user": ""}, "Seat 2: type the username"),
+    ({"per_move": "custom"}, "Give the number of seconds per move."),
+    ({"kind": "chess"}, "Select a valid choice"),
+])
+def test_it_shows_bad_input_in_the_form_and_creates_nothing(signed_in, alice, tiny, data, reason):
+    r = signed_in(alice).post(reverse("new-game"), form_data(**data))
+    page = r.content.decode()
+    assert r.status_code == 400
+    assert reason in page, page
+    assert "Traceback" not in page
+    assert not Game.objects.exists()
+
+
+def test_it_says_when_no_games_are_installed(signed_in, alice, monkeypatch):
+    monkeypatch.setattr("kinplay.web.views.kinds", lambda: {})
+    page = signed_in(alice).get(reverse("new-game")).content.decode()
+    assert "No games are installed" in page
+
+
+# ---------------------------------------------------------------- the game page
+
+
+def test_it_shows_my_moves_as_buttons_and_plays_one(signed_in, alice, tiny):
+    game = tiny_game(alice, bots=1)
+    c = signed_in(alice)
+    page = c.get(reverse("game", args=[game.pk])).content.decode()
+    moves = legal(game, 0)
+    for m in moves:
+        assert f'value="{m["notation"]}"' in page and m["label"] in page
+    assert f'name="expected_version" value="{game.version}"' in page
+    assert "Your turn" in page and 'id="board"' in page and "Resign" in page
+    before = Event.objects.filter(game=game).count()
+    r = c.post(reverse("game-act", args=[game.pk]), {"notation": moves[0]["notation"], "expected_version": game.version})
+    assert r.status_code == 302 and r["Location"] == reverse("game", args=[game.pk])
+    played = Event.objects.filter(game=game, type="played", seat=0)
+    assert played.count() == 1 and played.get().data["card"] == moves[0]["action"]["card"]
+    assert Event.objects.filter(game=game).count() == before + 2  # the bot answered in the same transaction
+    page = c.get(r["Location"]).content.decode()
+    assert f"alice played a {moves[0]['action']['card']}." in page  # the log, newest first
+
+
+def test_it_also_accepts_the_move_posted_to_the_game_page_itself(signed_in, alice, tiny):
+    game = tiny_game(alice, bots=1)
+    notation = legal(game, 0)[0]["notation"]
+    r = signed_in(alice).post(reverse("game", args=[game.pk]), {"notation": notation})
+    assert r.status_code == 302
+    assert Event.objects.filter(game=game, type="played", seat=0).exists()
+
+
+def test_it_shows_the_reason_of_a_move_that_is_not_legal(signed_in, alice, tiny):
+    game = tiny_game(alice, bots=1)
+    c = signed_in(alice)
+    before = Event.objects.filter(game=game).count()
+    r = c.post(reverse("game-act", args=[game.pk]), {"notation": "play 42"}, follow=True)
+    page = r.content.decode()
+    assert "“play 42” is not one of your moves now." in page and "flash-error" in page
+    assert Event.objects.filter(game=game).count() == before
+
+
+def test_it_shows_a_stale_version_as_a_message(signed_in, alice, bob, tiny):
+    game = tiny_game(alice, bob)
+    c = signed_in(alice)
+    notation = legal(game, 0)[0]["notation"]
+    r = c.post(reverse("game-act", args=[game.pk]), {"notation": notation, "expected_version": game.version - 1},
+               follow=True)
+    assert "The game moved on while you were choosing" in r.content.decode()
+    assert not Event.objects.filter(game=game, type="played").exists()
+
+
+def test_it_says_it_is_not_my_turn(signed_in, alice, bob, tiny):
+    game = tiny_game(alice, bob)
+    page = signed_in(bob).get(reverse("game", args=[game.pk])).content.decode()
+    assert 'class="move-form"' not in page and "Waiting for" in page and "<strong>alice</strong>" in page
+    r = signed_in(bob).post(reverse("game-act", args=[game.pk]), {"notation": "play 1"}, follow=True)
+    assert "is not one of your moves now" in r.content.decode() or "not your turn" in r.content.decode()
+
+
+def test_it_keeps_hidden_hands_hidden(signed_in, alice, bob, charlie, tiny, monkeypatch):
+    monkeypatch.setattr(tinygame, "setup", lambda n, options, rng: [tinygame.event("dealt", hands=[[7771], [8882]])])
+    game = tiny_game(alice, bob)
+    mine = signed_in(alice).get(reverse("game", args=[game.pk])).content.decode()
+    assert "7771" in mine and "8882" not in mine  # the check below means something
+    spectator = signed_in(charlie)
+    r = spectator.get(reverse("game", args=[game.pk]))
+    page = r.content.decode()
+    assert r.status_code == 200
+    assert "7771" not in page and "8882" not in page
+    assert 'class="move-form"' not in page and "Resign" not in page and "board-move-form" not in page
+    assert "Spectating" in page and "revealed when the game ends" in page
+
+
+def test_it_refuses_a_post_from_someone_without_a_seat(signed_in, alice, bob, charlie, tiny):
+    game = tiny_game(alice, bob)
+    before = Event.objects.filter(game=game).count()
+    c = signed_in(charlie)
+    for url in ("game-act", "game-resign"):
+        r = c.post(reverse(url, args=[game.pk]), {"notation": legal(game, 0)[0]["notation"]})
+        assert r.status_code == 403
+        assert "You have no seat at this game" in r.content.decode()
+    assert Event.objects.filter(game=game).count() == before
+
+
+def test_it_resigns_and_shows_the_result_with_the_seed(signed_in, alice, tiny):
+    game = tiny_game(alice, bots=1)
+    c = signed_in(alice)
+    r = c.post(reverse("game-resign", args=[game.pk]), follow=True)
+    page = r.content.decode()
+    game.refresh_from_db()
+    assert game.status == Game.FINISHED
+    assert "You resigned" in page and "Final result" in page and 'id="result"' in page
+    assert game.seed in page and game.seed_sha256 in page
+    assert 'class="move-form"' not in page
+
+
+def test_it_plays_a_whole_game_and_shows_the_winner(signed_in, alice, tiny):
+    game = tiny_game(alice, bots=1)
+    c = signed_in(alice)
+    for _ in range(20):
+        game.refresh_from_db()
+        if game.status == Game.FINISHED:
+            break
+        c.post(reverse("game-act", args=[game.pk]), {"notation": legal(game, 0)[0]["notation"]})
+    page = c.get(reverse("game", args=[game.pk])).content.decode()
+    assert game.status == Game.FINISHED and "Game over." in page and "Winner" in page
+
+
+def test_it_shows_a_join_button_on_a_waiting_game(signed_in, alice, bob, tiny):
+    game = services.create_game(creator=bob, kind="tiny", options={}, seats=[{"user": "bob"}, {}])
+    page = signed_in(alice).get(reverse("game", args=[game.pk])).content.decode()
+    assert "Join game" in page and reverse("game-join", args=[game.pk]) in page
+
+
+def test_it_shows_unknown_games_as_a_product_404(signed_in, alice):
+    r = signed_in(alice).get(reverse("game", args=[999999]))
+    assert r.status_code == 404 and "This page is not on the table" in r.content.decode()
+
+
+@pytest.mark.parametrize("slug", list(kinds()))
+def test_it_plays_a_real_kind_through_the_page(signed_in, alice, slug):
+    kind = kinds()[slug]
+    data = {"kind": slug, "players": str(kind.rules.MIN_PLAYERS), "per_move": "none", "on_timeout": "bot"}
+    for i in range(2, kind.rules.MIN_PLAYERS + 1):
+        data[f"seat-{i}-type"] = "heuristic"
+    c = signed_in(alice)
+    r = c.post(reverse("new-game"), data)
+    assert r.status_code == 302, r.content.decode()
+    game = Game.objects.get()
+    page = c.get(r["Location"]).content.decode()
+    assert 'id="board"' in page and kind.name in page
+    game.refresh_from_db()
+    moves = kind.rules.legal_actions(load_state(game), 0)
+    if moves:
+        before = game.version
+        c.post(reverse("game-act", args=[game.pk]), {"notation": moves[0]["notation"], "expected_version": before})
+        game.refresh_from_db()
+        assert game.version > before
+
+
+# ---------------------------------------------------------------- settings
+
+
+def test_it_saves_the_turn_email_switch_and_the_address(signed_in, alice):
+    c = signed_in(alice)
+    page = c.get(reverse("settings")).content.decode()
+    assert "Email me when it is my turn" in page and "alice@example.com" in page
+    r = c.post(reverse("settings"), {"email": "new@example.com"})  # the switch unchecked
+    assert r.status_code == 302
+    alice.refresh_from_db()
+    assert Profile.of(alice).email_turns is False and alice.email == "new@example.com"
+    c.post(reverse("settings"), {"email": "new@example.com", "email_turns": "on"})
+    assert Profile.of(alice).email_turns is True
+
+
+def test_it_creates_an_api_token_on_demand(signed_in, alice, api):
+    from rest_framework.authtoken.models import Token
+
+    c = signed_in(alice)
+    assert "Create API token" in c.get(reverse("settings")).content.decode()
+    c.post(reverse("settings-token"))
+    token = Token.objects.get(user=alice)
+    page = c.get(reverse("settings")).content.decode()
+    assert token.key in page and "curl -H" in page
