@@ -1,0 +1,106 @@
+"""Kenta bots. Both look only at what the seat may see: its own legal moves and its view."""
+
+from __future__ import annotations
+
+from . import rules
+
+
+def random_bot(state, seat, rng):
+    legal = rules.legal_actions(state, seat)
+    return rng.choice(legal)["action"]
+
+
+def _net_self_gain(key, seat, view):
+    """How many squares a card moves me (rough), and whether it sets others back."""
+    c = rules.CARDS[key]
+    gain = 0
+    for e in c["effects"]:
+        if e["do"] == "move" and e["who"] in ("me", "all"):
+            gain += e["steps"] if e["dir"] != "backward" else -e["steps"]
+        if e["do"] == "move" and e["who"] in ("others", "you") and e["dir"] in ("backward", "either"):
+            gain += 1
+        if e["do"] == "draw" and e["who"] in ("me", "all"):
+            gain += 0.5
+        if e["do"] == "kenta":
+            gain += 0.5
+    return gain
+
+
+def heuristic_bot(state, seat, rng):
+    legal = rules.legal_actions(state, seat)
+    v = rules.view(state, seat)
+    acts = [item["action"] for item in legal]
+    pos = v["positions"]
+    me_pos = pos[seat]
+    alive = [p for p in range(v["n"]) if not v["resigned"][p]]
+    leader = max(pos[p] for p in alive)
+    i_lead = me_pos == leader
+    line = v["line"]
+    types = {a["type"] for a in acts}
+
+    def first(pred):
+        for a in acts:
+            if pred(a):
+                return a
+        return None
+
+    if "vote" in types:
+        if v["vote"]["kind"] == "winner":
+            return rng.choice([a for a in acts if a["marker"] != "none"])
+        # The leader wants the line closer (white); the others want it further (black).
+        want = "white" if i_lead and line - me_pos <= 6 else "black"
+        return first(lambda a: a.get("marker") == want)
+    if "pass" in types:
+        p = v["playing"]
+        stop = first(lambda a: a["type"] == "stop")
+        if stop and p and (pos[p["seat"]] >= me_pos or _net_self_gain(p["card"], p["seat"], v) >= 3):
+            return stop
+        return first(lambda a: a["type"] == "pass")
+    if "die" in types:
+        hand = len(v["you"]["hand"])
+
+        def score(a):
+            val = v["dice"][a["color"]]
+            if val == 4:
+                return 1.5 if hand < 5 else 0
+            target = me_pos + val
+            sq = rules.square(target)
+            bonus = 0
+            if sq["color"] == a["color"]:
+                bonus = sq["arrow"]
+            if sq["card"]:
+                bonus += 1
+            return val + bonus
+        return max((a for a in acts if a["type"] == "die"), key=score)
+    if "line" in types:
+        return first(lambda a: a["dir"] == ("back" if i_lead else "forward"))
+    if "kenta" in types:
+        if i_lead:
+            return first(lambda a: a.get("choice") == "back")
+        return first(lambda a: a.get("choice") == "forward")
+    if "target" in types:
+        card = rules.CARDS[v["playing"]["card"]]
+        helps = any(e["do"] in ("move",) and e["who"] == "you" and e["dir"] == "forward"
+                    for e in card["effects"]) or any(e["do"] == "give" for e in card["effects"])
+        key = (lambda a: pos[a["seat"]]) if helps else (lambda a: -pos[a["seat"]])
+        return min((a for a in acts if a["type"] == "target"), key=key)
+    if "dir" in types:
+        return first(lambda a: a["dir"] == ("forward" if a["mover"] == seat else "backward"))
+    if "discard" in types or "give" in types:
+        # Keep point cards and STOPs; let go of the rest first.
+        def keep(a):
+            c = rules.CARDS[a["card"]]
+            return (c["points"] > 0) * 2 + c["stop"]
+        return min(acts, key=keep)
+    if "end" in types:
+        plays = [a for a in acts if a["type"] == "play"]
+        if plays:
+            best = max(plays, key=lambda a: _net_self_gain(a["card"], seat, v))
+            if _net_self_gain(best["card"], seat, v) >= 1:
+                return best
+        swaps = [a for a in acts if a["type"] == "swap" and not rules.CARDS[a["card"]]["stop"]
+                 and not rules.CARDS[a["card"]]["points"]]
+        if swaps and v["uses"] == 0 and rng.randbelow(3) == 0:
+            return swaps[0]
+        return first(lambda a: a["type"] == "end")
+    return rng.choice(acts)

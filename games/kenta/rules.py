@@ -1,0 +1,1336 @@
+"""Kenta: the race whose finish line moves (rulebook: shared/rules/kenta.txt).
+
+Seats are numbered counter-clockwise around the table, so play passes from
+seat s to seat s+1 (mod n). Every interpretation is written in RULES.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from games.engine import IllegalAction, clone, event
+
+SLUG = "kenta"
+NAME = "Kenta"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+
+OPTIONS_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "vote_seconds": {
+            "type": "integer", "minimum": 10, "maximum": 604800, "default": 60,
+            "title": "Vote window (seconds)",
+            "description": "How long players have to hide a black or white marker when the finish "
+                           "line (or the tie-break winner) is voted on. Who has not voted in time "
+                           "plays no marker.",
+        },
+        "reaction_seconds": {
+            "type": "integer", "minimum": 10, "maximum": 604800, "default": 60,
+            "title": "STOP window (seconds)",
+            "description": "How long the other players have to play a STOP card after an action "
+                           "card is announced. Doing nothing lets the card resolve.",
+        },
+    },
+}
+
+# --------------------------------------------------------------------------------------------
+# Data files: loaded and validated at import.
+
+DATA_DIR = os.path.join(os.path.dirname(__file__), "data")
+WHO = ("me", "you", "others", "all")
+
+
+def _read(path):
+    name = os.path.basename(path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{name}: cannot be read as JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{name}: the top level must be an object")
+    return name, data
+
+
+def _int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def load_board(path):
+    name, data = _read(path)
+    length = data.get("length")
+    if not _int(length) or length < 10:
+        raise ValueError(f"{name}: 'length' must be an integer of at least 10")
+    start = data.get("finish_line_start")
+    if not _int(start) or not 0 < start:
+        raise ValueError(f"{name}: 'finish_line_start' must be a positive integer")
+    squares = data.get("squares")
+    if not isinstance(squares, list) or len(squares) != length:
+        raise ValueError(f"{name}: 'squares' must be a list of exactly {length} squares")
+    out = []
+    for i, sq in enumerate(squares):
+        if not isinstance(sq, dict) or set(sq) != {"color", "arrow", "card", "hot_spot"}:
+            raise ValueError(f"{name}: square {i} must have exactly color, arrow, card, hot_spot")
+        if sq["color"] not in (None, "black", "white"):
+            raise ValueError(f"{name}: square {i} colour must be null, 'black' or 'white'")
+        if sq["arrow"] not in ((2, -2) if sq["color"] else (0,)):
+            raise ValueError(f"{name}: square {i} arrow must be 2 or -2 on a coloured square, 0 otherwise")
+        if not isinstance(sq["card"], bool) or not isinstance(sq["hot_spot"], bool):
+            raise ValueError(f"{name}: square {i} card and hot_spot must be true or false")
+        if (sq["color"] is not None) + sq["card"] + sq["hot_spot"] > 1:
+            raise ValueError(f"{name}: square {i} may be only one of coloured, card or hot spot")
+        if i == 0 and (sq["color"] or sq["card"] or sq["hot_spot"]):
+            raise ValueError(f"{name}: square 0 is the start square and must be plain")
+        out.append(dict(sq))
+    if not any(sq["hot_spot"] for sq in out):
+        raise ValueError(f"{name}: the board needs at least one hot spot sprint")
+    return {"length": length, "finish_line_start": start, "squares": out,
+            "hot_spots": [i for i, sq in enumerate(out) if sq["hot_spot"]]}
+
+
+def load_dice(path):
+    name, data = _read(path)
+    faces = data.get("faces")
+    if not isinstance(faces, list) or len(faces) != 12 or any(f not in (1, 2, 3, 4) for f in faces):
+        raise ValueError(f"{name}: 'faces' must list the 12 faces, each 1, 2, 3 or 4 (I–IV)")
+    if not all(f in faces for f in (1, 2, 3, 4)):
+        raise ValueError(f"{name}: every value I–IV must appear on the die")
+    return list(faces)
+
+
+def load_objectives(path):
+    name, data = _read(path)
+    colors = data.get("colors")
+    if (not isinstance(colors, list) or len(colors) != MAX_PLAYERS
+            or len(set(colors)) != MAX_PLAYERS or not all(isinstance(c, str) and c for c in colors)):
+        raise ValueError(f"{name}: 'colors' must list {MAX_PLAYERS} different player colours")
+    if {"black", "white"} & set(colors):
+        raise ValueError(f"{name}: black and white are the markers' colours, not players'")
+    objs = data.get("objectives")
+    if not isinstance(objs, list):
+        raise ValueError(f"{name}: 'objectives' must be a list")
+    out, keys = {}, []
+    for i, o in enumerate(objs):
+        if not isinstance(o, dict) or not isinstance(o.get("key"), str) or o["key"] in out:
+            raise ValueError(f"{name}: objective {i} needs a unique string 'key'")
+        kind = o.get("kind")
+        if kind == "color":
+            if o.get("color") not in colors:
+                raise ValueError(f"{name}: objective {o['key']} names an unknown colour")
+        elif kind not in ("last", "finish_line"):
+            raise ValueError(f"{name}: objective {o['key']} has unknown kind {kind!r}")
+        out[o["key"]] = dict(o)
+        keys.append(o["key"])
+    for c in colors:
+        if sum(1 for o in out.values() if o["kind"] == "color" and o["color"] == c) != 1:
+            raise ValueError(f"{name}: there must be exactly one objective card of colour {c}")
+    for k in ("last", "finish_line"):
+        if sum(1 for o in out.values() if o["kind"] == k) != 1:
+            raise ValueError(f"{name}: there must be exactly one objective card of kind {k}")
+    return list(colors), out, keys
+
+
+def load_cards(path):
+    name, data = _read(path)
+    size = data.get("deck_size")
+    cards = data.get("cards")
+    if not _int(size) or size < 10:
+        raise ValueError(f"{name}: 'deck_size' must be an integer")
+    if not isinstance(cards, list) or not cards:
+        raise ValueError(f"{name}: 'cards' must be a non-empty list")
+    out, order = {}, []
+    for i, c in enumerate(cards):
+        if not isinstance(c, dict):
+            raise ValueError(f"{name}: card {i} must be an object")
+        key = c.get("key")
+        if not isinstance(key, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", key) or key in out:
+            raise ValueError(f"{name}: card {i} needs a unique key of lower-case letters, digits and dashes")
+        where = f"{name}: card {key}"
+        if not isinstance(c.get("name"), str) or not c["name"].strip():
+            raise ValueError(f"{where} needs a name")
+        if not _int(c.get("copies")) or c["copies"] < 1:
+            raise ValueError(f"{where}: 'copies' must be a positive integer")
+        stop = c.get("stop", False)
+        points = c.get("points", 0)
+        if not isinstance(stop, bool) or not _int(points) or points < 0:
+            raise ValueError(f"{where}: 'stop' must be true/false and 'points' a non-negative integer")
+        effects = c.get("effects")
+        if not isinstance(effects, list):
+            raise ValueError(f"{where}: 'effects' must be a list")
+        if stop and effects:
+            raise ValueError(f"{where}: a STOP card has no effects of its own")
+        if not stop and not effects:
+            raise ValueError(f"{where}: an action card needs at least one effect")
+        has_target = False
+        for j, e in enumerate(effects):
+            w = f"{where} effect {j + 1}"
+            if not isinstance(e, dict):
+                raise ValueError(f"{w} must be an object")
+            do = e.get("do")
+            if do == "target":
+                if j != 0 or set(e) != {"do"}:
+                    raise ValueError(f"{w}: 'target' may only be the first effect, with no other field")
+                has_target = True
+            elif do == "move":
+                if set(e) != {"do", "who", "steps", "dir"} or e["who"] not in WHO:
+                    raise ValueError(f"{w}: a move needs who (me/you/others/all), steps and dir")
+                if not _int(e["steps"]) or not 1 <= e["steps"] <= 6:
+                    raise ValueError(f"{w}: steps must be 1 to 6")
+                if e["dir"] not in ("forward", "backward", "either"):
+                    raise ValueError(f"{w}: dir must be forward, backward or either")
+            elif do == "kenta":
+                if set(e) != {"do"}:
+                    raise ValueError(f"{w}: 'kenta' takes no field")
+            elif do == "draw":
+                if set(e) != {"do", "who"} or e["who"] not in WHO:
+                    raise ValueError(f"{w}: a draw needs who (me/you/others/all)")
+            elif do == "discard":
+                if set(e) != {"do", "who"} or e["who"] not in ("me", "you"):
+                    raise ValueError(f"{w}: a discard needs who (me/you)")
+            elif do == "give":
+                if set(e) != {"do", "what", "to"} or e["what"] not in ("this", "hand") or e["to"] != "you":
+                    raise ValueError(f"{w}: a give needs what (this/hand) and to (you)")
+            else:
+                raise ValueError(f"{w}: unknown effect {do!r}")
+            if e.get("who") == "you" or e.get("to") == "you":
+                if not has_target:
+                    raise ValueError(f"{w}: 'you' needs a target effect first")
+        ex = c.get("example")
+        if ex is not None and ex not in (1, 2, 3, 4):
+            raise ValueError(f"{where}: 'example' must be 1 to 4")
+        out[key] = {"key": key, "name": c["name"].strip(), "copies": c["copies"], "stop": stop,
+                    "points": points, "effects": [dict(e) for e in effects], "example": ex,
+                    "target": has_target}
+        order.append(key)
+    total = sum(c["copies"] for c in out.values())
+    if total != size:
+        raise ValueError(f"{name}: the copies add up to {total} cards, not deck_size {size}")
+    if not any(c["stop"] for c in out.values()):
+        raise ValueError(f"{name}: the deck needs STOP cards")
+    return out, order
+
+
+BOARD = load_board(os.path.join(DATA_DIR, "board.json"))
+FACES = load_dice(os.path.join(DATA_DIR, "dice.json"))
+COLORS, OBJECTIVES, OBJECTIVE_ORDER = load_objectives(os.path.join(DATA_DIR, "objectives.json"))
+CARDS, CARD_ORDER = load_cards(os.path.join(DATA_DIR, "cards.json"))
+LENGTH = BOARD["length"]
+HOT = BOARD["hot_spots"]
+STOP_TOTAL = sum(c["copies"] for c in CARDS.values() if c["stop"])
+ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
+
+
+def square(pos):
+    return BOARD["squares"][pos % LENGTH]
+
+
+def _hand_sort(hand):
+    hand.sort(key=CARD_ORDER.index)
+
+
+# --------------------------------------------------------------------------------------------
+# Small helpers over the state.
+
+def _opts(options):
+    options = dict(options or {})
+    unknown = set(options) - set(OPTIONS_SCHEMA["properties"])
+    if unknown:
+        raise IllegalAction(f"Unknown option: {', '.join(sorted(unknown))}.")
+    out = {}
+    for k, spec in OPTIONS_SCHEMA["properties"].items():
+        v = options.get(k, spec["default"])
+        if not _int(v) or not spec["minimum"] <= v <= spec["maximum"]:
+            raise IllegalAction(f"The option “{spec['title']}” must be a whole number from "
+                                f"{spec['minimum']} to {spec['maximum']}.")
+        out[k] = v
+    return out
+
+
+def check_players(n, options=None):
+    if not _int(n) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise IllegalAction("Kenta is played by 2 to 5 players.")
+    _opts(options)
+
+
+def players(s):
+    """Seats still in the game."""
+    return [p for p in range(s["n"]) if not s["resigned"][p]]
+
+
+def others(s, seat):
+    """The other seats still playing, in turn order after ``seat``."""
+    n = s["n"]
+    return [(seat + k) % n for k in range(1, n) if not s["resigned"][(seat + k) % n]]
+
+
+def valid_targets(s, seat):
+    me = s["pos"][seat]
+    if s["disc"] == "black":
+        return [p for p in others(s, seat) if s["pos"][p] > me]
+    return [p for p in others(s, seat) if s["pos"][p] < me]
+
+
+def stop_possible(s):
+    """False only when every STOP card lies face up in the discard pile (public knowledge)."""
+    return sum(1 for k in cards_of(s["discard"]) if CARDS[k]["stop"]) < STOP_TOTAL
+
+
+def movers(s, eff):
+    p = s["playing"]
+    a = p["seat"]
+    who = eff["who"]
+    if who == "me":
+        return [] if s["resigned"][a] else [a]
+    if who == "you":
+        t = p["target"]
+        return [] if t is None or s["resigned"][t] else [t]
+    if who == "others":
+        return others(s, a)
+    return ([] if s["resigned"][a] else [a]) + others(s, a)
+
+
+def pending(s):
+    """The decision the game waits for outside votes and STOP windows: (seat, kind, info)."""
+    if s.get("over") or s.get("race_over") or s.get("vote") or s.get("react"):
+        return None
+    a = s["active"]
+    stage = s["stage"]
+    if stage == "choose":
+        return (a, "die", None)
+    if stage == "hot_line":
+        return (a, "line", None)
+    if stage == "cards":
+        return (a, "cards", None) if s["uses"] < 2 else None
+    if stage != "resolve" or not s["playing"]:
+        return None
+    p = s["playing"]
+    effects = CARDS[p["card"]]["effects"]
+    if p["step"] >= len(effects):
+        return None
+    eff = effects[p["step"]]
+    do = eff["do"]
+    if do == "target":
+        return (a, "target", valid_targets(s, a)) if valid_targets(s, a) else None
+    if do == "move" and eff["dir"] == "either":
+        chosen = {m for m, _ in p["dirs"]}
+        for m in movers(s, eff):
+            if m not in chosen:
+                return (a, "dir", m)
+        return None
+    if do == "kenta":
+        return (a, "kenta", None)
+    if do == "discard":
+        holder = a if eff["who"] == "me" else p["target"]
+        if holder is not None and not s["resigned"][holder] and s["hands"][holder]:
+            return (holder, "discard", None)
+        return None
+    if do == "give" and eff["what"] == "hand":
+        t = p["target"]
+        if s["hands"][a] and t is not None and not s["resigned"][t]:
+            return (a, "give", None)
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# evolve: applies one stored event; never draws, never fails on a stored event.
+
+def evolve(state, e):
+    t, d = e["type"], e["data"]
+    s = state
+    if t == "setup":
+        n = d["n"]
+        s.clear()
+        s.update({
+            "n": n, "options": dict(d["options"]),
+            "disc": d["disc"], "line": d["line"], "pos": [0] * n, "points": [0] * n,
+            "hot_passed": [[] for _ in HOT], "hands": [list(h) for h in d["hands"]],
+            "objectives": list(d["objectives"]), "pile": " ".join(d["pile"]), "discard": "",
+            "pile_round": 1, "resigned": [False] * n, "active": d["first"], "stage": "start",
+            "dice": None, "value": None, "uses": 0, "playing": None, "react": None, "vote": None,
+            "race_over": False, "end": None, "over": False, "outcome": None, "turn_no": 0,
+        })
+        for h in s["hands"]:
+            _hand_sort(h)
+    elif t == "turn":
+        s.update(active=d["seat"], stage="roll", uses=0, dice=None, value=None, playing=None)
+        s["turn_no"] += 1
+    elif t == "roll":
+        s["dice"] = {"black": d["black"], "white": d["white"]}
+        if d["black"] == d["white"]:
+            s["disc"] = "white" if s["disc"] == "black" else "black"
+            s["value"] = d["black"]
+            s["stage"] = "doubles"
+        else:
+            s["stage"] = "choose"
+    elif t == "die":
+        s["disc"] = d["color"]
+        s["value"] = d["value"]
+        s["stage"] = "action"
+    elif t == "act":
+        s["stage"] = "after_act"
+    elif t == "vote_open":
+        s["vote"] = {"kind": d["kind"], "why": d["why"], "voters": list(d["voters"]),
+                     "waiting": list(d["voters"]), "ballots": [None] * s["n"],
+                     "candidates": list(d.get("candidates") or []), "next": d["next"]}
+    elif t == "vote":
+        v = s["vote"]
+        if v is not None:
+            v["ballots"][d["seat"]] = d.get("marker")
+            if d["seat"] in v["waiting"]:
+                v["waiting"].remove(d["seat"])
+    elif t == "vote_reveal":
+        v = s["vote"]
+        s["vote"] = None
+        if d["kind"] == "line":
+            s["line"] = d["line"]
+        if v is not None and not s["race_over"]:
+            s["stage"] = v["next"]
+    elif t == "move":
+        for m in d["moves"]:
+            s["pos"][m["seat"]] = m["to"]
+    elif t == "hot":
+        i = HOT.index(d["square"])
+        for seat, pts in zip(d["seats"], d["points"]):
+            if seat not in s["hot_passed"][i]:
+                s["hot_passed"][i].append(seat)
+            s["points"][seat] += pts
+    elif t == "draw":
+        s["pile"] = s["pile"].partition(" ")[2]
+        if d["kept"]:
+            s["hands"][d["seat"]].append(d["card"])
+            _hand_sort(s["hands"][d["seat"]])
+        else:
+            s["discard"] = _discard(s["discard"], d["card"])
+    elif t == "reshuffle":
+        s["pile"] = " ".join(d["pile"])
+        s["discard"] = ""
+        s["pile_round"] = 2
+    elif t == "hot_stop":
+        s["stage"] = "hot_line"
+    elif t == "line":
+        s["line"] = d["line"]
+        if "stage" in d:
+            s["stage"] = d["stage"]
+    elif t == "disc":
+        s["disc"] = d["color"]
+    elif t == "cards":
+        s["stage"] = "cards"
+    elif t == "announce":
+        _take(s["hands"][d["seat"]], d["card"])
+        s["playing"] = {"seat": d["seat"], "card": d["card"], "step": 0, "target": None,
+                        "dirs": [], "given": False}
+        s["uses"] += 1
+        s["stage"] = "resolve"
+        s["react"] = {"waiting": list(d["window"])} if d["window"] else None
+    elif t == "swap":
+        _take(s["hands"][d["seat"]], d["card"])
+        s["discard"] = _discard(s["discard"], d["card"])
+        s["uses"] += 1
+    elif t == "pass":
+        r = s["react"]
+        if r is not None:
+            if d["seat"] in r["waiting"]:
+                r["waiting"].remove(d["seat"])
+            if not r["waiting"]:
+                s["react"] = None
+    elif t == "stop":
+        _take(s["hands"][d["seat"]], d["card"])
+        s["discard"] = _discard(s["discard"], d["card"])
+        if s["playing"] is not None:
+            s["discard"] = _discard(s["discard"], s["playing"]["card"])
+            s["points"][s["playing"]["seat"]] += 1
+        s["playing"] = None
+        s["react"] = None
+        s["stage"] = "cards"
+    elif t == "effect":
+        p = s["playing"]
+        p["step"] += 1
+        p["dirs"] = []
+        if "target" in d:
+            p["target"] = d["target"]
+    elif t == "dir":
+        s["playing"]["dirs"].append([d["mover"], d["dir"]])
+    elif t == "discard":
+        _take(s["hands"][d["seat"]], d["card"])
+        s["discard"] = _discard(s["discard"], d["card"])
+    elif t == "give":
+        if d["what"] == "hand":
+            _take(s["hands"][d["from"]], d["card"])
+        elif s["playing"] is not None:
+            s["playing"]["given"] = True
+        if d["kept"]:
+            s["hands"][d["to"]].append(d["card"])
+            _hand_sort(s["hands"][d["to"]])
+        else:
+            s["discard"] = _discard(s["discard"], d["card"])
+    elif t == "done":
+        p = s["playing"]
+        if p is not None and not p["given"]:
+            s["discard"] = _discard(s["discard"], p["card"])
+        s["playing"] = None
+        s["stage"] = "cards"
+    elif t == "race_end":
+        s["race_over"] = True
+        s["stage"] = "over"
+        s["react"] = None
+        s["end"] = {k: fast_copy(d[k]) for k in ("why", "race_ranks", "objective_points", "card_points",
+                                      "totals", "final", "cards", "hands", "objectives", "line")}
+        s["hands"] = [list(h) for h in d["hands"]]
+        s["objectives"] = list(d["objectives"])
+    elif t == "game_over":
+        s["over"] = True
+        s["vote"] = None
+        s["react"] = None
+        s["stage"] = "over"
+        s["outcome"] = {k: d[k] for k in ("ranks", "scores", "winners", "summary", "why")}
+    elif t == "resign":
+        seat = d["seat"]
+        s["resigned"][seat] = True
+        v = s["vote"]
+        if v is not None:
+            for key in ("waiting", "voters", "candidates"):
+                if seat in v[key]:
+                    v[key].remove(seat)
+            v["ballots"][seat] = None
+            if v["kind"] == "winner" and len(v["candidates"]) <= 1:
+                v["waiting"] = []
+        r = s["react"]
+        if r is not None and seat in r["waiting"]:
+            r["waiting"].remove(seat)
+            if not r["waiting"]:
+                s["react"] = None
+        if not s["race_over"] and seat == s["active"]:
+            p = s["playing"]
+            if p is not None and not p["given"]:
+                s["discard"] = _discard(s["discard"], p["card"])
+            s["playing"] = None
+            s["react"] = None
+            if s["vote"] is not None and s["vote"]["kind"] == "line":
+                s["vote"] = None
+            s["stage"] = "next"
+    return s
+
+
+def cards_of(text):
+    """The card keys of a pile or discard pile (stored as one space-separated string)."""
+    return text.split(" ") if text else []
+
+
+def _discard(text, card):
+    return f"{text} {card}" if text else card
+
+
+def _take(hand, card):
+    if card in hand:
+        hand.remove(card)
+
+
+# --------------------------------------------------------------------------------------------
+# The simulator used by setup/decide: emits events and applies them to a private copy.
+
+def fast_copy(x):
+    """A deep copy of plain JSON data (dicts, lists, scalars), faster than copy.deepcopy."""
+    if isinstance(x, dict):
+        return {k: fast_copy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [fast_copy(v) for v in x]
+    return x
+
+
+def copy_state(s):
+    """A copy of a Kenta state deep enough for ``evolve`` (which never mutates 'end' or 'outcome')."""
+    if not s:
+        return {}
+    c = dict(s)
+    for k in ("pos", "points", "resigned", "objectives"):
+        c[k] = s[k][:]
+    c["hands"] = [h[:] for h in s["hands"]]
+    c["hot_passed"] = [h[:] for h in s["hot_passed"]]
+    c["options"] = dict(s["options"])
+    if s["dice"] is not None:
+        c["dice"] = dict(s["dice"])
+    if s["playing"] is not None:
+        p = c["playing"] = dict(s["playing"])
+        p["dirs"] = [d[:] for d in s["playing"]["dirs"]]
+    if s["react"] is not None:
+        c["react"] = {"waiting": s["react"]["waiting"][:]}
+    if s["vote"] is not None:
+        v = c["vote"] = dict(s["vote"])
+        for k in ("voters", "waiting", "ballots", "candidates"):
+            v[k] = s["vote"][k][:]
+    return c
+
+
+class Sim:
+    def __init__(self, state, rng):
+        self.state = copy_state(state)
+        self.rng = rng
+        self.events = []
+
+    def emit(self, type_, **data):
+        e = event(type_, **fast_copy(data))
+        self.state = evolve(self.state, e)
+        self.events.append(e)
+        return e
+
+
+def setup(n, options, rng):
+    check_players(n, options)
+    opts = _opts(options)
+    colors = COLORS[:n]
+    objs = [k for k in OBJECTIVE_ORDER
+            if (OBJECTIVES[k]["kind"] == "color" and OBJECTIVES[k]["color"] in colors)
+            or OBJECTIVES[k]["kind"] == "last"
+            or (OBJECTIVES[k]["kind"] == "finish_line" and n >= 5)]
+    objs = rng.shuffled(objs)[:n]
+    deck = rng.shuffled([k for k in CARD_ORDER for _ in range(CARDS[k]["copies"])])
+    hands = [[deck[i]] for i in range(n)]
+    pile = deck[n:]
+    disc = rng.choice(["black", "white"])
+    first = rng.randbelow(n)
+    sim = Sim({}, rng)
+    sim.emit("setup", n=n, options=opts, colors=colors, disc=disc,
+             line=BOARD["finish_line_start"], first=first, hands=hands, objectives=objs, pile=pile)
+    sim.emit("turn", seat=first)
+    run(sim)
+    return sim.events
+
+
+def draw(sim, seat, why):
+    s = sim.state
+    if s["race_over"]:
+        return
+    if not s["pile"]:
+        if s["pile_round"] == 1 and s["discard"]:
+            sim.emit("reshuffle", pile=sim.rng.shuffled(cards_of(s["discard"])))
+            s = sim.state
+        else:
+            end_race(sim, "pile")
+            return
+    card = s["pile"].partition(" ")[0]
+    sim.emit("draw", seat=seat, card=card, kept=len(s["hands"][seat]) < 5, why=why)
+    s = sim.state
+    if not s["pile"] and s["pile_round"] == 2:
+        end_race(sim, "pile")
+
+
+def check_end(sim, cause):
+    s = sim.state
+    if s["race_over"]:
+        return True
+    lead = max(s["pos"][p] for p in players(s))
+    if lead >= s["line"]:
+        end_race(sim, cause)
+        return True
+    return False
+
+
+def hot_points(rank, group, n_players):
+    if rank == 0:
+        return 1
+    if rank == 1:
+        return 3
+    if rank + group == n_players:
+        return 2
+    return 0
+
+
+def award_hot(sim, legs):
+    s = sim.state
+    n_players = len(players(s))
+    for i, spot in enumerate(HOT):
+        seats = []
+        for leg in legs:
+            a, b = leg["from"], leg["to"]
+            path = range(a + 1, b + 1) if b > a else range(b, a)
+            if any(x % LENGTH == spot for x in path):
+                if leg["seat"] not in s["hot_passed"][i] and leg["seat"] not in seats:
+                    seats.append(leg["seat"])
+        if seats:
+            rank = sum(1 for p in s["hot_passed"][i] if not s["resigned"][p])
+            pts = hot_points(rank, len(seats), n_players)
+            sim.emit("hot", square=spot, seats=seats, points=[pts] * len(seats))
+            s = sim.state
+
+
+def do_move(sim, moves, why):
+    """Moves pawns at the same time: [(seat, delta)]; arrows, hot spots, card squares."""
+    s = sim.state
+    if s["race_over"]:
+        return
+    legs = []
+    for seat, delta in moves:
+        if s["resigned"][seat]:
+            continue
+        p = s["pos"][seat]
+        legs.append({"seat": seat, "from": p, "to": max(0, p + delta)})
+    if not legs:
+        return
+    sim.emit("move", moves=legs, why=why)
+    award_hot(sim, legs)
+    if check_end(sim, "pawn"):
+        return
+    s = sim.state
+    final = {}
+    pushes = []
+    for leg in legs:
+        if leg["to"] == leg["from"]:
+            continue  # a pawn which has not been moved is not affected
+        final[leg["seat"]] = leg["to"]
+        sq = square(leg["to"])
+        if sq["color"] == s["disc"]:
+            to = max(0, leg["to"] + sq["arrow"])
+            if to != leg["to"]:
+                pushes.append({"seat": leg["seat"], "from": leg["to"], "to": to})
+                final[leg["seat"]] = to
+    if pushes:
+        sim.emit("move", moves=pushes, why="arrow")
+        award_hot(sim, pushes)
+        if check_end(sim, "pawn"):
+            return
+    for seat, pos in final.items():
+        if square(pos)["card"]:
+            draw(sim, seat, "square")
+            if sim.state["race_over"]:
+                return
+
+
+def move_line(sim, seat, delta, why, stage=None):
+    s = sim.state
+    extra = {"stage": stage} if stage else {}
+    sim.emit("line", seat=seat, delta=delta, line=s["line"] + delta, why=why, **extra)
+    check_end(sim, "line")
+
+
+def objective_points(s, seat, rank, last_rank):
+    obj = OBJECTIVES[s["objectives"][seat]]
+    pts = 0
+    if obj["kind"] == "color":
+        cols = COLORS[:s["n"]]
+        owner = cols.index(obj["color"]) if obj["color"] in cols else None
+        if owner == seat:
+            pts += 5 if rank[seat] == 2 else -2
+        else:
+            if owner is not None and not s["resigned"][owner] and rank[owner] == 1:
+                pts += 4
+            if rank[seat] == 2:
+                pts += 2
+    elif obj["kind"] == "last":
+        if rank[seat] == last_rank:
+            pts += 8
+        elif rank[seat] != 1:
+            pts += 3
+    else:
+        if s["line"] < 20 or s["line"] > 30:
+            pts += 5
+        if rank[seat] == last_rank:
+            pts += 4
+    return pts
+
+
+def end_race(sim, why):
+    s = sim.state
+    if s["race_over"]:
+        return
+    act = players(s)
+    squares = sorted({s["pos"][p] for p in act}, reverse=True)
+    rank = [None] * s["n"]
+    for p in act:
+        rank[p] = squares.index(s["pos"][p]) + 1
+    last_rank = len(squares)
+    objp, cardp, totals, final, cards = ([None] * s["n"] for _ in range(5))
+    for p in act:
+        objp[p] = objective_points(s, p, rank, last_rank)
+        cardp[p] = sum(CARDS[k]["points"] for k in s["hands"][p])
+        totals[p] = s["points"][p] + objp[p] + cardp[p]
+        final[p] = s["pos"][p] + totals[p]
+        cards[p] = sum(1 for k in s["hands"][p] if not CARDS[k]["points"])
+    sim.emit("race_end", why=why, race_ranks=rank, objective_points=objp, card_points=cardp,
+             totals=totals, final=final, cards=cards, hands=s["hands"], objectives=s["objectives"],
+             line=s["line"])
+    s = sim.state
+    top = max(final[p] for p in act)
+    cands = [p for p in act if final[p] == top]
+    best = max(cards[p] for p in cands)
+    cands = [p for p in cands if cards[p] == best]
+    voters = [p for p in act if p not in cands]
+    if len(cands) > 1 and voters:
+        sim.emit("vote_open", kind="winner", why="tie", voters=voters, candidates=cands, next="over")
+        return
+    game_over(sim, cands, "race")
+
+
+def game_over(sim, winners, why):
+    s = sim.state
+    act = players(s)
+    n = s["n"]
+    ranks = [len(act) + 1] * n
+    scores = [s["pos"][p] for p in range(n)]
+    if s["end"] is not None:
+        fin, cards = s["end"]["final"], s["end"]["cards"]
+        for p in act:
+            scores[p] = fin[p] if fin[p] is not None else s["pos"][p]
+        for p in act:
+            if p in winners:
+                ranks[p] = 1
+            else:
+                better = [q for q in act if q not in winners
+                          and (fin[q], cards[q]) > (fin[p], cards[p])]
+                ranks[p] = len(winners) + len(better) + 1
+    else:
+        for p in act:
+            ranks[p] = 1
+    cols = [COLORS[w] for w in winners]
+    if why == "resign":
+        summary = f"{' and '.join(c.capitalize() for c in cols)} wins: every other player resigned."
+    elif len(winners) == 1:
+        summary = (f"{cols[0].capitalize()} wins with a pawn on square {scores[winners[0]]} "
+                   f"after the scoring.")
+    else:
+        summary = (f"{' and '.join(c.capitalize() for c in cols)} share the win on square "
+                   f"{scores[winners[0]]}.")
+    sim.emit("game_over", winners=sorted(winners), ranks=ranks, scores=scores, summary=summary,
+             why=why)
+
+
+def next_turn(sim):
+    s = sim.state
+    n = s["n"]
+    for k in range(1, n + 1):
+        seat = (s["active"] + k) % n
+        if not s["resigned"][seat]:
+            sim.emit("turn", seat=seat)
+            return
+
+
+def reveal(sim):
+    s = sim.state
+    v = s["vote"]
+    if v["kind"] == "line":
+        black = sum(1 for b in v["ballots"] if b == "black")
+        white = sum(1 for b in v["ballots"] if b == "white")
+        sim.emit("vote_reveal", kind="line", why=v["why"], ballots=v["ballots"], black=black,
+                 white=white, delta=black - white, line=s["line"] + black - white)
+        if black != white:
+            check_end(sim, "line")
+    else:
+        cands = v["candidates"]
+        tally = [sum(1 for b in v["ballots"] if b == c) for c in cands]
+        top = max(tally) if tally else 0
+        winners = [c for c, t in zip(cands, tally) if t == top]
+        sim.emit("vote_reveal", kind="winner", why=v["why"], ballots=v["ballots"],
+                 candidates=cands, tally=tally, winners=winners)
+        if winners:
+            game_over(sim, winners, "race")
+        else:
+            game_over(sim, [p for p in players(sim.state)][:1], "resign")
+
+
+def run(sim):
+    """Advance everything that needs no player decision."""
+    for _ in range(10000):
+        s = sim.state
+        if s["over"]:
+            return
+        if s["vote"] is not None:
+            if not s["vote"]["waiting"]:
+                reveal(sim)
+                continue
+            return
+        if s["race_over"]:
+            return
+        if len(players(s)) <= 1:
+            game_over(sim, players(s), "resign")
+            return
+        if s["react"] is not None:
+            return
+        if s["stage"] != "resolve":
+            empty = [p for p in players(s) if not s["hands"][p]]
+            if empty:
+                draw(sim, empty[0], "refill")
+                continue
+        a = s["active"]
+        stage = s["stage"]
+        if stage == "roll":
+            sim.emit("roll", seat=a, black=sim.rng.choice(FACES), white=sim.rng.choice(FACES))
+        elif stage == "doubles":
+            sim.emit("vote_open", kind="line", why="doubles", voters=players(s), next="action")
+        elif stage == "action":
+            v = s["value"]
+            sim.emit("act", seat=a, value=v)
+            if v <= 3:
+                do_move(sim, [(a, v)], "die")
+            else:
+                draw(sim, a, "die")
+        elif stage == "after_act":
+            if s["value"] <= 3 and square(s["pos"][a])["hot_spot"]:
+                sim.emit("hot_stop", seat=a, square=s["pos"][a] % LENGTH)
+            else:
+                sim.emit("cards", seat=a)
+        elif stage == "hot_vote":
+            voters = [p for p in players(s) if square(s["pos"][p])["hot_spot"]]
+            if len(voters) >= 2:
+                sim.emit("vote_open", kind="line", why="hot", voters=voters, next="to_cards")
+            else:
+                sim.emit("cards", seat=a)
+        elif stage == "to_cards":
+            sim.emit("cards", seat=a)
+        elif stage == "cards":
+            if s["uses"] >= 2:
+                next_turn(sim)
+            else:
+                return
+        elif stage == "next":
+            next_turn(sim)
+        elif stage == "resolve":
+            p = s["playing"]
+            effects = CARDS[p["card"]]["effects"]
+            if p["step"] >= len(effects):
+                sim.emit("done", seat=p["seat"], card=p["card"])
+                continue
+            if pending(s) is not None:
+                return
+            auto_step(sim)
+        else:
+            return
+    raise RuntimeError("Kenta: the game loop did not settle")  # pragma: no cover
+
+
+def auto_step(sim):
+    """One effect of the card being resolved that needs no decision."""
+    s = sim.state
+    p = s["playing"]
+    a = p["seat"]
+    card = p["card"]
+    step = p["step"]
+    eff = CARDS[card]["effects"][step]
+    do = eff["do"]
+    base = {"seat": a, "card": card, "step": step}
+    if do == "target":
+        sim.emit("effect", skipped=True, **base)  # no valid target left
+    elif do == "move":
+        ms = movers(s, eff)
+        dirs = dict((m, d) for m, d in p["dirs"])
+        sim.emit("effect", **base)
+        moves = []
+        for m in ms:
+            d = dirs.get(m, eff["dir"])
+            moves.append((m, eff["steps"] if d == "forward" else -eff["steps"]))
+        do_move(sim, moves, "card")
+    elif do == "draw":
+        sim.emit("effect", **base)
+        for m in movers(s, eff):
+            draw(sim, m, "card")
+            if sim.state["race_over"]:
+                return
+    elif do == "give" and eff["what"] == "this":
+        t = p["target"]
+        if t is None or s["resigned"][t]:
+            sim.emit("effect", skipped=True, **base)
+        else:
+            sim.emit("effect", **base)
+            sim.emit("give", what="this", card=card, to=t, kept=len(s["hands"][t]) < 5, **{"from": a})
+    else:
+        sim.emit("effect", skipped=True, **base)  # nothing to discard or give
+
+
+# --------------------------------------------------------------------------------------------
+# Actions.
+
+def _color(s, seat):
+    return COLORS[seat]
+
+
+def legal_actions(state, seat):
+    s = state
+    if not s or s.get("over") or seat is None or not _int(seat) or not 0 <= seat < s["n"]:
+        return []
+    if s["resigned"][seat]:
+        return []
+    out = []
+    v = s["vote"]
+    if v is not None:
+        if seat in v["waiting"]:
+            if v["kind"] == "line":
+                out.append(_a("vote black", "Hide the black marker (finish line one square forward)",
+                              type="vote", marker="black"))
+                out.append(_a("vote white", "Hide the white marker (finish line one square back)",
+                              type="vote", marker="white"))
+            else:
+                for c in v["candidates"]:
+                    out.append(_a(f"vote {_color(s, c)}", f"Vote for the {_color(s, c)} player",
+                                  type="vote", marker=c))
+            out.append(_a("abstain", "Play no marker", type="vote", marker="none"))
+        return out
+    r = s["react"]
+    if r is not None:
+        if seat in r["waiting"]:
+            out.append(_a("pass", "Let the card resolve", type="pass"))
+            if any(CARDS[k]["stop"] for k in s["hands"][seat]):
+                out.append(_a("stop", "Play STOP: cancel this card", type="stop"))
+        return out
+    pend = pending(s)
+    if pend is None or pend[0] != seat:
+        return []
+    _, kind, info = pend
+    if kind == "die":
+        for c in ("black", "white"):
+            val = s["dice"][c]
+            what = f"move {val}" if val <= 3 else "draw a card"
+            out.append(_a(c, f"{c.capitalize()} die ({ROMAN[val]}): {what}, disc to {c}",
+                          type="die", color=c))
+    elif kind == "line":
+        out.append(_a("line forward", "Move the finish line one square forward", type="line", dir="forward"))
+        out.append(_a("line back", "Move the finish line one square back", type="line", dir="back"))
+    elif kind == "cards":
+        seen = []
+        for k in s["hands"][seat]:
+            if k in seen:
+                continue
+            seen.append(k)
+            c = CARDS[k]
+            if not c["stop"] and (not c["target"] or valid_targets(s, seat)):
+                out.append(_a(f"play {k}", f"Play {c['name']}", type="play", card=k))
+        for k in seen:
+            out.append(_a(f"swap {k}", f"Discard {CARDS[k]['name']} and draw a card", type="swap", card=k))
+        out.append(_a("end", "End your turn", type="end"))
+    elif kind == "target":
+        for t in info:
+            out.append(_a(f"target {_color(s, t)}", f"Choose the {_color(s, t)} player",
+                          type="target", seat=t))
+    elif kind == "dir":
+        col = _color(s, info)
+        steps = CARDS[s["playing"]["card"]]["effects"][s["playing"]["step"]]["steps"]
+        who = "your pawn" if info == seat else f"the {col} pawn"
+        out.append(_a(f"{col} forward", f"Move {who} {steps} forward", type="dir", mover=info, dir="forward"))
+        out.append(_a(f"{col} back", f"Move {who} {steps} back", type="dir", mover=info, dir="backward"))
+    elif kind == "kenta":
+        out.append(_a("flip", "Flip the Kenta disc", type="kenta", choice="flip"))
+        out.append(_a("line forward", "Move the finish line one square forward", type="kenta", choice="forward"))
+        out.append(_a("line back", "Move the finish line one square back", type="kenta", choice="back"))
+    elif kind == "discard":
+        for k in dict.fromkeys(s["hands"][seat]):
+            out.append(_a(f"discard {k}", f"Discard {CARDS[k]['name']}", type="discard", card=k))
+    elif kind == "give":
+        t = s["playing"]["target"]
+        for k in dict.fromkeys(s["hands"][seat]):
+            out.append(_a(f"give {k}", f"Give {CARDS[k]['name']} to the {_color(s, t)} player",
+                          type="give", card=k))
+    return out
+
+
+def _a(notation, label, **action):
+    return {"notation": notation, "label": label, "action": action}
+
+
+def decide(state, seat, action, rng):
+    s = state
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("That is not a Kenta move.")
+    if not s or s.get("over"):
+        raise IllegalAction("The game is over.")
+    if seat is None or not _int(seat) or not 0 <= seat < s["n"]:
+        raise IllegalAction("Only a player of this game can do that.")
+    if s["resigned"][seat]:
+        raise IllegalAction("You have resigned from this game.")
+    sim = Sim(s, rng)
+    if action == {"type": "resign"}:
+        sim.emit("resign", seat=seat)
+        run(sim)
+        return sim.events
+    if action not in [item["action"] for item in legal_actions(s, seat)]:
+        if not to_act(s).get(seat):
+            raise IllegalAction("It is not your move now.")
+        raise IllegalAction("That is not one of your moves now.")
+    t = action["type"]
+    st = sim.state
+    if t == "vote":
+        sim.emit("vote", seat=seat, marker=action["marker"])
+    elif t == "pass":
+        sim.emit("pass", seat=seat)
+    elif t == "stop":
+        k = next(k for k in st["hands"][seat] if CARDS[k]["stop"])
+        sim.emit("stop", seat=seat, card=k, cancelled=st["playing"]["card"], against=st["playing"]["seat"])
+    elif t == "die":
+        sim.emit("die", seat=seat, color=action["color"], value=st["dice"][action["color"]])
+    elif t == "line":
+        move_line(sim, seat, 1 if action["dir"] == "forward" else -1, "hot", stage="hot_vote")
+    elif t == "play":
+        window = others(st, seat) if stop_possible(st) else []
+        sim.emit("announce", seat=seat, card=action["card"], window=window)
+    elif t == "swap":
+        sim.emit("swap", seat=seat, card=action["card"])
+        draw(sim, seat, "swap")
+    elif t == "end":
+        next_turn(sim)
+    else:
+        p = st["playing"]
+        base = {"seat": p["seat"], "card": p["card"], "step": p["step"]}
+        if t == "target":
+            sim.emit("effect", target=action["seat"], **base)
+        elif t == "dir":
+            sim.emit("dir", seat=seat, mover=action["mover"], dir=action["dir"])
+        elif t == "kenta":
+            sim.emit("effect", choice=action["choice"], **base)
+            if action["choice"] == "flip":
+                sim.emit("disc", seat=seat, color="white" if st["disc"] == "black" else "black", why="card")
+            else:
+                move_line(sim, seat, 1 if action["choice"] == "forward" else -1, "card")
+        elif t == "discard":
+            sim.emit("effect", **base)
+            sim.emit("discard", seat=seat, card=action["card"], why="card")
+        elif t == "give":
+            to = p["target"]
+            sim.emit("effect", **base)
+            sim.emit("give", what="hand", card=action["card"], to=to,
+                     kept=len(st["hands"][to]) < 5, **{"from": seat})
+    run(sim)
+    return sim.events
+
+
+def to_act(state):
+    s = state
+    if not s or s.get("over"):
+        return {}
+    v = s["vote"]
+    if v is not None:
+        return {p: {"kind": "window", "default": {"type": "vote", "marker": "none"},
+                    "seconds": s["options"]["vote_seconds"]} for p in v["waiting"]}
+    if s["race_over"]:
+        return {}
+    r = s["react"]
+    if r is not None:
+        return {p: {"kind": "window", "default": {"type": "pass"},
+                    "seconds": s["options"]["reaction_seconds"]} for p in r["waiting"]}
+    pend = pending(s)
+    if pend is None:
+        return {}
+    seat, kind, _ = pend
+    return {seat: {"kind": "turn", "default": {"type": "end"} if kind == "cards" else None,
+                   "seconds": None}}
+
+
+def timers(state):
+    return []
+
+
+def result(state):
+    if not state or not state.get("over"):
+        return None
+    o = state["outcome"]
+    return {"ranks": list(o["ranks"]), "scores": list(o["scores"]), "winners": list(o["winners"]),
+            "summary": o["summary"]}
+
+
+# --------------------------------------------------------------------------------------------
+# What each seat may see.
+
+def view(state, seat):
+    s = state
+    me = seat if _int(seat) and s and 0 <= seat < s["n"] else None
+    v = s["vote"]
+    pend = pending(s)
+    out = {
+        "n": s["n"], "colors": COLORS[:s["n"]], "disc": s["disc"], "line": s["line"],
+        "positions": list(s["pos"]), "points": list(s["points"]),
+        "hot_passed": [{"square": sq, "seats": list(ps)} for sq, ps in zip(HOT, s["hot_passed"])],
+        "hand_counts": [len(h) for h in s["hands"]],
+        "pile_count": len(cards_of(s["pile"])), "pile_round": s["pile_round"],
+        "discard": cards_of(s["discard"]),
+        "resigned": list(s["resigned"]), "active": s["active"], "stage": s["stage"],
+        "dice": dict(s["dice"]) if s["dice"] else None, "value": s["value"], "uses": s["uses"],
+        "turn_no": s["turn_no"],
+        "playing": ({k: (list(map(list, val)) if k == "dirs" else val) for k, val in s["playing"].items()}
+                    if s["playing"] else None),
+        "react": {"waiting": list(s["react"]["waiting"])} if s["react"] else None,
+        "vote": ({"kind": v["kind"], "why": v["why"], "voters": list(v["voters"]),
+                  "waiting": list(v["waiting"]), "candidates": list(v["candidates"]),
+                  "voted": [p for p in v["voters"] if p not in v["waiting"]]} if v else None),
+        "waiting_for": ({"seat": pend[0], "kind": pend[1]} if pend else None),
+        "to_act": sorted(to_act(s)),
+        "race_over": s["race_over"], "end": s["end"], "over": s["over"],
+        "result": result(s),
+        "you": None,
+    }
+    if me is not None:
+        out["you"] = {
+            "seat": me, "color": COLORS[me], "hand": list(s["hands"][me]),
+            "objective": s["objectives"][me],
+            "ballot": v["ballots"][me] if v is not None else None,
+        }
+    return out
+
+
+def redact(e, seat):
+    t, d = e["type"], e["data"]
+    me = seat if _int(seat) else None
+    if t == "setup":
+        data = {k: val for k, val in d.items() if k not in ("hands", "objectives", "pile")}
+        data["hands"] = [list(h) if p == me else None for p, h in enumerate(d["hands"])]
+        data["hand_counts"] = [len(h) for h in d["hands"]]
+        data["objectives"] = [o if p == me else None for p, o in enumerate(d["objectives"])]
+        data["pile_count"] = len(d["pile"])
+        return {"type": t, "data": data}
+    if t == "reshuffle":
+        return {"type": t, "data": {"pile_count": len(d["pile"])}}
+    if t == "draw" and d["kept"] and d["seat"] != me:
+        return {"type": t, "data": {k: val for k, val in d.items() if k != "card"}}
+    if t == "vote" and d["seat"] != me:
+        return {"type": t, "data": {"seat": d["seat"]}}
+    if t == "give" and d["what"] == "hand" and d["kept"] and me not in (d["from"], d["to"]):
+        return {"type": t, "data": {k: val for k, val in d.items() if k != "card"}}
+    return {"type": t, "data": dict(d)}
+
+
+# --------------------------------------------------------------------------------------------
+# The log.
+
+def _effect_text(eff):
+    do = eff["do"]
+    who = {"me": "the active player", "you": "the chosen player", "others": "every other player",
+           "all": "every player"}
+    if do == "target":
+        return "choose a player (ahead if the disc is black, behind if white)"
+    if do == "move":
+        d = {"forward": "forward", "backward": "back", "either": "forward or back"}[eff["dir"]]
+        s = "square" if eff["steps"] == 1 else "squares"
+        return f"{who[eff['who']]} moves {eff['steps']} {s} {d}"
+    if do == "kenta":
+        return "flip the Kenta disc or move the finish line one square"
+    if do == "draw":
+        return f"{who[eff['who']]} draws a card"
+    if do == "discard":
+        return f"{who[eff['who']]} discards a card"
+    if eff["what"] == "this":
+        return "give this card to the chosen player"
+    return "give a card from your hand to the chosen player"
+
+
+def card_text(key):
+    c = CARDS[key]
+    if c["stop"]:
+        return "Cancel another player's action card; both are discarded and that player scores 1 point."
+    parts = [_effect_text(e) for e in c["effects"]]
+    text = "; then ".join(parts)
+    text = text[0].upper() + text[1:] + "."
+    if c["points"]:
+        text += f" Worth {c['points']} point{'s' if c['points'] > 1 else ''} if held at the end."
+    return text
+
+
+def describe(e, names):
+    t, d = e["type"], e["data"]
+
+    def nm(p):
+        return names[p] if p is not None and 0 <= p < len(names) else f"Seat {p}"
+
+    def cn(k):
+        return CARDS[k]["name"] if k in CARDS else str(k)
+
+    if t == "setup":
+        return (f"The race begins: the Kenta disc shows {d['disc']}, the finish line is on square "
+                f"{d['line']}, and {nm(d['first'])} starts.")
+    if t == "turn":
+        return f"It is {nm(d['seat'])}'s turn."
+    if t == "roll":
+        txt = f"{nm(d['seat'])} rolled black {ROMAN[d['black']]} and white {ROMAN[d['white']]}"
+        if d["black"] == d["white"]:
+            return txt + ": doubles! The disc flips and everyone votes on the finish line."
+        return txt + "."
+    if t == "die":
+        return f"{nm(d['seat'])} chose the {d['color']} die ({ROMAN[d['value']]}); the disc shows {d['color']}."
+    if t == "act":
+        if d["value"] <= 3:
+            return f"{nm(d['seat'])} moves {d['value']} square{'s' if d['value'] > 1 else ''}."
+        return f"{nm(d['seat'])} draws a card (IV)."
+    if t == "vote_open":
+        who = ", ".join(nm(p) for p in d["voters"])
+        if d["kind"] == "winner":
+            return f"Tie for the win: {who} vote in secret for the winner."
+        return f"Secret vote on the finish line: {who}."
+    if t == "vote":
+        if "marker" in d:
+            m = d["marker"]
+            what = "no marker" if m == "none" else (f"a vote for {nm(m)}" if _int(m) else f"the {m} marker")
+            return f"{nm(d['seat'])} voted in secret ({what})."
+        return f"{nm(d['seat'])} voted in secret."
+    if t == "vote_reveal":
+        parts = []
+        for p, b in enumerate(d["ballots"]):
+            if b is None:
+                continue
+            parts.append(f"{nm(p)}: " + ("no marker" if b == "none" else (nm(b) if _int(b) else b)))
+        shown = "; ".join(parts) or "no votes"
+        if d["kind"] == "line":
+            return f"Votes revealed ({shown}): the finish line moves {d['delta']:+d} to square {d['line']}."
+        return f"Votes revealed ({shown}): {' and '.join(nm(w) for w in d['winners'])} win the tie."
+    if t == "move":
+        why = {"die": "", "card": " (card)", "arrow": " (active square arrow)"}.get(d["why"], "")
+        parts = [f"{nm(m['seat'])} {m['from']}→{m['to']}" for m in d["moves"]]
+        return "Pawns move" + why + ": " + ", ".join(parts) + "."
+    if t == "hot":
+        who = ", ".join(f"{nm(p)} +{pt}" for p, pt in zip(d["seats"], d["points"]))
+        return f"Hot spot sprint on square {d['square']}: {who}."
+    if t == "draw":
+        if not d["kept"]:
+            return f"{nm(d['seat'])} already holds five cards: the drawn {cn(d['card'])} is discarded."
+        if "card" in d:
+            return f"{nm(d['seat'])} drew {cn(d['card'])}."
+        return f"{nm(d['seat'])} drew a card."
+    if t == "reshuffle":
+        return f"The pile ran out: the discard pile is shuffled into a new pile of {d.get('pile_count', len(d.get('pile', [])))} cards."
+    if t == "hot_stop":
+        return f"{nm(d['seat'])} stopped on the hot spot sprint on square {d['square']} and moves the finish line."
+    if t == "line":
+        return f"{nm(d['seat'])} moved the finish line {'forward' if d['delta'] > 0 else 'back'} to square {d['line']}."
+    if t == "disc":
+        return f"{nm(d['seat'])} flipped the Kenta disc to {d['color']}."
+    if t == "cards":
+        return f"{nm(d['seat'])} may now use up to two cards."
+    if t == "announce":
+        return f"{nm(d['seat'])} plays {cn(d['card'])}: {card_text(d['card'])}"
+    if t == "swap":
+        return f"{nm(d['seat'])} discarded {cn(d['card'])} to draw a new card."
+    if t == "pass":
+        return f"{nm(d['seat'])} lets the card resolve."
+    if t == "stop":
+        return (f"{nm(d['seat'])} played STOP: {nm(d['against'])}'s {cn(d['cancelled'])} is cancelled "
+                f"and {nm(d['against'])} scores 1 point.")
+    if t == "effect":
+        c = CARDS.get(d["card"])
+        eff = c["effects"][d["step"]] if c and d["step"] < len(c["effects"]) else None
+        txt = _effect_text(eff) if eff else "effect"
+        if d.get("skipped"):
+            return f"{cn(d['card'])}: {txt}: nothing to do."
+        if "target" in d:
+            return f"{cn(d['card'])}: {nm(d['seat'])} chose {nm(d['target'])}."
+        if "choice" in d:
+            return f"{cn(d['card'])}: {nm(d['seat'])} chose to " + {
+                "flip": "flip the Kenta disc.", "forward": "move the finish line forward.",
+                "back": "move the finish line back."}[d["choice"]]
+        return f"{cn(d['card'])}: {txt}."
+    if t == "dir":
+        return f"{nm(d['seat'])} will move {nm(d['mover'])} {'forward' if d['dir'] == 'forward' else 'back'}."
+    if t == "discard":
+        return f"{nm(d['seat'])} discarded {cn(d['card'])}."
+    if t == "give":
+        what = cn(d["card"]) if "card" in d else "a card"
+        txt = f"{nm(d['from'])} gave {what} to {nm(d['to'])}"
+        return txt + ("." if d["kept"] else ", who holds five cards, so it is discarded.")
+    if t == "done":
+        return f"{nm(d['seat'])}'s {cn(d['card'])} is resolved."
+    if t == "race_end":
+        why = {"pawn": "a pawn reached the finish line", "line": "the finish line reached the leading pawn",
+               "pile": "the pile was drawn out for the second time"}.get(d["why"], d["why"])
+        fin = ", ".join(f"{nm(p)} {f}" for p, f in enumerate(d["final"]) if f is not None)
+        return f"The race is over: {why}. Objectives revealed; final squares: {fin}."
+    if t == "game_over":
+        return f"Game over: {' and '.join(nm(w) for w in d['winners'])} win{'s' if len(d['winners']) == 1 else ''}."
+    if t == "resign":
+        return f"{nm(d['seat'])} resigned."
+    return t
