@@ -208,10 +208,13 @@ def _run_bots(game, kind, state, version):
 
 
 def _command_rows(game, first: Event) -> list[Event]:
-    """The events one command stored: from its first row up to the next command."""
-    nxt = Event.objects.filter(game=game, seq__gt=first.seq, command__isnull=False).order_by("seq").values_list("seq", flat=True).first()
-    rows = Event.objects.filter(game=game, seq__gte=first.seq)
-    return list(rows.filter(seq__lt=nxt) if nxt else rows)
+    """The events one request stored: its command and the bot answers that followed it."""
+    rows = []
+    for row in Event.objects.filter(game=game, seq__gte=first.seq).order_by("seq"):
+        if row.seq > first.seq and row.command is not None and row.command.get("by") != "bot":
+            break
+        rows.append(row)
+    return rows
 
 
 def _after(game, kind, state, rows, *, acted, old_version, new_version):

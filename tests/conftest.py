@@ -31,6 +31,8 @@ def _eager_celery(settings):
     """In-process tests run Celery tasks inline; the worker tests turn this off."""
     from kinplay.celery import app
 
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
+
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = False
@@ -88,3 +90,16 @@ def purgeable_events(transactional_db):
 
     yield
     triggers.remove(connection)
+
+
+@pytest.fixture
+def inbox(mailoutbox):
+    """The mail delivered so far: relays the outbox first (in a test transaction the
+    on-commit kick never fires, so the relay runs here as the worker would run it)."""
+    from kinplay.notifications.services import relay
+
+    def delivered():
+        relay()
+        return mailoutbox
+
+    return delivered

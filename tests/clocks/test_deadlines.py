@@ -66,12 +66,13 @@ def test_it_forfeits_when_the_game_says_so(alice, bob):
     assert any(e.command["action"] == {"type": "resign"} for e in timeouts(game))
 
 
-def test_it_reminds_a_human_before_a_long_clock_runs_out(alice, bob, mailoutbox):
+def test_it_reminds_a_human_before_a_long_clock_runs_out(alice, bob, inbox):
     game = new_game(alice, bob, per_move=24 * 3600)
-    mailoutbox.clear()
+    inbox().clear()
     sweep(now=timezone.now() + timedelta(hours=19))
-    assert sorted(m.to[0] for m in mailoutbox) == ["alice@example.com", "bob@example.com"]
-    assert all("due soon" in m.subject for m in mailoutbox)
+    reminders = inbox()
+    assert sorted(m.to[0] for m in reminders) == ["alice@example.com", "bob@example.com"]
+    assert all("due soon" in m.subject for m in reminders)
     assert not timeouts(game)
 
 

@@ -7,35 +7,35 @@ from tests.play import finish, step
 pytestmark = pytest.mark.django_db
 
 
-def test_it_emails_each_human_once_when_their_turn_comes(alice, bob, mailoutbox):
+def test_it_emails_each_human_once_when_their_turn_comes(alice, bob, inbox):
     game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}, {"bot": "random"}], per_move=None)
-    assert sorted(m.to[0] for m in mailoutbox) == ["alice@example.com", "bob@example.com"]
-    mail = mailoutbox[0]
+    assert sorted(m.to[0] for m in inbox()) == ["alice@example.com", "bob@example.com"]
+    mail = inbox()[0]
     assert f"/games/{game.pk}/" in mail.body
     html = mail.alternatives[0][0]
     assert f"/games/{game.pk}/" in html and "<html>" in html
-    mailoutbox.clear()
+    inbox().clear()
     step(game, seat=0)  # alice chooses; bob was already waiting: no second email for him
-    assert mailoutbox == []
+    assert inbox() == []
 
 
-def test_it_sends_nothing_to_a_player_who_switched_turn_email_off(alice, bob, mailoutbox):
+def test_it_sends_nothing_to_a_player_who_switched_turn_email_off(alice, bob, inbox):
     profile = Profile.of(bob)
     profile.email_turns = False
     profile.save()
     services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
-    assert [m.to[0] for m in mailoutbox] == ["alice@example.com"]
+    assert [m.to[0] for m in inbox()] == ["alice@example.com"]
 
 
-def test_it_tells_everyone_the_result(alice, bob, mailoutbox):
+def test_it_tells_everyone_the_result(alice, bob, inbox):
     game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
     finish(game)
-    over = [m for m in mailoutbox if "is over" in m.subject]
+    over = [m for m in inbox() if "is over" in m.subject]
     assert sorted(m.to[0] for m in over) == ["alice@example.com", "bob@example.com"]
     game.refresh_from_db()
     assert game.result["summary"] in over[0].body
 
 
-def test_it_never_writes_to_bots(alice, mailoutbox):
+def test_it_never_writes_to_bots(alice, inbox):
     services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"bot": "random"}, {"bot": "heuristic"}], per_move=None)
-    assert [m.to[0] for m in mailoutbox] == ["alice@example.com"]
+    assert [m.to[0] for m in inbox()] == ["alice@example.com"]
