@@ -1,0 +1,1123 @@
+"""Project_Kin: the two-player skirmish (Standard, Demolition, To Kingdom Come).
+
+Every interpretation is written down in RULES.md, next to the rulebook sentence
+it interprets. The board is a graph loaded from data/board.json and validated at
+import; the piece counts come from data/pieces.json.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import deque
+
+from games.engine import IllegalAction, canonical, event
+
+SLUG = "project_kin"
+NAME = "Project_Kin"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 2
+
+SEAT_NAMES = ["Red", "Blue"]
+PREFIX = ["r", "b"]
+SPECIALS = ["wall", "sage", "bulldozer"]
+NODE_KINDS = {"base", "guard", "track", "loop", "turret", "retake", "ambush", "bomb", "objective"}
+
+OPTIONS_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "mode": {
+            "type": "string", "enum": ["standard", "demolition"], "default": "standard",
+            "title": "Game mode",
+            "description": "Standard: a bomb only starts its countdown when it is stolen. "
+                           "Demolition: every picked-up bomb starts the countdown on the turn tracker. "
+                           "(CTF is named by the rulebook but not described, so it is not offered.)",
+        },
+        "variant": {
+            "type": "string", "enum": ["none", "to_kingdom_come"], "default": "none",
+            "title": "Variant",
+            "description": "To Kingdom Come adds the King (lose it and you lose), ability points, "
+                           "Walls, Sages and Bulldozers.",
+        },
+        "fuse_seconds": {
+            "type": ["integer", "null"], "minimum": 0, "maximum": 604800, "default": None,
+            "title": "Wall-clock bomb fuse (seconds)",
+            "description": "If set, a picked-up bomb also goes off when this many real seconds have "
+                           "passed since it was picked up. Empty or 0: no wall-clock fuse.",
+        },
+        "turn_limit": {
+            "type": "integer", "minimum": 20, "maximum": 2000, "default": 400,
+            "title": "Turn limit",
+            "description": "The game is a draw when this many turns (of either player, extra turns "
+                           "included) have been played without a winner.",
+        },
+    },
+}
+
+DEFAULTS = {k: v["default"] for k, v in OPTIONS_SCHEMA["properties"].items()}
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+# --------------------------------------------------------------------------- data loading
+
+def _fail(path, problem):
+    raise ValueError(f"{os.path.basename(path)}: {problem}")
+
+
+def load_board(path):
+    """Read and validate a board file; returns the board with derived adjacency."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            raw = json.load(fh)
+    except (OSError, json.JSONDecodeError) as exc:
+        _fail(path, f"cannot be read as JSON ({exc})")
+    if not isinstance(raw, dict):
+        _fail(path, "the board must be a JSON object")
+    nodes = raw.get("nodes")
+    edges = raw.get("edges")
+    if not isinstance(nodes, list) or not nodes:
+        _fail(path, "'nodes' must be a non-empty list")
+    if not isinstance(edges, list) or not edges:
+        _fail(path, "'edges' must be a non-empty list")
+    byid = {}
+    for i, nd in enumerate(nodes):
+        if not isinstance(nd, dict):
+            _fail(path, f"node #{i} is not an object")
+        nid = nd.get("id")
+        if not isinstance(nid, str) or not nid:
+            _fail(path, f"node #{i} has no string 'id'")
+        if nid in byid:
+            _fail(path, f"node id {nid!r} is used twice")
+        if nd.get("kind") not in NODE_KINDS:
+            _fail(path, f"node {nid!r} has unknown kind {nd.get('kind')!r} (expected one of {sorted(NODE_KINDS)})")
+        for c in ("x", "y"):
+            if not isinstance(nd.get(c), (int, float)) or isinstance(nd.get(c), bool):
+                _fail(path, f"node {nid!r} needs a number '{c}' coordinate")
+        if nd["kind"] in ("base", "guard", "loop") and nd.get("seat") not in (0, 1):
+            _fail(path, f"node {nid!r} of kind {nd['kind']} needs 'seat' 0 or 1")
+        byid[nid] = nd
+    for nd in nodes:
+        if nd["kind"] == "turret":
+            t = nd.get("targets")
+            if not isinstance(t, list) or not t or any(x not in byid for x in t):
+                _fail(path, f"turret {nd['id']!r} needs 'targets', a non-empty list of existing node ids")
+    kinds = {}
+    for nd in nodes:
+        kinds.setdefault(nd["kind"], []).append(nd)
+    base, guard, loop = {}, {}, {}
+    for kind, store in (("base", base), ("guard", guard), ("loop", loop)):
+        for nd in kinds.get(kind, []):
+            if nd["seat"] in store:
+                _fail(path, f"seat {nd['seat']} has two {kind} nodes ({store[nd['seat']]!r} and {nd['id']!r})")
+            store[nd["seat"]] = nd["id"]
+        for s in (0, 1):
+            if s not in store:
+                _fail(path, f"seat {s} has no {kind} node")
+    for kind in ("bomb", "objective"):
+        if len(kinds.get(kind, [])) != 1:
+            _fail(path, f"the board needs exactly one {kind} node, found {len(kinds.get(kind, []))}")
+    if not kinds.get("retake"):
+        _fail(path, "the board needs at least one retake node")
+    fwd = [{nid: [] for nid in byid}, {nid: [] for nid in byid}]
+    back = [{nid: [] for nid in byid}, {nid: [] for nid in byid}]
+    adjacent = {nid: set() for nid in byid}
+    seen = set()
+    for i, e in enumerate(edges):
+        if not isinstance(e, dict):
+            _fail(path, f"edge #{i} is not an object")
+        a, b = e.get("a"), e.get("b")
+        if a not in byid or b not in byid or a == b:
+            _fail(path, f"edge #{i} must join two different existing nodes (got {a!r}, {b!r})")
+        key = tuple(sorted((a, b)))
+        if key in seen:
+            _fail(path, f"edge #{i} joins {a!r} and {b!r} a second time")
+        seen.add(key)
+        adjacent[a].add(b)
+        adjacent[b].add(a)
+        style = e.get("style")
+        if style == "dotted":
+            for s in (0, 1):
+                fwd[s][a].append((b, "dotted"))
+                fwd[s][b].append((a, "dotted"))
+                back[s][a].append((b, "dotted"))
+                back[s][b].append((a, "dotted"))
+        elif style == "solid":
+            f = e.get("forward")
+            if not isinstance(f, list) or len(f) != 2 or any(x not in ("ab", "ba") for x in f):
+                _fail(path, f"solid edge {a!r}-{b!r} needs 'forward': [dir for seat 0, dir for seat 1], each 'ab' or 'ba'")
+            for s in (0, 1):
+                x, y = (a, b) if f[s] == "ab" else (b, a)
+                fwd[s][x].append((y, "solid"))
+                back[s][y].append((x, "solid"))
+        else:
+            _fail(path, f"edge {a!r}-{b!r} has style {style!r}; expected 'solid' or 'dotted'")
+    for nd in kinds.get("ambush", []):
+        inc = [e for e in edges if nd["id"] in (e["a"], e["b"])]
+        if not inc or any(e["style"] != "dotted" for e in inc):
+            _fail(path, f"ambush {nd['id']!r} must be connected to the paths only by dotted edges")
+    for s in (0, 1):
+        if not any(x == guard[s] and k == "solid" for x, k in fwd[s][base[s]]):
+            _fail(path, f"guard {guard[s]!r} must be directly connected (forward) to base {base[s]!r}")
+    for s in (0, 1):
+        fwd[s][loop[s]].append((base[s], "loop"))
+    # forward distance (number of moves along forward/dotted/loop links) to the enemy base
+    dist = []
+    for s in (0, 1):
+        target = base[1 - s]
+        d = {target: 0}
+        q = deque([target])
+        rev = {nid: [] for nid in byid}
+        for x in byid:
+            for y, _k in fwd[s][x]:
+                rev[y].append(x)
+        while q:
+            y = q.popleft()
+            for x in rev[y]:
+                if x not in d:
+                    d[x] = d[y] + 1
+                    q.append(x)
+        if base[s] not in d:
+            _fail(path, f"seat {s} cannot reach the enemy base {target!r} moving forward from {base[s]!r}")
+        dist.append(d)
+    tracker = raw.get("tracker")
+    if not isinstance(tracker, dict) or not isinstance(tracker.get("length"), int) or tracker["length"] < 2:
+        _fail(path, "'tracker' must be an object with an integer 'length' of at least 2")
+    for c in ("x", "y", "w", "h"):
+        if not isinstance(tracker.get(c), (int, float)):
+            _fail(path, f"'tracker' needs a number '{c}'")
+    pools = raw.get("pools")
+    if not isinstance(pools, dict):
+        _fail(path, "'pools' must be an object")
+    for p in ("spawn", "out", "final", "extra"):
+        v = pools.get(p)
+        if not isinstance(v, list) or len(v) != 2 or not all(isinstance(r, dict) and all(isinstance(r.get(c), (int, float)) for c in "xywh") for r in v):
+            _fail(path, f"pools.{p} must be a list of two boxes {{x, y, w, h}} (one per seat)")
+    ob = pools.get("object")
+    if not isinstance(ob, dict) or not all(isinstance(ob.get(c), (int, float)) for c in "xywh"):
+        _fail(path, "pools.object must be a box {x, y, w, h}")
+    vb = raw.get("viewbox")
+    if not isinstance(vb, list) or len(vb) != 4 or not all(isinstance(v, (int, float)) for v in vb):
+        _fail(path, "'viewbox' must be four numbers")
+    return {
+        "raw": raw, "nodes": byid, "order": [nd["id"] for nd in nodes], "edges": edges,
+        "fwd": fwd, "back": back, "adjacent": {k: sorted(v) for k, v in adjacent.items()},
+        "base": [base[0], base[1]], "guard": [guard[0], guard[1]], "loop": [loop[0], loop[1]],
+        "bomb": kinds["bomb"][0]["id"], "objective": kinds["objective"][0]["id"],
+        "retake": {nd["id"] for nd in kinds["retake"]},
+        "turrets": {nd["id"]: list(nd["targets"]) for nd in kinds.get("turret", [])},
+        "tracker": tracker["length"], "dist": dist,
+    }
+
+
+def load_pieces(path):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            raw = json.load(fh)
+    except (OSError, json.JSONDecodeError) as exc:
+        _fail(path, f"cannot be read as JSON ({exc})")
+    if not isinstance(raw, dict):
+        _fail(path, "must be a JSON object")
+    for k in ("pawns", "extra_normals", "king_points"):
+        v = raw.get(k)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            _fail(path, f"{k!r} must be a non-negative integer")
+    if raw["pawns"] < 2:
+        _fail(path, "'pawns' must be at least 2")
+    sp = raw.get("specials")
+    if not isinstance(sp, dict) or set(sp) != set(SPECIALS) or not all(isinstance(v, int) and v >= 0 for v in sp.values()):
+        _fail(path, f"'specials' must give a non-negative count for each of {SPECIALS}")
+    pts = raw.get("sage_points")
+    if not isinstance(pts, dict) or set(pts) != {"normal", "final", "special"} or not all(isinstance(v, int) and v >= 0 for v in pts.values()):
+        _fail(path, "'sage_points' must give non-negative integers for normal, final and special")
+    return raw
+
+
+BOARD = load_board(os.path.join(HERE, "data", "board.json"))
+PIECES = load_pieces(os.path.join(HERE, "data", "pieces.json"))
+
+
+# --------------------------------------------------------------------------- helpers
+
+def _clone(state):
+    """A fast deep copy of this game's state (its shape is fixed)."""
+    if not state:
+        return {}
+    bomb = dict(state["bomb"])
+    if bomb.get("countdown"):
+        bomb["countdown"] = dict(bomb["countdown"])
+    return {
+        "options": dict(state["options"]), "pos": dict(state["pos"]), "points": list(state["points"]),
+        "bomb": bomb, "turn": dict(state["turn"]),
+        "result": None if state.get("result") is None else {
+            "winners": list(state["result"]["winners"]), "reason": state["result"]["reason"]},
+        "recent": list(state.get("recent", [])),
+    }
+
+
+def _opts(state):
+    return state["options"]
+
+
+def _tkc(state):
+    return state["options"]["variant"] == "to_kingdom_come"
+
+
+ZONES = ("spawn", "out", "final", "extra")
+_TYPES = {"F": "final", "K": "king", "x": "normal", "w": "wall", "s": "sage", "d": "bulldozer"}
+
+
+def ptype(pid):
+    c = pid[1]
+    return "normal" if c.isdigit() else _TYPES[c]
+
+
+def pseat(pid):
+    return 0 if pid[0] == "r" else 1
+
+
+def _mk(pid, loc):
+    board = loc not in ZONES
+    return {"id": pid, "seat": pseat(pid), "type": ptype(pid), "zone": "board" if board else loc,
+            "at": loc if board else None}
+
+
+def _pieces(state):
+    return [_mk(pid, loc) for pid, loc in state["pos"].items()]
+
+
+def _piece(state, pid):
+    loc = state["pos"].get(pid) if pid else None
+    return None if loc is None else _mk(pid, loc)
+
+
+def _on_board(state, seat=None):
+    return [_mk(pid, loc) for pid, loc in state["pos"].items()
+            if loc not in ZONES and (seat is None or pseat(pid) == seat)]
+
+
+def _occupant(state, node):
+    for pid, loc in state["pos"].items():
+        if loc == node:
+            return _mk(pid, loc)
+    return None
+
+
+def _zone(state, seat, zone):
+    return [_mk(pid, loc) for pid, loc in state["pos"].items() if loc == zone and pseat(pid) == seat]
+
+
+def _out_count(state, seat):
+    return sum(1 for pid, loc in state["pos"].items() if loc == "out" and pseat(pid) == seat)
+
+
+def _is_special(p):
+    return p["type"] in ("king", "wall", "sage", "bulldozer")
+
+
+def _can_back(state, p):
+    return p["type"] in ("final", "king") or state["bomb"]["carrier"] == p["id"]
+
+
+def _active_limit_reached(state, seat):
+    """Two enemy pieces out: this seat may only have three active pieces."""
+    return _out_count(state, 1 - seat) >= 2 and len(_on_board(state, seat)) >= 3
+
+
+def turns_left(state):
+    cd = state["bomb"].get("countdown")
+    if not cd:
+        return None
+    return BOARD["tracker"] - cd["pos"]
+
+
+def _occ_map(state):
+    return {loc: pid for pid, loc in state["pos"].items() if loc not in ZONES}
+
+
+def _blocks(occ, node, seat):
+    """Whether a piece of ``seat`` may not move past ``node``."""
+    pid = occ.get(node)
+    if pid is None or pseat(pid) == seat:
+        return False
+    nd = BOARD["nodes"][node]
+    if nd["kind"] == "guard" and nd["seat"] != seat:
+        return True
+    return ptype(pid) == "wall"
+
+
+def _destinations(state, p, roll):
+    """Reachable end nodes for piece p with a roll: {dest: (direction, path)}."""
+    seat = p["seat"]
+    enemy_base = BOARD["base"][1 - seat]
+    steps = 1 if p["type"] == "wall" else roll
+    dirs = ["forward"]
+    if roll == 1 or _can_back(state, p):
+        dirs.append("backward")
+    found = {}
+    occ = _occ_map(state)
+    for d in dirs:
+        adj = BOARD["fwd"][seat] if d == "forward" else BOARD["back"][seat]
+        stack = [(p["at"], steps, [p["at"]])]
+        while stack:
+            node, left, path = stack.pop()
+            for nxt, kind in adj[node]:
+                if nxt in path:
+                    continue
+                npath = path + [nxt]
+                rem = left - 1
+                if kind in ("dotted", "loop") or rem == 0:
+                    found.setdefault(nxt, (d, npath))
+                    continue
+                if nxt == enemy_base or _blocks(occ, nxt, seat):
+                    continue  # must land exactly there
+                stack.append((nxt, rem, npath))
+    return found
+
+
+def _enemy_base_dir(seat, node):
+    """The forward solid step a bulldozer (or its push) takes toward the enemy base."""
+    best = None
+    dist = BOARD["dist"][seat]
+    for nxt, kind in BOARD["fwd"][seat][node]:
+        if kind != "solid" or nxt not in dist:
+            continue
+        if best is None or dist[nxt] < dist[best]:
+            best = nxt
+    return best
+
+
+# --------------------------------------------------------------------------- legal actions
+
+def _move_actions(state, seat):
+    t = state["turn"]
+    roll = t["roll"]
+    pieces = _on_board(state, seat)
+    if t.get("piece"):
+        pieces = [p for p in pieces if p["id"] == t["piece"]]
+    out = []
+    occmap = _occ_map(state)
+    points = state["points"][seat]
+    for p in sorted(pieces, key=lambda q: q["id"]):
+        if p["type"] == "bulldozer":
+            continue
+        for dest, (d, path) in sorted(_destinations(state, p, roll).items()):
+            opid = occmap.get(dest)
+            occ = _mk(opid, dest) if opid else None
+            base = f"move {p['id']} {dest}"
+            label = f"Move {_pname(p)} to {_nname(dest)}"
+            if occ is None or occ["seat"] != seat:
+                act = {"type": "move", "piece": p["id"], "to": dest}
+                if occ is not None and state["bomb"]["carrier"] == occ["id"]:
+                    out.append(_item(base + " steal", label + ", taking the bomb carrier and stealing the bomb", dict(act, bomb="steal")))
+                    out.append(_item(base + " reset", label + ", taking the bomb carrier and resetting the bomb", dict(act, bomb="reset")))
+                else:
+                    extra = f", taking {_pname(occ)}" if occ else ""
+                    out.append(_item(base, label + extra, act))
+                continue
+            # a friendly piece on the destination
+            if p["type"] == "sage" and _tkc(state):
+                out.append(_item(base + " eat", label + f" and eat {_pname(occ)} for ability points",
+                                 {"type": "move", "piece": p["id"], "to": dest, "eat": True}))
+            elif (p["type"] == "normal" and occ["type"] == "king" and _tkc(state) and points >= 1
+                  and _zone(state, seat, "extra") and any(q["type"] == "normal" for q in _zone(state, seat, "extra"))
+                  and not _active_limit_reached(state, seat)):
+                for f, kind in BOARD["fwd"][seat][dest]:
+                    if kind != "solid" or f == p["at"]:
+                        continue
+                    focc = _occupant(state, f)
+                    if focc is not None and focc["seat"] == seat:
+                        continue
+                    for b, bkind in BOARD["back"][seat][dest]:
+                        if bkind != "solid" or (_occupant(state, b) is not None and b != p["at"]) or b == f:
+                            continue
+                        out.append(_item(f"{base} split {f} {b}",
+                                         f"Split: {_pname(p)} lands on the King, moves on to {_nname(f)}, a new piece appears on {_nname(b)}",
+                                         {"type": "move", "piece": p["id"], "to": dest, "split": [f, b]}))
+    return out
+
+
+def _item(notation, label, action):
+    return {"notation": notation, "label": label, "action": action}
+
+
+def _start_actions(state, seat):
+    out = [_item("roll", "Roll the d4 and move", {"type": "roll"})]
+    base = BOARD["base"][seat]
+    if _occupant(state, base) is None and not _active_limit_reached(state, seat):
+        kinds = sorted({p["type"] for p in _zone(state, seat, "spawn")}, key=_type_order)
+        for k in kinds:
+            if k == "normal":
+                out.append(_item("spawn", "Spawn a piece on your base and move it", {"type": "spawn", "kind": k}))
+            else:
+                out.append(_item(f"spawn {k}", f"Spawn your {k} piece on your base" + ("" if k == "bulldozer" else " and move it"),
+                                 {"type": "spawn", "kind": k}))
+    bomb = state["bomb"]
+    carrier = _piece(state, bomb["carrier"]) if bomb["carrier"] else None
+    if carrier is not None and carrier["seat"] == seat:
+        if carrier["at"] == BOARD["objective"]:
+            out.append(_item("deliver", "Deliver the bomb from the objective point (you win)", {"type": "deliver"}))
+        for pid in _chain(state, carrier):
+            q = _piece(state, pid)
+            out.append(_item(f"pass {pid}", f"Pass the bomb along the chain to {_pname(q)} on {_nname(q['at'])}",
+                             {"type": "pass", "to": pid}))
+    if _tkc(state) and state["points"][seat] >= 1:
+        king = next((p for p in _on_board(state, seat) if p["type"] == "king"), None)
+        if king is not None:
+            extra_types = sorted({p["type"] for p in _zone(state, seat, "extra") if p["type"] in SPECIALS}, key=_type_order)
+            if extra_types:
+                for x, y in _jumps(state, king):
+                    over = _occupant(state, x)
+                    for k in extra_types:
+                        out.append(_item(f"special {over['id']} {y} {k}",
+                                         f"Spawn Special: the King jumps over {_pname(over)} to {_nname(y)} and makes it a {k}",
+                                         {"type": "special", "over": over["id"], "to": y, "make": k}))
+            if _opts(state)["mode"] == "demolition" and carrier is not None and carrier["seat"] == seat \
+                    and carrier["id"] != king["id"] and carrier["at"] in BOARD["adjacent"][king["at"]] \
+                    and (bomb.get("countdown") or bomb.get("fuse")):
+                out.append(_item(f"defuse {carrier['id']}", f"Defuse the bomb carried by {_pname(carrier)}",
+                                 {"type": "defuse", "carrier": carrier["id"]}))
+    return out
+
+
+def _jumps(state, king):
+    seat = king["seat"]
+    res = []
+    for adjname in ("fwd", "back"):
+        adj = BOARD[adjname][seat]
+        for x, kind in adj[king["at"]]:
+            if kind != "solid":
+                continue
+            occ = _occupant(state, x)
+            if occ is None or occ["seat"] != seat or occ["type"] != "normal":
+                continue
+            for y, k2 in adj[x]:
+                if k2 != "solid" or y == king["at"] or _occupant(state, y) is not None:
+                    continue
+                if BOARD["nodes"][y]["kind"] == "base":
+                    continue
+                res.append((x, y))
+    return sorted(set(res))
+
+
+def _chain(state, carrier):
+    seat = carrier["seat"]
+    seen = {carrier["at"]}
+    q = deque([carrier["at"]])
+    found = []
+    while q:
+        n = q.popleft()
+        for m in BOARD["adjacent"][n]:
+            if m in seen:
+                continue
+            occ = _occupant(state, m)
+            if occ is not None and occ["seat"] == seat:
+                seen.add(m)
+                found.append(occ["id"])
+                q.append(m)
+    return sorted(found)
+
+
+def _type_order(k):
+    return ["normal", "final", "king", "wall", "sage", "bulldozer"].index(k)
+
+
+_LEGAL_CACHE = {}
+
+
+def _copy_item(item):
+    a = dict(item["action"])
+    if "split" in a:
+        a["split"] = list(a["split"])
+    return {"notation": item["notation"], "label": item["label"], "action": a}
+
+
+def legal_actions(state, seat):
+    if not state or state.get("result") or seat is None:
+        return []
+    t = state["turn"]
+    if t["seat"] != seat:
+        return []
+    bomb = state["bomb"]
+    cd = bomb.get("countdown")
+    key = (seat, tuple(state["pos"].items()), t["phase"], t["roll"], t.get("piece"), tuple(state["points"]),
+           bomb["carrier"], bool(bomb.get("fuse")), bool(cd), state["options"]["mode"], state["options"]["variant"])
+    found = _LEGAL_CACHE.get(key)
+    if found is None:
+        found = _start_actions(state, seat) if t["phase"] == "start" else _move_actions(state, seat)
+        if len(_LEGAL_CACHE) > 512:
+            _LEGAL_CACHE.clear()
+        _LEGAL_CACHE[key] = found
+    return [_copy_item(i) for i in found]
+
+
+# --------------------------------------------------------------------------- setup
+
+def check_players(n, options):
+    if n != 2:
+        raise IllegalAction("Project_Kin is a game for exactly 2 players.")
+    _normalise(options)
+
+
+def _normalise(options):
+    options = dict(options or {})
+    unknown = set(options) - set(DEFAULTS)
+    if unknown:
+        raise IllegalAction(f"Unknown option(s): {', '.join(sorted(unknown))}.")
+    o = dict(DEFAULTS)
+    o.update(options)
+    if o["mode"] not in ("standard", "demolition"):
+        raise IllegalAction("The mode must be standard or demolition (CTF is not available).")
+    if o["variant"] not in ("none", "to_kingdom_come"):
+        raise IllegalAction("The variant must be none or to_kingdom_come.")
+    fs = o["fuse_seconds"]
+    if fs is not None and (not isinstance(fs, int) or isinstance(fs, bool) or fs < 0):
+        raise IllegalAction("The fuse must be a whole number of seconds, or empty for no fuse.")
+    o["fuse_seconds"] = fs or None
+    tl = o["turn_limit"]
+    if not isinstance(tl, int) or isinstance(tl, bool) or not 20 <= tl <= 2000:
+        raise IllegalAction("The turn limit must be a whole number between 20 and 2000.")
+    return o
+
+
+def setup(n, options, rng):
+    check_players(n, options)
+    o = _normalise(options)
+    tkc = o["variant"] == "to_kingdom_come"
+    pieces = []
+    for s in (0, 1):
+        pre = PREFIX[s]
+        for i in range(1, PIECES["pawns"] + 1):
+            pieces.append({"id": f"{pre}{i}", "seat": s, "type": "normal",
+                           "zone": "board" if i == 1 else "spawn", "at": BOARD["base"][s] if i == 1 else None})
+        pieces.append({"id": f"{pre}F", "seat": s, "type": "final", "zone": "final", "at": None})
+        if tkc:
+            pieces[-1 - PIECES["pawns"]].update(zone="extra", at=None)  # the first normal piece steps aside
+            pieces.append({"id": f"{pre}K", "seat": s, "type": "king", "zone": "board", "at": BOARD["base"][s]})
+            for i in range(1, PIECES["extra_normals"] + 1):
+                pieces.append({"id": f"{pre}x{i}", "seat": s, "type": "normal", "zone": "extra", "at": None})
+            for k in SPECIALS:
+                for i in range(1, PIECES["specials"][k] + 1):
+                    pieces.append({"id": f"{pre}{'d' if k == 'bulldozer' else k[0]}{i}", "seat": s, "type": k, "zone": "extra", "at": None})
+    rolloff = []
+    while True:
+        a, b = rng.randint(1, 4), rng.randint(1, 4)
+        rolloff.append([a, b])
+        if a != b:
+            break
+    first = 0 if a > b else 1
+    points = [PIECES["king_points"], PIECES["king_points"]] if tkc else [0, 0]
+    return [event("setup", options=o, pieces=pieces, points=points, rolloff=rolloff, first=first)]
+
+
+# --------------------------------------------------------------------------- evolve
+
+def _remember(state, e):
+    rec = state.setdefault("recent", [])
+    rec.append(describe(e, SEAT_NAMES))
+    if len(rec) > 6:
+        del rec[0]
+
+
+def evolve(state, e):
+    t = e.get("type")
+    d = e.get("data", {})
+    if t == "setup":
+        state = {
+            "options": d["options"], "pos": {p["id"]: (p["at"] if p["zone"] == "board" else p["zone"]) for p in d["pieces"]}, "points": list(d["points"]),
+            "bomb": {"carrier": None, "pickup": 0, "fuse": False, "countdown": None},
+            "turn": {"seat": d["first"], "number": 1, "phase": "start", "roll": None, "piece": None, "extra": False},
+            "result": None, "recent": [],
+        }
+        return state
+    if not state:
+        return state
+    bomb = state["bomb"]
+    turn = state["turn"]
+    if t == "rolled":
+        turn.update(phase="move", roll=d["value"], piece=d.get("piece"))
+    elif t == "spawned":
+        state["pos"][d["piece"]] = d["at"]
+    elif t == "moved":
+        state["pos"][d["piece"]] = d["to"]
+    elif t in ("captured", "eaten"):
+        state["pos"][d["piece"]] = "spawn"
+        if bomb["carrier"] == d["piece"]:
+            bomb.update(carrier=None, countdown=None, fuse=False)
+        if t == "eaten":
+            state["points"][d["seat"]] += d["points"]
+    elif t == "pushed":
+        state["pos"][d["piece"]] = d["to"]
+    elif t == "went_out":
+        state["pos"][d["piece"]] = "out"
+        if bomb["carrier"] == d["piece"]:
+            bomb.update(carrier=None, countdown=None, fuse=False)
+    elif t == "final_piece":
+        pos = state["pos"]
+        pos[d["piece"]], pos[d["replaces"]] = pos[d["replaces"]], "final"
+        if bomb["carrier"] == d["replaces"]:
+            bomb["carrier"] = d["piece"]
+    elif t == "bomb_picked":
+        bomb.update(carrier=d["piece"], pickup=d["pickup"], fuse=bool(d.get("fuse")),
+                    countdown={"from": d["seat"], "pos": 0} if d.get("countdown") else None)
+    elif t == "bomb_stolen":
+        bomb.update(carrier=d["piece"], pickup=d["pickup"], fuse=bool(d.get("fuse")),
+                    countdown={"from": d["seat"], "pos": 0})
+    elif t == "bomb_taken":  # a Sage ate a friendly carrier and keeps the bomb
+        bomb["carrier"] = d["piece"]
+    elif t == "bomb_reset":
+        bomb.update(carrier=None, countdown=None, fuse=False)
+    elif t == "bomb_passed":
+        bomb["carrier"] = d["to"]
+    elif t == "countdown":
+        if bomb["countdown"]:
+            bomb["countdown"]["pos"] = d["pos"]
+    elif t == "detonated":
+        for pid in d["killed"]:
+            state["pos"][pid] = "spawn"
+        bomb.update(carrier=None, countdown=None, fuse=False)
+    elif t == "defused":
+        bomb.update(countdown=None, fuse=False)
+        state["points"][d["seat"]] -= 1
+    elif t == "special":
+        state["points"][d["seat"]] -= 1
+        pos = state["pos"]
+        pos[d["piece"]], pos[d["over"]] = pos[d["over"]], "extra"
+        if bomb["carrier"] == d["over"]:
+            bomb["carrier"] = d["piece"]
+    elif t == "split":
+        state["points"][d["seat"]] -= 1
+        state["pos"][d["piece"]] = d["at"]
+    elif t == "retake":
+        turn["extra"] = True
+    elif t == "no_move":
+        pass
+    elif t == "turn":
+        state["turn"] = {"seat": d["seat"], "number": d["number"], "phase": "start", "roll": None,
+                         "piece": None, "extra": False}
+    elif t == "game_over":
+        state["result"] = {"winners": list(d["winners"]), "reason": d["reason"]}
+    _remember(state, e)
+    return state
+
+
+# --------------------------------------------------------------------------- decide
+
+class _B:
+    """Builds the events of one command while applying them to a working copy."""
+
+    def __init__(self, state):
+        self.s = _clone(state)
+        self.events = []
+
+    def ev(self, type_, **data):
+        e = event(type_, **data)
+        self.events.append(e)
+        self.s = evolve(self.s, e)
+        return e
+
+
+def decide(state, seat, action, rng):
+    if not state:
+        raise IllegalAction("The game has not started.")
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("That is not an action this game understands.")
+    if state.get("result"):
+        raise IllegalAction("The game is over.")
+    typ = action["type"]
+    if seat is None:
+        if typ != "detonate":
+            raise IllegalAction("Only the bomb fuse acts for the system.")
+        bomb = state["bomb"]
+        if not (bomb["carrier"] and bomb.get("fuse") and action.get("pickup") == bomb["pickup"]
+                and _opts(state)["fuse_seconds"]):
+            raise IllegalAction("That fuse belongs to a bomb that is no longer live; nothing happens.")
+        b = _B(state)
+        _detonate(b, "fuse")
+        if not b.s["result"] and b.s["turn"]["phase"] == "move" and not _move_actions(b.s, b.s["turn"]["seat"]):
+            b.ev("no_move", seat=b.s["turn"]["seat"], value=b.s["turn"]["roll"])
+            _end_turn(b)
+        return b.events
+    if seat not in (0, 1):
+        raise IllegalAction("There is no such seat in this game.")
+    if typ == "resign":
+        b = _B(state)
+        b.ev("resigned", seat=seat)
+        b.ev("game_over", winners=[1 - seat], reason=f"{SEAT_NAMES[seat]} resigned")
+        return b.events
+    if typ == "detonate":
+        raise IllegalAction("Only the fuse can set off the bomb.")
+    if state["turn"]["seat"] != seat:
+        raise IllegalAction("It is not your turn.")
+    legal = legal_actions(state, seat)
+    wanted = canonical(action)
+    if not any(canonical(item["action"]) == wanted for item in legal):
+        if typ == "move" and state["turn"]["phase"] == "start":
+            raise IllegalAction("Roll the die (or spawn) before moving.")
+        if typ in ("roll", "spawn") and state["turn"]["phase"] == "move":
+            raise IllegalAction("You have already rolled: choose one of your moves.")
+        raise IllegalAction("That move is not allowed now.")
+    b = _B(state)
+    if typ == "roll":
+        b.ev("rolled", seat=seat, value=rng.randint(1, 4))
+        _after_roll(b, seat)
+    elif typ == "spawn":
+        p = sorted((q for q in _zone(b.s, seat, "spawn") if q["type"] == action["kind"]), key=lambda q: q["id"])[0]
+        b.ev("spawned", seat=seat, piece=p["id"], at=BOARD["base"][seat])
+        if p["type"] == "bulldozer":
+            _end_turn(b)
+        else:
+            b.ev("rolled", seat=seat, value=rng.randint(1, 4), piece=p["id"])
+            _after_roll(b, seat)
+    elif typ == "move":
+        _do_move(b, seat, action)
+        if not b.s["result"]:
+            _end_turn(b)
+    elif typ == "pass":
+        b.ev("bomb_passed", seat=seat, frm=b.s["bomb"]["carrier"], to=action["to"])
+        _end_turn(b)
+    elif typ == "deliver":
+        b.ev("delivered", seat=seat, piece=b.s["bomb"]["carrier"])
+        b.ev("game_over", winners=[seat], reason=f"{SEAT_NAMES[seat]} delivered the bomb from the objective point")
+    elif typ == "special":
+        king = next(p for p in _on_board(b.s, seat) if p["type"] == "king")
+        new = sorted((q for q in _zone(b.s, seat, "extra") if q["type"] == action["make"]), key=lambda q: q["id"])[0]
+        frm = king["at"]
+        b.ev("special", seat=seat, over=action["over"], piece=new["id"], make=action["make"])
+        b.ev("moved", seat=seat, piece=king["id"], frm=frm, to=action["to"], path=[frm, _piece(b.s, new["id"])["at"], action["to"]])
+        _land_effects(b, seat, king["id"], action["to"])
+        if not _check_end(b):
+            _end_turn(b)
+    elif typ == "defuse":
+        b.ev("defused", seat=seat, piece=action["carrier"])
+        _end_turn(b)
+    return b.events
+
+
+def _after_roll(b, seat):
+    if not _move_actions(b.s, seat):
+        b.ev("no_move", seat=seat, value=b.s["turn"]["roll"])
+        _end_turn(b)
+
+
+def _do_move(b, seat, action):
+    p = _piece(b.s, action["piece"])
+    dest = action["to"]
+    d, path = _destinations(b.s, p, b.s["turn"]["roll"])[dest]
+    occ = _occupant(b.s, dest)
+    b.ev("moved", seat=seat, piece=p["id"], frm=p["at"], to=dest, path=path, direction=d)
+    if action.get("split"):
+        f, back = action["split"]
+        king = occ
+        new = sorted((q for q in _zone(b.s, seat, "extra") if q["type"] == "normal"), key=lambda q: q["id"])[0]
+        b.ev("split", seat=seat, piece=new["id"], at=back, king=king["id"])
+        focc = _occupant(b.s, f)
+        b.ev("moved", seat=seat, piece=p["id"], frm=dest, to=f, path=[dest, f], direction="forward")
+        if focc is not None:
+            b.ev("captured", seat=seat, piece=focc["id"], at=f, by=p["id"])
+        _land_effects(b, seat, p["id"], f)
+        _check_end(b)
+        return
+    if occ is not None:
+        was_carrier = b.s["bomb"]["carrier"] == occ["id"]
+        if occ["seat"] == seat:  # a Sage eats a friendly piece
+            pts = PIECES["sage_points"]["special" if _is_special(occ) else occ["type"]]
+            b.ev("eaten", seat=seat, piece=occ["id"], at=dest, by=p["id"], points=pts)
+            if was_carrier:
+                b.ev("bomb_taken", seat=seat, piece=p["id"])
+        else:
+            b.ev("captured", seat=seat, piece=occ["id"], at=dest, by=p["id"])
+            if was_carrier:
+                if action.get("bomb") == "steal":
+                    pid = b.s["bomb"]["pickup"] + 1
+                    b.ev("bomb_stolen", seat=seat, piece=p["id"], pickup=pid,
+                         fuse=bool(_opts(b.s)["fuse_seconds"]), turns=BOARD["tracker"])
+                else:
+                    b.ev("bomb_reset", seat=seat, reason="the carrier was taken")
+    _land_effects(b, seat, p["id"], dest)
+    _check_end(b)
+
+
+def _land_effects(b, seat, pid, dest):
+    s = b.s
+    if dest == BOARD["base"][1 - seat]:
+        carrier = s["bomb"]["carrier"] == pid
+        b.ev("went_out", seat=seat, piece=pid)
+        if carrier:
+            b.ev("bomb_reset", seat=seat, reason="the carrier left the board")
+        _maybe_final(b, seat)
+        return
+    if dest == BOARD["bomb"] and s["bomb"]["carrier"] is None:
+        pid_ = s["bomb"]["pickup"] + 1
+        demo = _opts(s)["mode"] == "demolition"
+        b.ev("bomb_picked", seat=seat, piece=pid, pickup=pid_, fuse=bool(_opts(s)["fuse_seconds"]),
+             countdown=demo, turns=BOARD["tracker"] if demo else None)
+    if dest in BOARD["retake"]:
+        b.ev("retake", seat=seat, piece=pid, at=dest)
+
+
+def _maybe_final(b, seat):
+    s = b.s
+    if _out_count(s, seat) != 3:
+        return
+    final = next((p for p in _pieces(s) if p["seat"] == seat and p["type"] == "final" and p["zone"] == "final"), None)
+    if final is None:
+        return
+    normals = sorted((p for p in _pieces(s) if p["seat"] == seat and p["type"] == "normal" and p["zone"] == "spawn"),
+                     key=lambda q: q["id"])
+    normals = normals or sorted((p for p in _on_board(s, seat) if p["type"] == "normal"), key=lambda q: q["id"])
+    if normals:
+        b.ev("final_piece", seat=seat, piece=final["id"], replaces=normals[0]["id"])
+
+
+def _detonate(b, cause):
+    s = b.s
+    carrier = _piece(s, s["bomb"]["carrier"])
+    at = carrier["at"]
+    killed = [carrier["id"]] + [occ["id"] for n in BOARD["adjacent"][at] if (occ := _occupant(s, n)) is not None]
+    b.ev("detonated", at=at, carrier=carrier["id"], killed=killed, cause=cause, pickup=s["bomb"]["pickup"])
+    _check_end(b)
+
+
+def _end_turn(b):
+    s = b.s
+    seat = s["turn"]["seat"]
+    # 1. bulldozers move one space toward the enemy base
+    if _tkc(s):
+        for pid in sorted(q["id"] for q in _on_board(s, seat) if q["type"] == "bulldozer"):
+            p = _piece(b.s, pid)
+            if p["zone"] != "board":
+                continue
+            nxt = _enemy_base_dir(seat, p["at"])
+            if nxt is None:
+                continue
+            occ = _occupant(b.s, nxt)
+            if occ is not None and occ["seat"] == seat:
+                continue
+            if occ is not None:
+                push = _enemy_base_dir(seat, nxt)
+                if push is not None and _occupant(b.s, push) is None and push != BOARD["base"][seat]:
+                    b.ev("pushed", seat=seat, piece=occ["id"], frm=nxt, to=push, by=p["id"])
+                else:
+                    b.ev("captured", seat=seat, piece=occ["id"], at=nxt, by=p["id"], pushed=True)
+            b.ev("moved", seat=seat, piece=p["id"], frm=p["at"], to=nxt, path=[p["at"], nxt], direction="forward", bulldozer=True)
+            if nxt == BOARD["base"][1 - seat]:
+                b.ev("went_out", seat=seat, piece=p["id"])
+                _maybe_final(b, seat)
+            if _check_end(b):
+                return
+    # 2. turrets fire at the mover's pieces that end the turn on their targets
+    for tnode, targets in BOARD["turrets"].items():
+        gunner = _occupant(b.s, tnode)
+        if gunner is None or gunner["seat"] == seat:
+            continue
+        for target in targets:
+            victim = _occupant(b.s, target)
+            if victim is not None and victim["seat"] == seat:
+                b.ev("turret_fired", seat=gunner["seat"], turret=tnode, target=target, piece=victim["id"])
+                b.ev("captured", seat=gunner["seat"], piece=victim["id"], at=target, by=tnode)
+    if _check_end(b):
+        return
+    # 3. the turn tracker counts down a live bomb
+    cd = b.s["bomb"].get("countdown")
+    if cd and b.s["bomb"]["carrier"]:
+        if cd["pos"] >= BOARD["tracker"] - 1:
+            _detonate(b, "countdown")
+            if b.s["result"]:
+                return
+        else:
+            b.ev("countdown", pos=cd["pos"] + 1, left=BOARD["tracker"] - cd["pos"] - 1)
+    # 4. the turn limit
+    number = b.s["turn"]["number"]
+    if number >= _opts(b.s)["turn_limit"]:
+        b.ev("game_over", winners=[], reason=f"the turn limit of {number} turns was reached")
+        return
+    nxt = seat if b.s["turn"]["extra"] else 1 - seat
+    b.ev("turn", seat=nxt, number=number + 1, extra=nxt == seat)
+
+
+def _check_end(b):
+    s = b.s
+    if s["result"]:
+        return True
+    losers = set()
+    reasons = []
+    for seat in (0, 1):
+        if _out_count(s, seat) >= PIECES["pawns"]:
+            b.ev("game_over", winners=[seat], reason=f"{SEAT_NAMES[seat]} got all their pawns to the enemy base")
+            return True
+    if _tkc(s):
+        for seat in (0, 1):
+            king = next((p for p in _pieces(s) if p["seat"] == seat and p["type"] == "king"), None)
+            if king is not None and king["zone"] == "spawn":
+                losers.add(seat)
+                reasons.append(f"{SEAT_NAMES[seat]}'s King was eliminated")
+    for seat in (0, 1):
+        if seat not in losers and _out_count(s, seat) == 0 and not _on_board(s, seat):
+            losers.add(seat)
+            reasons.append(f"{SEAT_NAMES[seat]} has no piece left on the board")
+    if not losers:
+        return False
+    winners = [x for x in (0, 1) if x not in losers]
+    b.ev("game_over", winners=winners, reason="; ".join(reasons))
+    return True
+
+
+# --------------------------------------------------------------------------- queries
+
+def to_act(state):
+    if not state or state.get("result"):
+        return {}
+    return {state["turn"]["seat"]: {"kind": "turn", "default": None, "seconds": None}}
+
+
+def timers(state):
+    if not state or state.get("result"):
+        return []
+    bomb = state["bomb"]
+    fs = state["options"].get("fuse_seconds")
+    if fs and bomb["carrier"] and bomb.get("fuse"):
+        return [{"key": f"fuse:{bomb['pickup']}", "seconds": fs,
+                 "action": {"type": "detonate", "pickup": bomb["pickup"]}}]
+    return []
+
+
+def result(state):
+    if not state or not state.get("result"):
+        return None
+    winners = state["result"]["winners"]
+    if len(winners) == 1:
+        ranks = [1 if s in winners else 2 for s in (0, 1)]
+        scores = [1 if s in winners else 0 for s in (0, 1)]
+        summary = f"{SEAT_NAMES[winners[0]]} wins: {state['result']['reason']}."
+    else:
+        ranks, scores = [1, 1], [0, 0]
+        summary = f"Draw: {state['result']['reason']}."
+    return {"ranks": ranks, "scores": scores, "winners": winners, "summary": summary}
+
+
+def view(state, seat):
+    if not state:
+        return {}
+    bomb = state["bomb"]
+    carrier = _piece(state, bomb["carrier"]) if bomb["carrier"] else None
+    return {
+        "you": seat,
+        "options": dict(state["options"]),
+        "pieces": _pieces(state),
+        "points": list(state["points"]),
+        "out": [_out_count(state, 0), _out_count(state, 1)],
+        "active": [len(_on_board(state, 0)), len(_on_board(state, 1))],
+        "immune": [_out_count(state, 0) >= 1, _out_count(state, 1) >= 1],
+        "limited": [_out_count(state, 1) >= 2, _out_count(state, 0) >= 2],
+        "bomb": {
+            "carrier": bomb["carrier"], "at": carrier["at"] if carrier else BOARD["bomb"],
+            "on_space": carrier is None, "pickup": bomb["pickup"],
+            "countdown_from": bomb["countdown"]["from"] if bomb.get("countdown") else None,
+            "tracker_pos": bomb["countdown"]["pos"] if bomb.get("countdown") else None,
+            "turns_left": turns_left(state), "tracker_length": BOARD["tracker"],
+            "fuse_seconds": state["options"]["fuse_seconds"] if (carrier and bomb.get("fuse")) else None,
+        },
+        "turn": dict(state["turn"]),
+        "turn_limit": state["options"]["turn_limit"],
+        "recent": list(state.get("recent", [])),
+        "moves": [{"notation": a["notation"], "label": a["label"], "action": a["action"]}
+                  for a in legal_actions(state, seat)] if seat is not None else [],
+        "result": result(state),
+    }
+
+
+def redact(e, seat):
+    """Perfect information: every event is public, as is."""
+    return json.loads(json.dumps(e))
+
+
+# --------------------------------------------------------------------------- describe
+
+def _pname(p):
+    if p is None:
+        return "?"
+    kind = {"normal": "piece", "final": "final piece", "king": "King", "wall": "Wall",
+            "sage": "Sage", "bulldozer": "Bulldozer"}[p["type"]]
+    return f"{SEAT_NAMES[p['seat']]} {kind} {p['id']}"
+
+
+def _nname(n):
+    nd = BOARD["nodes"].get(n)
+    if nd is None:
+        return str(n)
+    return nd.get("label") or n
+
+
+def describe(e, names):
+    if e is None:
+        return ""
+    t, d = e.get("type"), e.get("data", {})
+
+    def who(s):
+        try:
+            return names[s]
+        except (IndexError, TypeError, KeyError):
+            return SEAT_NAMES[s] if s in (0, 1) else "The system"
+
+    if t == "setup":
+        rolls = ", ".join(f"{a}-{b}" for a, b in d.get("rolloff", []))
+        return (f"The game begins ({d['options']['mode']}, variant {d['options']['variant']}); "
+                f"roll-off Red-Blue {rolls}: {who(d['first'])} ({SEAT_NAMES[d['first']]}) starts.")
+    if t == "rolled":
+        extra = f" for {d['piece']}" if d.get("piece") else ""
+        return f"{who(d['seat'])} rolled {d['value']}{extra}."
+    if t == "spawned":
+        return f"{who(d['seat'])} spawned {d['piece']} on {_nname(d['at'])}."
+    if t == "moved":
+        how = " (bulldozer)" if d.get("bulldozer") else (" backwards" if d.get("direction") == "backward" else "")
+        return f"{who(d['seat'])} moved {d['piece']}{how} from {_nname(d['frm'])} to {_nname(d['to'])}."
+    if t == "captured":
+        return f"{who(d['seat'])} eliminated {d['piece']} on {_nname(d['at'])}; it returns to its spawn pool."
+    if t == "eaten":
+        return f"{who(d['seat'])}'s Sage ate {d['piece']} and gained {d['points']} ability point(s)."
+    if t == "pushed":
+        return f"{who(d['seat'])}'s Bulldozer pushed {d['piece']} to {_nname(d['to'])}."
+    if t == "went_out":
+        return f"{who(d['seat'])} got {d['piece']} to the enemy base: it goes to the Out Pool."
+    if t == "final_piece":
+        return f"{who(d['seat'])} has three pieces out: {d['piece']}, the red final piece, replaces {d['replaces']}."
+    if t == "bomb_picked":
+        tail = f" The countdown starts: {d['turns']} turns." if d.get("countdown") else ""
+        return f"{who(d['seat'])} picked up the bomb with {d['piece']}.{tail}"
+    if t == "bomb_stolen":
+        return f"{who(d['seat'])} stole the bomb with {d['piece']}: it detonates in {d['turns']} turns."
+    if t == "bomb_taken":
+        return f"{who(d['seat'])}'s Sage {d['piece']} now carries the bomb."
+    if t == "bomb_reset":
+        return f"The bomb goes back to the bomb space ({d.get('reason', 'reset')})."
+    if t == "bomb_passed":
+        return f"{who(d['seat'])} passed the bomb from {d['frm']} to {d['to']}."
+    if t == "countdown":
+        return f"The turn tracker moves on: the bomb detonates in {d['left']} turn(s)."
+    if t == "detonated":
+        why = "its wall-clock fuse ran out" if d.get("cause") == "fuse" else "the turn tracker ran out"
+        return f"The bomb carried by {d['carrier']} detonated on {_nname(d['at'])} ({why}), eliminating {', '.join(d['killed'])}."
+    if t == "defused":
+        return f"{who(d['seat'])}'s King defused the bomb carried by {d['piece']}."
+    if t == "special":
+        return f"{who(d['seat'])}'s King jumped over {d['over']} and made it a {d['make']} ({d['piece']})."
+    if t == "split":
+        return f"{who(d['seat'])} split a piece on the King: {d['piece']} appears on {_nname(d['at'])}."
+    if t == "retake":
+        return f"{who(d['seat'])} landed on a retake space and takes another turn."
+    if t == "turret_fired":
+        return f"{who(d['seat'])}'s turret on {_nname(d['turret'])} shot {d['piece']} on {_nname(d['target'])}."
+    if t == "no_move":
+        return f"{who(d['seat'])} rolled {d['value']} but has no legal move."
+    if t == "delivered":
+        return f"{who(d['seat'])} delivered the bomb from the objective point!"
+    if t == "turn":
+        return f"{'Another' if d.get('extra') else 'Turn ' + str(d['number']) + ':'} turn for {who(d['seat'])}."
+    if t == "resigned":
+        return f"{who(d['seat'])} resigned."
+    if t == "game_over":
+        w = d.get("winners") or []
+        return f"Game over: {who(w[0])} wins ({d['reason']})." if len(w) == 1 else f"Game over: draw ({d['reason']})."
+    return t or ""
