@@ -129,7 +129,8 @@ def _start(game: Game):
         state = kind.rules.evolve(state, e)
     rows = append(game, 0, events, state, seat=None, command={"setup": True})
     game.status = Game.ACTIVE
-    _after(game, kind, state, rows, acted=set(), old_version=0, new_version=len(events))
+    bot_rows, version, state, bots_acted = _run_bots(game, kind, state, len(events))
+    _after(game, kind, state, rows + bot_rows, acted=bots_acted, old_version=0, new_version=version)
 
 
 # ---------------------------------------------------------------- acting
