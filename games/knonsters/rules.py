@@ -162,6 +162,12 @@ POWER_TEXT = {
 
 
 def card_label(code: str) -> str:
+    if code in _LABELS:
+        return _LABELS[code]
+    return _card_label(code)
+
+
+def _card_label(code: str) -> str:
     c = CARDS.get(code)
     if c is None:
         return code
@@ -174,6 +180,9 @@ def card_label(code: str) -> str:
         return f"Triple {k}'s lead"
     extra = f" (at most {c['ahead']} ahead of rank 1)" if "ahead" in c else ""
     return f"Rank {c['rank']} +{c['steps']}{extra}"
+
+
+_LABELS = {code: _card_label(code) for code in CARDS}
 
 
 def card_text(code: str) -> str:
@@ -366,6 +375,11 @@ def player_ranks(state: dict, podium=None) -> list:
 def is_decided(state: dict) -> bool:
     """True when no way the race can still end changes the ranking of the players."""
     podium = state["podium"]
+    active = [s for s in range(state["n"]) if not state["resigned"][s]]
+    if not podium and len({tuple(sorted(state["favs"][s] or [])) for s in active}) > 1:
+        # nobody finished yet: "nobody ever finishes" ties everyone, while a Knonster
+        # chosen by some players only separates them
+        return False
     rest = [k for k in KNONSTERS if k not in podium]
     outcomes = []
     for length in range(0, FINISHED_FOR_END - len(podium) + 1):
@@ -377,7 +391,6 @@ def is_decided(state: dict) -> bool:
         k not in state["powers_used"] and k not in podium and k in (state["favs"][s] or [])
         for s in range(state["n"]) if not state["resigned"][s] for k in KNONSTERS
     )
-    active = [s for s in range(state["n"]) if not state["resigned"][s]]
     for pod in outcomes:
         r = player_ranks(state, pod)
         if powers_left:
