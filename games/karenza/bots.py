@@ -6,7 +6,7 @@ from games.karenza import rules
 
 
 def random_bot(state, seat, rng):
-    legal = [item["action"] for item in rules.legal_actions(state, seat) if item["action"]["type"] != "resign"]
+    legal = [item["action"] for item in rules._legal(state, seat, False) if item["action"]["type"] != "resign"]
     return rng.choice(legal)
 
 
@@ -25,12 +25,14 @@ def _cost(action):
 
 
 def heuristic_bot(state, seat, rng):
-    v = rules.seat_view(state, seat)  # only what this seat may see
-    legal = [item["action"] for item in rules.legal_actions(state, seat) if item["action"]["type"] != "resign"]
+    # Only what this seat may see: its own hand (through legal_actions) and the public table.
+    v = {"under_attack": rules.other(state["attack"]["by"]) if state["attack"] else None,
+         "attack": state["attack"], "in_sequence": rules.in_sequence(state)}
+    me = {"hand_count": len(state["players"][seat]["hand"])}
+    legal = [item["action"] for item in rules._legal(state, seat, False) if item["action"]["type"] != "resign"]
     by_type = {}
     for a in legal:
         by_type.setdefault(a["type"], []).append(a)
-    me = v["players"][seat]
 
     if "discard" in by_type:
         return min(by_type["discard"], key=lambda a: (_value(a["card"]), a["card"]))

@@ -21,6 +21,8 @@ CORNERS = ["TL", "TR", "BL", "BR"]
 CORNER_NAMES = {"TL": "top-left", "TR": "top-right", "BL": "bottom-left", "BR": "bottom-right"}
 ARROWS = {"TL": "↖", "TR": "↗", "BL": "↙", "BR": "↘"}
 
+RECENT = 6  # public events kept in the state for the view ("what just happened")
+
 DATA_DIR = Path(__file__).parent / "data"
 
 ADDON_OPS = {"add", "multiply", "at_least", "copy_opponent", "ignore_chain"}
@@ -234,8 +236,11 @@ def setup(n, options, rng):
 # --------------------------------------------------------------------------- evolve
 
 
-def _public(e):
-    return redact(e, None)
+def _public_text(e):
+    """The spectator's version of an event, as JSON text (no copy needed: it is serialised at once)."""
+    if e["type"] in ("drew", "deck"):
+        e = redact(e, None)
+    return canonical(e)
 
 
 def evolve(state, e):
@@ -245,7 +250,7 @@ def evolve(state, e):
         state.update({
             "characters": list(d["characters"]),
             "first": d["first"],
-            "players": [{"character": c, "deck": [], "hand": [], "discard": [], "sequence": [],
+            "players": [{"character": c, "deck": "", "hand": [], "discard": "", "sequence": [],
                          "score": 0, "pending": {}, "current": {}} for c in d["characters"]],
             "turn": None,
             "turn_no": 0,
@@ -258,12 +263,13 @@ def evolve(state, e):
             "recent": [],
         })
     elif t == "deck":
-        state["players"][d["seat"]]["deck"] = list(d["cards"])
+        state["players"][d["seat"]]["deck"] = " ".join(d["cards"])
     elif t == "drew":
         p = state["players"][d["seat"]]
         n = d["count"]
-        p["hand"].extend(p["deck"][:n])
-        del p["deck"][:n]
+        deck = p["deck"].split()
+        p["hand"].extend(deck[:n])
+        p["deck"] = " ".join(deck[n:])
         if d["reason"] == "draw":
             state["passes"] = 0
         if d["reason"] in ("draw", "trick") and len(p["hand"]) > HAND_SIZE:
@@ -271,7 +277,7 @@ def evolve(state, e):
     elif t == "discarded":
         p = state["players"][d["seat"]]
         p["hand"].remove(d["card"])
-        p["discard"].append(d["card"])
+        p["discard"] = _put(p["discard"], [d["card"]])
         state["discard_pending"] = None
     elif t == "played":
         seat = d["seat"]
@@ -280,7 +286,7 @@ def evolve(state, e):
         for a in d["addons"]:
             p["hand"].remove(a)
         if d["role"] == "trick":
-            p["discard"].append(d["card"])
+            p["discard"] = _put(p["discard"], [d["card"]])
         else:
             p["sequence"].append({"card": d["card"], "addons": list(d["addons"]), "role": d["role"],
                                   "power": d["power"], "start": d["start"], "end": d["end"]})
@@ -299,7 +305,9 @@ def evolve(state, e):
         state["passes"] = 0
     elif t == "recalled":
         p = state["players"][d["seat"]]
-        p["discard"].remove(d["card"])
+        pile = p["discard"].split()
+        pile.remove(d["card"])
+        p["discard"] = " ".join(pile)
         p["hand"].append(d["card"])
     elif t == "passed":
         state["passes"] += 1
@@ -308,8 +316,7 @@ def evolve(state, e):
     elif t == "sequence_ended":
         for p in state["players"]:
             for entry in p["sequence"]:
-                p["discard"].append(entry["card"])
-                p["discard"].extend(entry["addons"])
+                p["discard"] = _put(p["discard"], [entry["card"]] + entry["addons"])
             p["sequence"] = []
         state["attack"] = None
     elif t == "last_hand":
@@ -330,11 +337,26 @@ def evolve(state, e):
     elif t == "resigned":
         state["finished"] = {"reason": "resign", "winners": [1 - d["seat"]], "resigned": d["seat"]}
     if t not in ("deck", "turn"):
-        state["recent"] = (state.get("recent", []) + [_public(e)])[-5:]
+        # stored as JSON text: cheap to copy, decoded by view()
+        state["recent"] = (state.get("recent", []) + [_public_text(e)])[-RECENT:]
     return state
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def deck_of(player):
+    """A player's face-down deck, top card first (stored as one space-separated text: cheap to copy)."""
+    return player["deck"].split()
+
+
+def discard_of(player):
+    """A player's face-up discard pile, oldest first (stored like the deck)."""
+    return player["discard"].split()
+
+
+def _put(text, cards):
+    return " ".join(([text] if text else []) + list(cards))
 
 
 def other(seat):
@@ -435,8 +457,8 @@ def _label_play(verb, card, addons, power):
     return text
 
 
-def _plays(state, seat, role):
-    """Legal attack/defend actions for ``seat``."""
+def _plays(state, seat, role, full=True):
+    """Legal attack/defend actions for ``seat`` (``full``: with notation and label)."""
     p = state["players"][seat]
     counts = _counts(p["hand"])
     out = []
@@ -454,6 +476,9 @@ def _plays(state, seat, role):
             if role == "defence" and power < attack["min_defence"]:
                 continue
             verb = "attack" if role == "attack" else "defend"
+            if not full:
+                out.append({"action": {"type": verb, "card": code, "addons": pile}})
+                continue
             out.append({"notation": _notation_play(verb, code, pile),
                         "label": _label_play(verb.capitalize(), code, pile, power),
                         "action": {"type": verb, "card": code, "addons": pile}})
@@ -472,7 +497,7 @@ def _tricks(state, seat):
             if state["last_hand"] or not p["deck"]:
                 continue
         if op == "recall":
-            for target in sorted({c for c in p["discard"] if CARDS[c]["type"] == "technique"}):
+            for target in sorted({c for c in discard_of(p) if CARDS[c]["type"] == "technique"}):
                 out.append({"notation": f"trick {code} {target}",
                             "label": f"Play {card['name']}: take {CARDS[target]['name']} back",
                             "action": {"type": "trick", "card": code, "target": target}})
@@ -483,6 +508,11 @@ def _tricks(state, seat):
 
 
 def legal_actions(state, seat):
+    return _legal(state, seat, True)
+
+
+def _legal(state, seat, full):
+    """The legal moves; without ``full`` only their action dicts are meaningful (faster, for decide/bots)."""
     if not state or state.get("finished") or seat is None or seat != state["turn"]:
         return []
     p = state["players"][seat]
@@ -492,13 +522,13 @@ def legal_actions(state, seat):
                  "action": {"type": "discard", "card": c}} for c in sorted(set(p["hand"]))] + [resign]
     out = []
     if under_attack(state, seat):
-        out += _plays(state, seat, "defence")
+        out += _plays(state, seat, "defence", full)
         out.append({"notation": "pass",
                     "label": f"Pass (your opponent lands a clean strike worth {state['attack']['power']})",
                     "action": {"type": "pass"}})
     else:
         if not p["current"].get("no_attack"):
-            out += _plays(state, seat, "attack")
+            out += _plays(state, seat, "attack", full)
         out += _tricks(state, seat)
         if not in_sequence(state) and not state["last_hand"] and p["deck"]:
             out.append({"notation": "draw", "label": "Draw a card", "action": {"type": "draw"}})
@@ -592,7 +622,7 @@ def _refuse(state, seat, action):
         op = CARDS[code]["effect"]["op"]
         if op == "draw" and state["last_hand"]:
             raise IllegalAction("It is the last hand: nobody can draw any more.")
-        if op == "recall" and action.get("target") not in p["discard"]:
+        if op == "recall" and action.get("target") not in discard_of(p):
             raise IllegalAction("Name a technique card from your discard pile.")
 
 
@@ -612,10 +642,11 @@ def _refill(state):
     events, emptied = [], None
     for s in range(2):
         p = state["players"][s]
-        n = min(max(0, HAND_SIZE - len(p["hand"])), len(p["deck"]))
+        deck = deck_of(p)
+        n = min(max(0, HAND_SIZE - len(p["hand"])), len(deck))
         if n:
-            events.append(event("drew", seat=s, cards=p["deck"][:n], count=n, reason="refill"))
-            if n == len(p["deck"]) and emptied is None:
+            events.append(event("drew", seat=s, cards=deck[:n], count=n, reason="refill"))
+            if n == len(deck) and emptied is None:
                 emptied = s
     if emptied is not None and not state["last_hand"]:
         events.append(event("last_hand", seat=emptied))
@@ -643,7 +674,7 @@ def decide(state, seat, action, rng):
         raise IllegalAction("It is not your turn.")
     action = _normalise(action)
     _refuse(state, seat, action)
-    if not any(item["action"] == action for item in legal_actions(state, seat)):
+    if not any(item["action"] == action for item in _legal(state, seat, False)):
         raise IllegalAction("That move is not possible now.")
 
     p = state["players"][seat]
@@ -652,9 +683,9 @@ def decide(state, seat, action, rng):
         return [event("discarded", seat=seat, card=action["card"]), event("turn", seat=opp, extra=False)]
 
     if t == "draw":
-        card = p["deck"][0]
-        events = [event("drew", seat=seat, cards=[card], count=1, reason="draw")]
-        if len(p["deck"]) == 1:
+        deck = deck_of(p)
+        events = [event("drew", seat=seat, cards=deck[:1], count=1, reason="draw")]
+        if len(deck) == 1:
             events.append(event("last_hand", seat=seat))
         if len(p["hand"]) + 1 <= HAND_SIZE:
             events.append(event("turn", seat=opp, extra=False))
@@ -697,10 +728,11 @@ def decide(state, seat, action, rng):
             events.append(event("recalled", seat=seat, card=action["target"]))
             hand_after += 1
         elif eff["op"] == "draw":
-            n = min(eff["value"], len(p["deck"]))
-            events.append(event("drew", seat=seat, cards=p["deck"][:n], count=n, reason="trick"))
+            deck = deck_of(p)
+            n = min(eff["value"], len(deck))
+            events.append(event("drew", seat=seat, cards=deck[:n], count=n, reason="trick"))
             hand_after += n
-            if n == len(p["deck"]):
+            if n == len(deck):
                 events.append(event("last_hand", seat=seat))
         if hand_after <= HAND_SIZE:
             events.append(event("turn", seat=opp, extra=False))
@@ -797,8 +829,8 @@ def seat_view(state, seat):
             "character_name": DECKS[p["character"]]["name"],
             "score": p["score"],
             "hand_count": len(p["hand"]),
-            "deck_count": len(p["deck"]),
-            "discard": list(p["discard"]),
+            "deck_count": len(deck_of(p)),
+            "discard": discard_of(p),
             "sequence": [dict(entry) for entry in p["sequence"]],
             "chain_end": chain_end(p),
             "this_turn": dict(p["current"]),
@@ -817,7 +849,7 @@ def seat_view(state, seat):
         "last_hand_by": state["last_hand_by"],
         "passes": state["passes"],
         "discard_pending": state["discard_pending"],
-        "recent": list(state.get("recent", [])),
+        "recent": [json.loads(r) for r in state.get("recent", [])],
         "finished": dict(state["finished"]) if state["finished"] else None,
         "result": result(state),
     }

@@ -20,9 +20,9 @@ def test_it_deals_seven_cards_from_two_shuffled_32_card_decks():
     for seat, ch in enumerate(["michi", "eka"]):
         p = state["players"][seat]
         assert p["character"] == ch
-        assert len(p["hand"]) == 7 and len(p["deck"]) == 25
-        assert sorted(p["hand"] + p["deck"]) == sorted(rules.deck_cards(ch))
-        assert p["discard"] == [] and p["sequence"] == []
+        assert len(p["hand"]) == 7 and len(rules.deck_of(p)) == 25
+        assert sorted(p["hand"] + rules.deck_of(p)) == sorted(rules.deck_cards(ch))
+        assert rules.discard_of(p) == [] and p["sequence"] == []
     assert state["turn"] == state["first"]
     assert rules.to_act(state) == {state["first"]: {"kind": "turn", "default": {"type": "pass"}, "seconds": None}}
 
@@ -121,7 +121,7 @@ def test_it_draws_one_card_and_discards_down_to_seven():
     with pytest.raises(IllegalAction, match="discard one"):
         g.do(0, {"type": "pass"})
     g.do(0, "discard viper")
-    assert len(g.p[0]["hand"]) == 7 and g.p[0]["discard"] == ["viper"]
+    assert len(g.p[0]["hand"]) == 7 and rules.discard_of(g.p[0]) == ["viper"]
     assert g.state["turn"] == 1
 
 
@@ -183,7 +183,7 @@ def test_it_ends_the_sequence_when_a_player_not_under_attack_passes():
     new = g.do(0, "pass")
     assert g.types(new) == ["passed", "sequence_ended", "turn"]
     assert g.p[0]["sequence"] == [] and g.p[1]["sequence"] == []
-    assert g.p[0]["discard"] == ["swallow"] and g.p[1]["discard"] == ["root"]
+    assert rules.discard_of(g.p[0]) == ["swallow"] and rules.discard_of(g.p[1]) == ["root"]
     assert g.state["turn"] == 1  # the player who did not pass
     assert "draw" in g.notations(1)
 
@@ -198,7 +198,7 @@ def test_it_scores_a_clean_strike_refills_and_gives_the_turn_to_the_victim():
     assert g.types(new) == ["passed", "scored", "sequence_ended", "drew", "drew", "turn"]
     assert g.p[0]["score"] == 2 and g.p[1]["score"] == 0
     assert len(g.p[0]["hand"]) == 7 and len(g.p[1]["hand"]) == 7
-    assert g.p[0]["sequence"] == [] and sorted(g.p[0]["discard"]) == ["return-wing", "swallow"]
+    assert g.p[0]["sequence"] == [] and sorted(rules.discard_of(g.p[0])) == ["return-wing", "swallow"]
     assert g.state["turn"] == 1  # the player who did not score
 
 
@@ -221,7 +221,7 @@ def test_it_stacks_add_ons_and_applies_them_bottom_up():
     assert g.p[1]["hand"] == []
     g.do(0, "pass")
     assert g.p[1]["score"] == 10
-    assert sorted(g.p[1]["discard"]) == ["cleaver", "full-swing", "heavy-grip"]
+    assert sorted(rules.discard_of(g.p[1])) == ["cleaver", "full-swing", "heavy-grip"]
 
 
 def test_it_plays_add_ons_only_on_techniques_and_of_the_right_kind():
@@ -301,7 +301,7 @@ def test_it_implements_second_wind():
     assert "trick second-wind" in g.notations(0)  # even while in sequence
     new = g.do(0, "trick second-wind")
     assert g.types(new) == ["played", "drew", "turn"]
-    assert g.p[0]["hand"] == ["return-wing", "viper"] and g.p[0]["discard"] == ["second-wind"]
+    assert g.p[0]["hand"] == ["return-wing", "viper"] and rules.discard_of(g.p[0]) == ["second-wind"]
     assert g.state["turn"] == 1
 
 
@@ -388,11 +388,11 @@ def test_it_implements_recall():
     g.do(1, "attack cleaver")
     g.do(0, "pass")  # clean strike 3; Michi plays next
     g.do(0, "pass")
-    assert "cleaver" in g.p[1]["discard"]
+    assert "cleaver" in rules.discard_of(g.p[1])
     assert "trick recall cleaver" in g.notations(1)
     new = g.do(1, "trick recall cleaver")
     assert g.types(new) == ["played", "recalled", "turn"]
-    assert "cleaver" in g.p[1]["hand"] and g.p[1]["discard"] == ["recall"]
+    assert "cleaver" in g.p[1]["hand"] and rules.discard_of(g.p[1]) == ["recall"]
 
 
 def test_it_implements_intimidate_after_add_ons():
@@ -422,7 +422,7 @@ def test_it_declares_last_hand_on_the_last_card_and_stops_drawing():
     g = Game(["swallow"], ["root"], deck0=["viper"], deck1=["rockslide", "rockslide"])
     new = g.do(0, "draw")
     assert g.types(new) == ["drew", "last_hand", "turn"]
-    assert g.state["last_hand"] and g.p[0]["deck"] == []
+    assert g.state["last_hand"] and rules.deck_of(g.p[0]) == []
     assert "draw" not in g.notations(1)  # the other player cannot draw either
     with pytest.raises(IllegalAction, match="last hand"):
         g.do(1, {"type": "draw"})
@@ -468,7 +468,7 @@ def test_it_declares_last_hand_when_a_refill_empties_a_deck():
     g.do(0, "attack viper")
     new = g.do(1, "pass")  # clean strike; Eka needs 7 but has only 3 left
     assert g.types(new) == ["passed", "scored", "sequence_ended", "drew", "drew", "last_hand", "turn"]
-    assert g.state["last_hand"] and g.p[1]["deck"] == [] and len(g.p[1]["hand"]) == 4
+    assert g.state["last_hand"] and rules.deck_of(g.p[1]) == [] and len(g.p[1]["hand"]) == 4
     assert len(g.p[0]["hand"]) == 7
 
 
