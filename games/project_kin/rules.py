@@ -252,7 +252,8 @@ def _clone(state):
         "bomb": bomb, "turn": dict(state["turn"]),
         "result": None if state.get("result") is None else {
             "winners": list(state["result"]["winners"]), "reason": state["result"]["reason"]},
-        "recent": list(state.get("recent", [])),
+        "last_roll": list(state["last_roll"]) if state.get("last_roll") else None,
+        "last_move": list(state["last_move"]) if state.get("last_move") else None,
     }
 
 
@@ -613,13 +614,6 @@ def setup(n, options, rng):
 
 # --------------------------------------------------------------------------- evolve
 
-def _remember(state, e):
-    rec = state.setdefault("recent", [])
-    rec.append(describe(e, SEAT_NAMES))
-    if len(rec) > 6:
-        del rec[0]
-
-
 def evolve(state, e):
     t = e.get("type")
     d = e.get("data", {})
@@ -628,7 +622,7 @@ def evolve(state, e):
             "options": d["options"], "pos": {p["id"]: (p["at"] if p["zone"] == "board" else p["zone"]) for p in d["pieces"]}, "points": list(d["points"]),
             "bomb": {"carrier": None, "pickup": 0, "fuse": False, "countdown": None},
             "turn": {"seat": d["first"], "number": 1, "phase": "start", "roll": None, "piece": None, "extra": False},
-            "result": None, "recent": [],
+            "result": None, "last_roll": None, "last_move": None,
         }
         return state
     if not state:
@@ -637,10 +631,12 @@ def evolve(state, e):
     turn = state["turn"]
     if t == "rolled":
         turn.update(phase="move", roll=d["value"], piece=d.get("piece"))
+        state["last_roll"] = [d["seat"], d["value"]]
     elif t == "spawned":
         state["pos"][d["piece"]] = d["at"]
     elif t == "moved":
         state["pos"][d["piece"]] = d["to"]
+        state["last_move"] = [d["piece"], d["frm"], d["to"]]
     elif t in ("captured", "eaten"):
         state["pos"][d["piece"]] = "spawn"
         if bomb["carrier"] == d["piece"]:
@@ -698,7 +694,6 @@ def evolve(state, e):
                          "piece": None, "extra": False}
     elif t == "game_over":
         state["result"] = {"winners": list(d["winners"]), "reason": d["reason"]}
-    _remember(state, e)
     return state
 
 
@@ -1021,7 +1016,8 @@ def view(state, seat):
         },
         "turn": dict(state["turn"]),
         "turn_limit": state["options"]["turn_limit"],
-        "recent": list(state.get("recent", [])),
+        "last_roll": state.get("last_roll"),
+        "last_move": state.get("last_move"),
         "moves": [{"notation": a["notation"], "label": a["label"], "action": a["action"]}
                   for a in legal_actions(state, seat)] if seat is not None else [],
         "result": result(state),
