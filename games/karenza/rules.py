@@ -817,6 +817,8 @@ def view(state, seat):
     v = seat_view(state, seat)
     chars = sorted(set(state["characters"]))
     v["cards"] = {code: _copy_info(CARD_INFO[code]) for ch in chars for code in DECKS[ch]["list"]}
+    if seat in (0, 1):
+        v["moves"] = [item["notation"] for item in legal_actions(state, seat)]
     return v
 
 
