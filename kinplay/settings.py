@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "anymail",
     "kinplay.accounts",
     "games",
     "kinplay.clocks",
@@ -146,6 +147,10 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     EMAIL_FILE_PATH = str(VAR_DIR / "mail")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "kinplay <turns@kinplay.local>")
+# Replies to turn emails go to MAIL_REPLY_ADDRESS with a signed "+token" (moves by email);
+# inbound mail arrives by `manage.py receive_mail` (an MTA pipe) or an anymail webhook.
+MAIL_REPLY_ADDRESS = env.str("MAIL_REPLY_ADDRESS", "play@kinplay.local")
+ANYMAIL = {"WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", "")}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

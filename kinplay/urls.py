@@ -4,5 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("api/", include("api.urls")),
     path("admin/", admin.site.urls),
+    path("anymail/", include("anymail.urls")),  # inbound mail webhooks: moves by email
     path("", include("kinplay.web.urls")),
 ]

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 class Outbox(models.Model):
     YOUR_TURN, REMINDER, GAME_OVER = "your_turn", "reminder", "game_over"
+    MOVE_ACCEPTED, MOVE_REFUSED = "move_accepted", "move_refused"  # answers to moves by email
 
     kind = models.CharField(max_length=16)
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
@@ -19,6 +20,7 @@ class Outbox(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
+    detail = models.TextField(blank=True)  # the move or the refusal an answer speaks of
 
     CLAIM_TIMEOUT = timedelta(minutes=2)
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from kinplay.accounts.models import Profile
 from kinplay.notifications.models import Outbox
+from kinplay.notifications.replies import reply_address
 
 log = logging.getLogger("kinplay.notifications")
 
@@ -80,6 +81,8 @@ SUBJECTS = {
     Outbox.YOUR_TURN: "Your turn in {kind} #{id}",
     Outbox.REMINDER: "Reminder: your move in {kind} #{id} is due soon",
     Outbox.GAME_OVER: "{kind} #{id} is over",
+    Outbox.MOVE_ACCEPTED: "Move accepted in {kind} #{id}",
+    Outbox.MOVE_REFUSED: "Move not accepted in {kind} #{id}",
 }
 
 
@@ -92,10 +95,7 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     kind = get(game.kind)
     seat = game.seat_of(user)
     payload = selectors.game_for(game, user, at=row.version)
-    if row.kind != Outbox.GAME_OVER and row.version == game.version:
-        legal = payload["legal_actions"]
-    else:
-        legal = []
+    legal = payload["legal_actions"] if row.kind != Outbox.GAME_OVER and row.version == game.version else []
     names = selectors.seat_names(game)
     context = {
         "user": user,
@@ -109,10 +109,12 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         "result": payload["result"],
         "names": names,
         "deadline": game.deadline,
+        "detail": row.detail,
     }
     subject = SUBJECTS[row.kind].format(kind=kind.name, id=game.pk)
     text = render_to_string("mail/game.txt", context)
     html = render_to_string("mail/game.html", context)
-    msg = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [user.email])
+    reply_to = [reply_address(game.pk, seat)] if legal else None
+    msg = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [user.email], reply_to=reply_to)
     msg.attach_alternative(html, "text/html")
     return msg
