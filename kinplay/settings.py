@@ -123,7 +123,10 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A move must never wait on a dead broker: publishing fails fast, the sweep catches up.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-CELERY_BROKER_CONNECTION_MAX_RETRIES = 0
+# None = the worker and beat retry for ever after a broker outage (0 made the worker exit with
+# "Unrecoverable error" on the first lost connection: tests/services). Publishing is still bounded
+# by BROKER_CONNECTION_TIMEOUT: kombu gives up connecting a producer after that many seconds.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TASK_PUBLISH_RETRY = False
 SWEEP_SECONDS = env.float("SWEEP_SECONDS", 5.0)
 CELERY_BEAT_SCHEDULE = {
