@@ -104,7 +104,7 @@ OPTIONS_SCHEMA = {
 
 DEFAULTS = {k: v["default"] for k, v in OPTIONS_SCHEMA["properties"].items()}
 
-RECENT = 4  # events kept in the state for the view's "what just happened"
+RECENT = 3  # events kept in the state for the view's "what just happened"
 
 
 # --------------------------------------------------------------------------- helpers
