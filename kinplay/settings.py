@@ -110,13 +110,14 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
 else:
     _broker = VAR_DIR / "broker"
-    for sub in ("out", "processed"):
+    for sub in ("out", "processed", "control"):
         (_broker / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker / "out"),
         "data_folder_out": str(_broker / "out"),
         "processed_folder": str(_broker / "processed"),
+        "control_folder": str(_broker / "control"),
         "store_processed": False,
     }
 CELERY_TASK_IGNORE_RESULT = True

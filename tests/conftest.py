@@ -27,11 +27,10 @@ def unavailable(reason: str):
 
 
 @pytest.fixture(autouse=True)
-def _eager_celery(settings):
-    """In-process tests run Celery tasks inline; the worker tests turn this off."""
+def _eager_celery():
+    """In-process tests run Celery tasks inline; the worker tests turn this off.
+    (No Django here: the pure engine tests run with or without pytest-django.)"""
     from kinplay.celery import app
-
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
 
     app.conf.task_always_eager = True
     yield
@@ -39,8 +38,10 @@ def _eager_celery(settings):
 
 
 @pytest.fixture
-def make_user(db):
+def make_user(db, settings):
     from django.contrib.auth import get_user_model
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed only
 
     def make(name, email=True):
         return get_user_model().objects.create_user(name, f"{name}@example.com" if email else "", "a-long-password")
