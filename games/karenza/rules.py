@@ -768,7 +768,11 @@ def to_act(state):
     seat = state["turn"]
     if state["discard_pending"] == seat:
         return {seat: {"kind": "turn", "default": None, "seconds": None}}
-    return {seat: {"kind": "turn", "default": {"type": "pass"}, "seconds": None}}
+    # Doing nothing means passing; outside a sequence it means drawing (so that a game whose
+    # players never come back still runs its decks out and ends).
+    p = state["players"][seat]
+    can_draw = not in_sequence(state) and not state["last_hand"] and p["deck"]
+    return {seat: {"kind": "turn", "default": {"type": "draw" if can_draw else "pass"}, "seconds": None}}
 
 
 def timers(state):

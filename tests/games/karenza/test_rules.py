@@ -24,7 +24,7 @@ def test_it_deals_seven_cards_from_two_shuffled_32_card_decks():
         assert sorted(p["hand"] + rules.deck_of(p)) == sorted(rules.deck_cards(ch))
         assert rules.discard_of(p) == [] and p["sequence"] == []
     assert state["turn"] == state["first"]
-    assert rules.to_act(state) == {state["first"]: {"kind": "turn", "default": {"type": "pass"}, "seconds": None}}
+    assert rules.to_act(state) == {state["first"]: {"kind": "turn", "default": {"type": "draw"}, "seconds": None}}
 
 
 def test_it_tosses_a_coin_for_the_opener_and_shuffles():
@@ -522,3 +522,26 @@ def test_it_describes_every_event():
             "resigned"} <= kinds
     line = rules.describe(rules.redact(g.events[-1], None), names)
     assert line == "Ann resigned."
+
+
+def test_it_defaults_a_skipped_turn_to_draw_outside_a_sequence_and_pass_inside():
+    g = Game(["swallow"] * 7, ["root"], deck0=["viper"] * 3)
+    assert rules.to_act(g.state)[0]["default"] == {"type": "draw"}
+    g.do(0, "draw")
+    assert rules.to_act(g.state)[0]["default"] is None  # the discard is a real choice
+    g.do(0, "discard viper")
+    g.do(1, "pass")
+    g.do(0, "attack swallow")
+    assert rules.to_act(g.state)[1]["default"] == {"type": "pass"}
+
+
+def test_it_ends_a_game_where_every_turn_is_skipped():
+    state = replay(rules, rules.setup(2, {}, Rng("idle", 0)))
+    for step in range(400):
+        if rules.result(state):
+            break
+        seat, info = next(iter(rules.to_act(state).items()))
+        action = info["default"] or {"type": "discard", "card": state["players"][seat]["hand"][-1]}
+        for e in rules.decide(state, seat, action, Rng("idle", step + 1)):
+            state = rules.evolve(state, e)
+    assert rules.result(state) is not None
