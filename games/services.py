@@ -158,7 +158,7 @@ def act(game_id, seat, *, action=None, notation=None, expected_version=None, ide
 
 
 def _act_once(game_id, seat, action, notation, expected_version, idempotency_key, by) -> Outcome:
-    game = Game.objects.get(pk=game_id)
+    game = Game.objects.prefetch_related("seats__user").get(pk=game_id)
     if idempotency_key:
         first = Event.objects.filter(game=game, idempotency_key=idempotency_key).first()
         if first is not None:

@@ -27,17 +27,18 @@ def reschedule(game, state, entries: dict, acted: set):
     running = game.status == "active"
     timer_keys = {t["key"]: t for t in get(game.kind).rules.timers(state)} if running else {}
     pending = list(Deadline.objects.filter(game=game, done_at__isnull=True))
-    kept_seats, stale = set(), []
+    kept, stale = [], []
     for d in pending:
         if d.kind == Deadline.TIMER:
             if d.key not in timer_keys:
                 stale.append(d.pk)
         elif d.seat in entries and d.seat not in acted:
-            kept_seats.add(d.seat)
+            kept.append(d)
         else:
             stale.append(d.pk)
     if stale:
         Deadline.objects.filter(pk__in=stale, done_at__isnull=True).update(done_at=now, outcome="superseded")
+    kept_seats = {d.seat for d in kept}
     new = []
     for seat, entry in entries.items():
         if seat in kept_seats:
@@ -50,13 +51,15 @@ def reschedule(game, state, entries: dict, acted: set):
         if seat in humans and entry.get("kind") != "window" and seconds >= REMIND_FROM:
             before = min(REMIND_BEFORE_MAX, seconds // 4)
             new.append(Deadline(game=game, kind=Deadline.REMINDER, seat=seat, due_at=due - timedelta(seconds=before), version=game.version))
-    known = set(Deadline.objects.filter(game=game, kind=Deadline.TIMER).values_list("key", flat=True))
-    for key, timer in timer_keys.items():
-        if key not in known:
-            new.append(Deadline(game=game, kind=Deadline.TIMER, key=key, due_at=now + timedelta(seconds=timer["seconds"]), version=game.version))
-    Deadline.objects.bulk_create(new)
-    first = Deadline.objects.filter(game=game, done_at__isnull=True, kind=Deadline.MOVE).order_by("due_at").first()
-    return first.due_at if first else None
+    if timer_keys:
+        known = set(Deadline.objects.filter(game=game, kind=Deadline.TIMER).values_list("key", flat=True))
+        for key, timer in timer_keys.items():
+            if key not in known:
+                new.append(Deadline(game=game, kind=Deadline.TIMER, key=key, due_at=now + timedelta(seconds=timer["seconds"]), version=game.version))
+    if new:
+        Deadline.objects.bulk_create(new)
+    moves = [d.due_at for d in kept + new if d.kind == Deadline.MOVE]
+    return min(moves) if moves else None
 
 
 def sweep(now=None, limit=200) -> int:
