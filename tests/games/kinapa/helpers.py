@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine import event, replay
+from games.engine import clone, event, replay
 from games.kinapa import rules
 from games.rng import Rng
 
@@ -36,6 +36,7 @@ def two_player(hands, bots, objects=None, options=None):
 def act(state, events, seat, action, seed="t"):
     """Apply one decided action; returns (state, all events, new events)."""
     new = rules.decide(state, seat, action, Rng(seed, len(events)))
+    state = clone(state)
     for e in new:
         state = rules.evolve(state, e)
     return state, events + new, new
