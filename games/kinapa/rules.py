@@ -236,7 +236,7 @@ def setup(n, options, rng):
             events.append(event("switch", seat=s, hand=hands[n + s], laid=hands[s], setup=True, public=False))
         hands = hands[n:] + hands[:n]
     first = next(s for s in range(n) if "A1" in hands[s])
-    events.append(event("emperor", seat=first, prev=None, reason="cat"))
+    events.append(event("emperor", seat=first, prev=None, reason="cat", sheep=True, sheep_reset=False))
     events.append(event("round", round=1, emperor=first))
     return events
 
@@ -428,7 +428,9 @@ def _end_event(s, reason, winner=None):
 
 
 def _new_emperor_events(s, seat, reason):
-    evs = [event("emperor", seat=seat, prev=s["emperor"], reason=reason)]
+    given = not s["sheep"][seat]
+    reset = given and all(s["sheep"][p] or p == seat for p in range(s["n"]) if s["active"][p])
+    evs = [event("emperor", seat=seat, prev=s["emperor"], reason=reason, sheep=given, sheep_reset=reset)]
     return evs + _round_events(s, s["round"] + 1, seat)
 
 
@@ -816,7 +818,14 @@ def describe(e, names):
     if t == "emperor":
         if d["reason"] == "cat":
             return f"{who(d['seat'])} holds the Maneki-Neko and is the first Emperor."
-        return f"{who(d['seat'])} becomes the Emperor and takes a Sheep card."
+        text = f"{who(d['seat'])} becomes the Emperor"
+        if d.get("prev") == d["seat"]:
+            text = f"{who(d['seat'])} stays the Emperor"
+        if d.get("sheep"):
+            text += " and takes a Sheep card"
+        if d.get("sheep_reset"):
+            text += "; everybody had a Sheep, so the others go back to the centre"
+        return text + "."
     if t == "round":
         return f"Round {d['round']}: {who(d['emperor'])} is the Emperor."
     if t == "announce":

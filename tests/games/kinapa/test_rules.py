@@ -345,9 +345,12 @@ def test_it_sheep_go_back_when_everyone_has_one_except_the_last_given():
     state, evs, _ = act(state, evs, A, {"type": "announce", "number": 8})
     state, evs, _ = answer_all(state, evs, raises={B, D})
     state, evs, _ = act(state, evs, A, {"type": "give", "card": "A2"})
-    state, evs, _ = act(state, evs, A, {"type": "flip", "pos": 3})
+    state, evs, new = act(state, evs, A, {"type": "flip", "pos": 3})
     assert state["emperor"] == D                            # D alone has no Sheep: no choice
     assert state["sheep"] == [False, False, False, True]
+    emp = next(e for e in new if e["type"] == "emperor")
+    assert emp["data"]["sheep"] and emp["data"]["sheep_reset"]
+    assert "go back to the centre" in rules.describe(emp, ["A", "B", "C", "D"])
 
 
 # ----------------------------------------------------------------- resign
