@@ -1,2 +1,242 @@
+"""Kenta drawn for people: the looped track as inline SVG, the table, my hand as cards."""
+
+from __future__ import annotations
+
+from html import escape
+
+from . import rules
+
+PAWN = {"red": "#d62828", "blue": "#1d4ed8", "green": "#15803d", "yellow": "#eab308", "purple": "#7e22ce"}
+ROMAN = rules.ROMAN
+
+CSS = """
+<style>
+.kenta{font-family:system-ui,sans-serif;max-width:900px;margin:0 auto;color:#1f2937}
+.kenta svg{width:100%;height:auto;display:block}
+.kenta-row{display:flex;flex-wrap:wrap;gap:.5rem;margin:.5rem 0}
+.kenta-card{border:2px solid #374151;border-radius:.5rem;padding:.4rem .5rem;width:9.5rem;background:#fffbeb;
+ font-size:.8rem;line-height:1.2}
+.kenta-card b{display:block;font-size:.9rem;margin-bottom:.2rem}
+.kenta-card.kenta-stop{background:#fee2e2;border-color:#b91c1c}
+.kenta-card[data-notation]{cursor:pointer;box-shadow:0 0 0 3px #f59e0b}
+.kenta-obj{background:#ecfeff;border-color:#0e7490}
+.kenta table{border-collapse:collapse;width:100%;font-size:.85rem}
+.kenta td,.kenta th{border-bottom:1px solid #e5e7eb;padding:.2rem .3rem;text-align:left}
+.kenta-dot{display:inline-block;width:.8rem;height:.8rem;border-radius:50%;vertical-align:middle;
+ border:1px solid #111}
+.kenta-now{font-weight:bold;background:#fef3c7}
+.kenta-note{font-size:.85rem;margin:.3rem 0}
+</style>
+"""
+
+
+def _ring():
+    """(x, y) for every square, going round a rectangle."""
+    L = rules.LENGTH
+    cols = L // 3  # 10 along the top and the bottom
+    rows = (L - 2 * cols) // 2  # 5 on each side
+    w = 34
+    pts = []
+    for i in range(cols):  # bottom, left to right
+        pts.append((10 + i * w, 10 + (rows + 1) * w))
+    for i in range(rows):  # right side, bottom to top
+        pts.append((10 + cols * w, 10 + (rows - i) * w))
+    for i in range(cols):  # top, right to left
+        pts.append((10 + (cols - i) * w, 10))
+    for i in range(L - len(pts)):  # left side, top to bottom
+        pts.append((10, 10 + (i + 1) * w))
+    return pts[:L], w, 10 + (cols + 1) * w + 10, 10 + (rows + 2) * w + 10
+
+
+def _board(view, names):
+    pts, w, width, height = _ring()
+    disc = view["disc"]
+    out = [f'<svg class="kenta-board" viewBox="0 0 {width} {height + 10}" role="img" '
+           f'aria-label="Kenta track">']
+    for i, sq in enumerate(rules.BOARD["squares"]):
+        x, y = pts[i]
+        fill = "#f3f4f6"
+        stroke, sw = "#9ca3af", 1
+        if sq["color"] == "black":
+            fill = "#111827"
+        elif sq["color"] == "white":
+            fill = "#ffffff"
+        if sq["hot_spot"]:
+            fill = "#fdba74"
+        if sq["card"]:
+            fill = "#fde68a"
+        if sq["color"] and sq["color"] == disc:
+            stroke, sw = "#f59e0b", 3
+        out.append(f'<rect x="{x}" y="{y}" width="{w - 2}" height="{w - 2}" rx="4" fill="{fill}" '
+                   f'stroke="{stroke}" stroke-width="{sw}"><title>square {i}</title></rect>')
+        tc = "#fff" if sq["color"] == "black" else "#374151"
+        out.append(f'<text x="{x + 3}" y="{y + 10}" font-size="8" fill="{tc}">{i}</text>')
+        label = ""
+        if sq["color"]:
+            label = "+2" if sq["arrow"] > 0 else "−2"
+        elif sq["card"]:
+            label = "🂠"
+        elif sq["hot_spot"]:
+            label = "★"
+        if label:
+            out.append(f'<text x="{x + w / 2 - 1}" y="{y + w - 8}" font-size="11" text-anchor="middle" '
+                       f'fill="{tc}">{escape(label)}</text>')
+    # Finish line marker.
+    fx, fy = pts[view["line"] % rules.LENGTH]
+    out.append(f'<rect x="{fx - 3}" y="{fy - 3}" width="{w + 4}" height="{w + 4}" rx="6" fill="none" '
+               f'stroke="#ea580c" stroke-width="3" stroke-dasharray="5 3"/>')
+    out.append(f'<text x="{fx + w / 2}" y="{fy - 5 if fy > 20 else fy + w + 9}" font-size="9" '
+               f'text-anchor="middle" fill="#ea580c">finish {view["line"]}</text>')
+    # Pawns.
+    per_square = {}
+    for seat, p in enumerate(view["positions"]):
+        if view["resigned"][seat]:
+            continue
+        per_square.setdefault(p % rules.LENGTH, []).append(seat)
+    for sqi, seats in per_square.items():
+        x, y = pts[sqi]
+        for k, seat in enumerate(seats):
+            cx = x + 8 + (k % 3) * 9
+            cy = y + 14 + (k // 3) * 9
+            col = view["colors"][seat]
+            name = names[seat] if seat < len(names) else col
+            lap = f" (square {view['positions'][seat]})" if view["positions"][seat] >= rules.LENGTH else ""
+            out.append(f'<circle cx="{cx}" cy="{cy}" r="5" fill="{PAWN.get(col, "#888")}" stroke="#fff" '
+                       f'stroke-width="1.5"><title>{escape(name)}{escape(lap)}</title></circle>')
+    # Centre: disc, dice, pile.
+    cx, cy = width / 2, height / 2
+    dfill = "#111827" if disc == "black" else "#ffffff"
+    out.append(f'<circle cx="{cx - 90}" cy="{cy}" r="24" fill="{dfill}" stroke="#111827" stroke-width="2"/>')
+    out.append(f'<text x="{cx - 90}" y="{cy + 40}" font-size="10" text-anchor="middle">Kenta disc: '
+               f'{escape(disc)}</text>')
+    dice = view["dice"]
+    if dice:
+        for k, c in enumerate(("black", "white")):
+            x = cx - 30 + k * 44
+            mine = view.get("_die_notations", False)
+            attr = f' data-notation="{c}"' if mine else ""
+            out.append(f'<g{attr}><rect x="{x}" y="{cy - 18}" width="36" height="36" rx="6" '
+                       f'fill="{"#111827" if c == "black" else "#fff"}" stroke="#111827" stroke-width="2"/>'
+                       f'<text x="{x + 18}" y="{cy + 6}" font-size="15" text-anchor="middle" '
+                       f'fill="{"#fff" if c == "black" else "#111827"}">{ROMAN[dice[c]]}</text></g>')
+    out.append(f'<text x="{cx + 90}" y="{cy - 4}" font-size="10" text-anchor="middle">pile {view["pile_count"]}'
+               f'{" (2nd)" if view["pile_round"] == 2 else ""}</text>')
+    out.append(f'<text x="{cx + 90}" y="{cy + 10}" font-size="10" text-anchor="middle">discards '
+               f'{len(view["discard"])}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _card_html(key, notation=None, extra=""):
+    c = rules.CARDS[key]
+    cls = "kenta-card kenta-stop" if c["stop"] else "kenta-card"
+    attr = f' data-notation="{escape(notation)}"' if notation else ""
+    pts = f" · {c['points']} pt" if c["points"] else ""
+    return (f'<div class="{cls}"{attr}><b>{escape(c["name"])}{escape(pts)}</b>'
+            f'{escape(rules.card_text(key))}{extra}</div>')
+
+
+def _objective_text(key):
+    o = rules.OBJECTIVES[key]
+    if o["kind"] == "color":
+        return (f"Colour {o['color']}: if {o['color']} is your colour, +5 if you finish second, "
+                f"otherwise −2. If not: +4 if {o['color']} finishes first; and +2 if you finish second.")
+    if o["kind"] == "last":
+        return "Last: +8 if you finish last; +3 if you finish neither first nor last."
+    return "Finish line: +5 if the finish line ends below 20 or over 30; +4 if you finish last."
+
+
 def render(view, seat, names):
-    return "<div class='kenta'></div>"
+    names = list(names) + [f"Seat {i + 1}" for i in range(len(names), view["n"])]
+    me = view.get("you")
+    waiting = view.get("waiting_for") or {}
+    my_turn_kind = waiting.get("kind") if me and waiting.get("seat") == me["seat"] else None
+    v = dict(view)
+    v["_die_notations"] = my_turn_kind == "die"
+    parts = [CSS, '<div class="kenta">', _board(v, names)]
+
+    # What is going on now.
+    note = []
+    active = view["active"]
+    if view["over"] and view.get("result"):
+        note.append(escape(view["result"]["summary"]))
+    elif view["vote"]:
+        vt = view["vote"]
+        who = ", ".join(escape(names[p]) for p in vt["waiting"])
+        what = "the winner" if vt["kind"] == "winner" else "the finish line (black: forward, white: back)"
+        note.append(f"Secret vote on {what}; still to vote: {who or 'nobody'}.")
+    elif view["react"]:
+        p = view["playing"]
+        note.append(f"{escape(names[p['seat']])} plays {escape(rules.CARDS[p['card']]['name'])}. "
+                    f"Other players may answer with STOP.")
+    elif waiting:
+        kinds = {"die": "choose a die", "line": "move the finish line", "cards": "use up to two cards",
+                 "target": "choose a player", "dir": "choose a direction", "kenta": "flip the disc or move the line",
+                 "discard": "discard a card", "give": "give a card"}
+        note.append(f"{escape(names[waiting['seat']])} must {kinds.get(waiting['kind'], 'act')}.")
+    if view["playing"] and not view["react"]:
+        p = view["playing"]
+        note.append(f"Resolving {escape(rules.CARDS[p['card']]['name'])} of {escape(names[p['seat']])}.")
+    parts.append(f'<p class="kenta-note">{" ".join(note)}</p>')
+    if view["playing"]:
+        parts.append('<div class="kenta-row">' + _card_html(view["playing"]["card"]) + "</div>")
+
+    # The table.
+    rows = ['<table><tr><th>Player</th><th>Square</th><th>Points</th><th>Cards</th><th>Hot spots</th></tr>']
+    for p in range(view["n"]):
+        col = view["colors"][p]
+        hot = sum(1 for h in view["hot_passed"] if p in h["seats"])
+        cls = ' class="kenta-now"' if p == active and not view["race_over"] else ""
+        status = " (resigned)" if view["resigned"][p] else ""
+        if p in view.get("to_act", []):
+            status += " ⏳"
+        rows.append(f'<tr{cls}><td><span class="kenta-dot" style="background:{PAWN.get(col, "#888")}"></span> '
+                    f'{escape(names[p])}{escape(status)}</td><td>{view["positions"][p]}</td>'
+                    f'<td>{view["points"][p]}</td><td>{view["hand_counts"][p]}</td><td>{hot}/{len(view["hot_passed"])}</td></tr>')
+    rows.append("</table>")
+    parts.append("".join(rows))
+
+    end = view.get("end")
+    if end:
+        rows = ['<table><tr><th>Player</th><th>Race</th><th>Objective</th><th>Point cards</th>'
+                '<th>Total</th><th>Final square</th></tr>']
+        for p in range(view["n"]):
+            if end["final"][p] is None:
+                continue
+            rows.append(f'<tr><td>{escape(names[p])}</td><td>{end["race_ranks"][p]}</td>'
+                        f'<td>{escape(end["objectives"][p])}: {end["objective_points"][p]:+d}</td>'
+                        f'<td>{end["card_points"][p]}</td><td>{end["totals"][p]}</td><td>{end["final"][p]}</td></tr>')
+        rows.append("</table>")
+        parts.append("".join(rows))
+
+    # My hand and objective.
+    if me:
+        cards = []
+        seen = set()
+        for key in me["hand"]:
+            notation = None
+            c = rules.CARDS[key]
+            if my_turn_kind == "cards" and key not in seen and not c["stop"]:
+                pos = view["positions"]
+                mine = pos[me["seat"]]
+                ok = not c["target"] or any(
+                    (pos[q] > mine if view["disc"] == "black" else pos[q] < mine)
+                    for q in range(view["n"]) if q != me["seat"] and not view["resigned"][q])
+                notation = f"play {key}" if ok else None
+            elif my_turn_kind in ("discard", "give") and key not in seen:
+                notation = f"{my_turn_kind} {key}"
+            elif view["react"] and c["stop"] and me["seat"] in view["react"]["waiting"] and key not in seen:
+                notation = "stop"
+            seen.add(key)
+            cards.append(_card_html(key, notation))
+        obj = (f'<div class="kenta-card kenta-obj"><b>Objective (secret)</b>'
+               f'{escape(_objective_text(me["objective"]))}</div>')
+        parts.append(f'<p class="kenta-note">Your hand ({escape(me["color"])}):</p>'
+                     f'<div class="kenta-row">{"".join(cards)}{obj}</div>')
+        if me.get("ballot") is not None:
+            parts.append(f'<p class="kenta-note">Your sealed vote: {escape(str(me["ballot"]))}</p>')
+    if view["discard"]:
+        last = view["discard"][-1]
+        parts.append(f'<p class="kenta-note">Top of the discard pile: {escape(rules.CARDS[last]["name"])}</p>')
+    parts.append("</div>")
+    return "".join(parts)

@@ -561,3 +561,20 @@ def test_it_applies_the_same_events_on_replay():
     s = rolled(game(3, pos=[5, 14, 0]), 2, 1)
     s1, evs = act(s, 0, {"type": "die", "color": "black"})
     assert apply(R, s, evs) == s1
+
+
+def test_it_renders_the_board_for_every_seat_and_escapes_names():
+    from tests.games.harness import play
+    from games.registry import Kind
+    kind = Kind("kenta")
+    events, state = play(kind, 3, {}, "render-me", check_every=50)
+    names = ["<b>Ann</b>", "Bo & co", "Cy"]
+    mid = replay(R, events[: len(events) // 2])
+    for s in (mid, state):
+        for seat in (None, 0, 1, 2):
+            html = kind.render(R.view(s, seat), seat, names)
+            assert "<svg" in html and "viewBox" in html and "<b>Ann</b>" not in html
+            assert "&lt;b&gt;Ann&lt;/b&gt;" in html or s is mid
+    s = at_cards(game(3, hands=[["sprint", "stop"], ["dash"], ["dash"]], disc="white"))
+    html = kind.render(R.view(s, 0), 0, names)
+    assert 'data-notation="play sprint"' in html and 'data-notation="play stop"' not in html
