@@ -579,10 +579,27 @@ def _why_not_play(state, seat, action, role):
     return None
 
 
+KEYS = {"draw": {"type"}, "pass": {"type"}, "discard": {"type", "card"}, "attack": {"type", "card", "addons"},
+        "defend": {"type", "card", "addons"}}
+
+
 def _refuse(state, seat, action):
-    """Raise IllegalAction with the best reason, or return if the action is legal."""
+    """Raise IllegalAction with the best reason, or return if the action is legal.
+
+    Exactly the actions of ``legal_actions`` pass (a test checks the equivalence)."""
     t = action["type"]
     p = state["players"][seat]
+    if t == "trick":
+        card = action.get("card")
+        op = CARDS[card].get("effect", {}).get("op") if isinstance(card, str) and card in CARDS else None
+        keys = {"type", "card", "target"} if op == "recall" else {"type", "card"}
+    else:
+        keys = KEYS[t]
+    if set(action) != keys:
+        raise IllegalAction("That move is not written the way the game understands it.")
+    for k in keys - {"type", "addons"}:
+        if not isinstance(action[k], str):
+            raise IllegalAction("Cards are named by their codes.")
     if state["discard_pending"] == seat and t != "discard":
         raise IllegalAction("You have 8 cards: discard one first.")
     if t == "discard":
@@ -595,13 +612,13 @@ def _refuse(state, seat, action):
             raise IllegalAction("You are under attack: defend or pass.")
         if in_sequence(state):
             raise IllegalAction("You cannot draw while in sequence.")
-        if state["last_hand"]:
+        if state["last_hand"] or not p["deck"]:
             raise IllegalAction("It is the last hand: nobody can draw any more.")
     elif t == "attack":
         if under_attack(state, seat):
             raise IllegalAction("You are under attack: you must defend first (or pass).")
         if p["current"].get("no_attack"):
-            raise IllegalAction("Smoke Veil: you cannot attack this turn.")
+            raise IllegalAction("You cannot attack this turn (a trick of your opponent's forbids it).")
         why = _why_not_play(state, seat, action, "attack")
         if why:
             raise IllegalAction(why)
@@ -620,9 +637,9 @@ def _refuse(state, seat, action):
         if under_attack(state, seat):
             raise IllegalAction("You are under attack: defend or pass.")
         op = CARDS[code]["effect"]["op"]
-        if op == "draw" and state["last_hand"]:
+        if op == "draw" and (state["last_hand"] or not p["deck"]):
             raise IllegalAction("It is the last hand: nobody can draw any more.")
-        if op == "recall" and action.get("target") not in discard_of(p):
+        if op == "recall" and (action["target"] not in discard_of(p) or CARDS[action["target"]]["type"] != "technique"):
             raise IllegalAction("Name a technique card from your discard pile.")
 
 
@@ -674,8 +691,6 @@ def decide(state, seat, action, rng):
         raise IllegalAction("It is not your turn.")
     action = _normalise(action)
     _refuse(state, seat, action)
-    if not any(item["action"] == action for item in _legal(state, seat, False)):
-        raise IllegalAction("That move is not possible now.")
 
     p = state["players"][seat]
     opp = other(seat)
