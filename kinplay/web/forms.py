@@ -104,23 +104,42 @@ class NewGameForm(forms.Form):
         return per_move, d["on_timeout"]
 
 
+def _types(prop) -> tuple[str, bool]:
+    """The base JSON type of a property, and whether null is allowed."""
+    t = prop.get("type", "string")
+    types = t if isinstance(t, list) else [t]
+    base = next((x for x in types if x != "null"), "string")
+    return base, "null" in types
+
+
 def option_fields(kind) -> list[dict]:
-    """The kind's OPTIONS_SCHEMA as a list of form fields for the template."""
+    """The kind's OPTIONS_SCHEMA as a list of form fields for the template.
+
+    Booleans become switches, enums selects, integers and numbers number inputs;
+    an array of enums with a fixed length (one per player, say) becomes one select
+    per item.
+    """
     out = []
     for name, prop in kind.rules.OPTIONS_SCHEMA.get("properties", {}).items():
+        base, nullable = _types(prop)
         field = {
             "name": name, "input": f"opt-{kind.slug}-{name}",
             "title": prop.get("title") or name.replace("_", " ").capitalize(),
-            "description": prop.get("description", ""), "default": prop.get("default"),
+            "description": prop.get("description", ""), "default": prop.get("default"), "nullable": nullable,
         }
+        items = prop.get("items") or {}
         if "enum" in prop:
             field.update(type="enum", choices=[str(c) for c in prop["enum"]])
-        elif prop.get("type") == "boolean":
+        elif base == "boolean":
             field["type"] = "boolean"
-        elif prop.get("type") == "integer":
-            field.update(type="integer", min=prop.get("minimum"), max=prop.get("maximum"))
-        elif prop.get("type") == "number":
-            field.update(type="number", min=prop.get("minimum"), max=prop.get("maximum"))
+        elif base in ("integer", "number"):
+            field.update(type=base, min=prop.get("minimum"), max=prop.get("maximum"))
+        elif base == "array" and "enum" in items and prop.get("minItems") == prop.get("maxItems") is not None:
+            default = prop.get("default") or []
+            field.update(type="array", choices=[str(c) for c in items["enum"]], items=[
+                {"input": f"{field['input']}-{i}", "label": f"Player {i + 1}",
+                 "default": str(default[i]) if i < len(default) else str(items["enum"][0])}
+                for i in range(prop["maxItems"])])
         else:
             field["type"] = "text"
         out.append(field)
@@ -136,25 +155,39 @@ def read_options(kind, post) -> dict:
     props = kind.rules.OPTIONS_SCHEMA.get("properties", {})
     options = {}
     for field in option_fields(kind):
-        raw = post.get(field["input"])
-        prop = props[field["name"]]
+        name, prop = field["name"], props[field["name"]]
         if field["type"] == "boolean":
-            options[field["name"]] = raw in ("on", "true", "1", "yes")
+            options[name] = post.get(field["input"]) in ("on", "true", "1", "yes")
             continue
-        if raw is None or raw == "":
+        if field["type"] == "array":
+            enum = prop["items"]["enum"]
+            values = []
+            for item in field["items"]:
+                raw = post.get(item["input"], item["default"])
+                match = [c for c in enum if str(c) == raw]
+                if not match:
+                    raise OptionError(f"{field['title']} ({item['label']}): choose one of {', '.join(map(str, enum))}.")
+                values.append(match[0])
+            options[name] = values
             continue
+        raw = post.get(field["input"])
+        if raw is None or raw.strip() == "":
+            if field["nullable"]:
+                options[name] = None
+            continue
+        raw = raw.strip()
         if field["type"] == "enum":
             match = [c for c in prop["enum"] if str(c) == raw]
             if not match:
                 raise OptionError(f"{field['title']}: choose one of {', '.join(map(str, prop['enum']))}.")
-            options[field["name"]] = match[0]
+            options[name] = match[0]
         elif field["type"] in ("integer", "number"):
             try:
-                options[field["name"]] = int(raw) if field["type"] == "integer" else float(raw)
+                options[name] = int(raw) if field["type"] == "integer" else float(raw)
             except ValueError:
-                raise OptionError(f"{field['title']} must be a number.") from None
+                raise OptionError(f"{field['title']} must be a {'whole ' if field['type'] == 'integer' else ''}number.") from None
         else:
-            options[field["name"]] = raw
+            options[name] = raw
     return options
 
 

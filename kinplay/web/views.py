@@ -161,13 +161,16 @@ def new_game(request):
         "n": i, "type": data.get(f"seat-{i}-type", "heuristic"), "user": data.get(f"seat-{i}-user", ""),
     } for i in range(2, max_players + 1)]
     for c in choices:  # keep what was typed when the form comes back with an error
+        again = request.method == "POST" and c["slug"] == selected_kind
         for f in c["options"]:
-            if request.method == "POST" and c["slug"] == selected_kind:
+            if again:
                 f["value"] = data.get(f["input"], "")
                 f["checked"] = f["input"] in data
             else:
                 f["value"] = "" if f["default"] is None else str(f["default"])
                 f["checked"] = f["default"] is True
+            for item in f.get("items", []):
+                item["value"] = data.get(item["input"], item["default"]) if again else item["default"]
     return render(request, "web/new_game.html", {
         "form": form, "kinds": choices, "error": error, "seat_rows": seat_rows,
         "selected_kind": selected_kind, "seat_choices": forms.SEAT_CHOICES,

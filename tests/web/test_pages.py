@@ -101,7 +101,8 @@ def test_it_offers_open_games_to_join(signed_in, alice, bob, tiny):
 
 def form_data(**over):
     data = {"kind": "tiny", "players": "2", "seat-2-type": "heuristic", "per_move": "none", "on_timeout": "bot",
-            "opt-tiny-cards": "3", "opt-tiny-pace": "calm"}
+            "opt-tiny-cards": "3", "opt-tiny-pace": "calm", "opt-tiny-colours-0": "red", "opt-tiny-colours-1": "blue",
+            "opt-tiny-limit": ""}
     data.update(over)
     return {k: v for k, v in data.items() if v is not None}
 
@@ -112,6 +113,7 @@ def test_it_generates_the_options_of_each_kind(signed_in, alice, tiny):
     assert re.search(r'<select name="opt-tiny-pace"', page) and '<option value="wild"' in page
     assert 'type="number" name="opt-tiny-cards"' in page and 'max="5"' in page
     assert "How many cards each player is dealt." in page
+    assert '<select name="opt-tiny-colours-1"' in page and 'placeholder="none"' in page
     for k in kinds().values():
         assert f'value="{k.slug}"' in page
 
@@ -123,16 +125,18 @@ def test_it_creates_a_game_through_the_form(signed_in, alice, bob, tiny):
     game = Game.objects.get()
     assert r.status_code == 302 and r["Location"] == reverse("game", args=[game.pk])
     assert game.kind == "tiny" and game.status == Game.ACTIVE
-    assert game.options == {"cards": 3, "double_last": True, "pace": "calm"}
+    assert game.options == {"cards": 3, "double_last": True, "pace": "calm", "colours": ["red", "blue"], "limit": None}
     assert [s.name for s in game.seats.all()] == ["alice", "bob", "Bot 3 (random)"]
     assert game.per_move == 3600 and game.on_timeout == "skip"
 
 
 def test_it_creates_a_game_with_an_open_seat_and_custom_clock(signed_in, alice, tiny):
-    signed_in(alice).post(reverse("new-game"), form_data(**{"seat-2-type": "open", "per_move": "custom",
-                                                            "per_move_seconds": "90"}))
+    signed_in(alice).post(reverse("new-game"), form_data(**{
+        "seat-2-type": "open", "per_move": "custom", "per_move_seconds": "90",
+        "opt-tiny-colours-0": "green", "opt-tiny-limit": "30"}))
     game = Game.objects.get()
     assert game.status == Game.WAITING and game.per_move == 90
+    assert game.options["colours"] == ["green", "blue"] and game.options["limit"] == 30
 
 
 @pytest.mark.parametrize("data, reason", [
@@ -143,6 +147,9 @@ def test_it_creates_a_game_with_an_open_seat_and_custom_clock(signed_in, alice, 
     ({"seat-2-type": "user", "seat-2-user": ""}, "Seat 2: type the username"),
     ({"per_move": "custom"}, "Give the number of seconds per move."),
     ({"kind": "chess"}, "Select a valid choice"),
+    ({"opt-tiny-colours-1": "pink"}, "Colours (Player 2): choose one of red, blue, green."),
+    ({"opt-tiny-limit": "0"}, "Bad option limit"),
+    ({"opt-tiny-limit": "ten"}, "Score limit must be a whole number."),
 ])
 def test_it_shows_bad_input_in_the_form_and_creates_nothing(signed_in, alice, tiny, data, reason):
     r = signed_in(alice).post(reverse("new-game"), form_data(**data))

@@ -18,6 +18,9 @@ OPTIONS_SCHEMA = {
         "double_last": {"type": "boolean", "default": False, "title": "Double last card",
                         "description": "The last card played scores twice."},
         "pace": {"type": "string", "enum": ["calm", "wild"], "default": "calm", "title": "Pace"},
+        "colours": {"type": "array", "items": {"type": "string", "enum": ["red", "blue", "green"]},
+                    "minItems": 2, "maxItems": 2, "default": ["red", "blue"], "title": "Colours"},
+        "limit": {"type": ["integer", "null"], "minimum": 1, "default": None, "title": "Score limit"},
     },
 }
 

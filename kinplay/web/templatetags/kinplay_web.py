@@ -56,3 +56,10 @@ def overdue(value):
 def initial(name):
     """The first letter of a name, for an avatar."""
     return (str(name)[:1] or "?").upper()
+
+
+@register.filter
+def choice_label(value):
+    """'to_kingdom_come' -> 'To kingdom come' for an option's choice."""
+    text = str(value).replace("_", " ")
+    return text[:1].upper() + text[1:]

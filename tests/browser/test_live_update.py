@@ -1,0 +1,57 @@
+"""The game page follows the game by itself: when another player moves, the page shows
+the new position and my moves without a reload, with a small hint."""
+
+import os
+
+import pytest
+
+from tests.browser.test_play_in_browser import ARGS, CHROMIUM, sign_in
+from tests.conftest import unavailable
+from tests.web import tinygame
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def tiny():
+    from games import registry
+
+    registry.kinds()["tiny"] = tinygame.TinyKind()
+    yield
+    registry.kinds().pop("tiny", None)
+
+
+def test_it_updates_the_page_when_someone_else_moves(live_server, purgeable_events, make_user, tiny):
+    if not os.path.exists(CHROMIUM):
+        unavailable("Chromium is not installed (apt-get install chromium)")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import expect, sync_playwright
+
+    from games import services
+    from games.store import load_state
+
+    alice, bob = make_user("alice"), make_user("bob")
+    game = services.create_game(creator=alice, kind="tiny", options={}, per_move=None,
+                                seats=[{"user": "alice"}, {"user": "bob"}])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            sign_in(page, live_server.url, "bob", "a-long-password")
+            page.goto(f"{live_server.url}/games/{game.pk}/")
+            assert page.locator("button.move").count() == 0
+            expect(page.locator("#turn-banner")).to_contain_text("Waiting for")
+            page.evaluate("window.__sameDocument = true")
+
+            move = tinygame.legal_actions(load_state(game), 0)[0]
+            services.act(game.pk, 0, notation=move["notation"])  # alice, elsewhere
+
+            expect(page.locator("button.move").first).to_be_visible(timeout=10_000)
+            expect(page.locator("#turn-banner")).to_contain_text("Your turn")
+            expect(page.locator(".log")).to_contain_text(f"alice played a {move['action']['card']}.")
+            expect(page.locator("#update-hint")).to_contain_text("Your turn")
+            assert page.evaluate("window.__sameDocument") is True  # swapped in place, not reloaded
+            game.refresh_from_db()
+            assert page.locator("#game-live").get_attribute("data-version") == str(game.version)
+        finally:
+            browser.close()
