@@ -7,6 +7,7 @@ import; the piece counts come from data/pieces.json.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections import deque
@@ -248,7 +249,7 @@ def _clone(state):
     if bomb.get("countdown"):
         bomb["countdown"] = dict(bomb["countdown"])
     return {
-        "options": dict(state["options"]), "pos": dict(state["pos"]), "points": list(state["points"]),
+        "options": dict(state["options"]), "pos": state["pos"], "points": list(state["points"]),
         "bomb": bomb, "turn": dict(state["turn"]),
         "result": None if state.get("result") is None else {
             "winners": list(state["result"]["winners"]), "reason": state["result"]["reason"]},
@@ -278,39 +279,78 @@ def pseat(pid):
     return 0 if pid[0] == "r" else 1
 
 
+@functools.lru_cache(maxsize=None)
+def _mk_cached(pid, loc):
+    board = loc not in ZONES
+    return (("id", pid), ("seat", pseat(pid)), ("type", ptype(pid)), ("zone", "board" if board else loc),
+            ("at", loc if board else None))
+
+
 def _mk(pid, loc):
+    return dict(_mk_cached(pid, loc))
+
+
+def _unused_mk(pid, loc):
     board = loc not in ZONES
     return {"id": pid, "seat": pseat(pid), "type": ptype(pid), "zone": "board" if board else loc,
             "at": loc if board else None}
 
 
+_POS_CACHE = {}
+
+
+def positions(state):
+    """Where every piece is: {piece id: node id or zone}. Read-only (shared, cached).
+
+    The state keeps this as one text ("r1:RB r2:spawn ...") so that copying a state is cheap.
+    """
+    text = state["pos"]
+    found = _POS_CACHE.get(text)
+    if found is None:
+        found = dict(item.split(":", 1) for item in text.split())
+        if len(_POS_CACHE) > 4096:
+            _POS_CACHE.clear()
+        _POS_CACHE[text] = found
+    return found
+
+
+def encode_positions(pos):
+    return " ".join(f"{k}:{v}" for k, v in pos.items())
+
+
+def _setpos(state, **moves):
+    pos = dict(positions(state))
+    pos.update(moves)
+    state["pos"] = encode_positions(pos)
+
+
 def _pieces(state):
-    return [_mk(pid, loc) for pid, loc in state["pos"].items()]
+    return [_mk(pid, loc) for pid, loc in positions(state).items()]
 
 
 def _piece(state, pid):
-    loc = state["pos"].get(pid) if pid else None
+    loc = positions(state).get(pid) if pid else None
     return None if loc is None else _mk(pid, loc)
 
 
 def _on_board(state, seat=None):
-    return [_mk(pid, loc) for pid, loc in state["pos"].items()
+    return [_mk(pid, loc) for pid, loc in positions(state).items()
             if loc not in ZONES and (seat is None or pseat(pid) == seat)]
 
 
 def _occupant(state, node):
-    for pid, loc in state["pos"].items():
+    for pid, loc in positions(state).items():
         if loc == node:
             return _mk(pid, loc)
     return None
 
 
 def _zone(state, seat, zone):
-    return [_mk(pid, loc) for pid, loc in state["pos"].items() if loc == zone and pseat(pid) == seat]
+    return [_mk(pid, loc) for pid, loc in positions(state).items() if loc == zone and pseat(pid) == seat]
 
 
 def _out_count(state, seat):
-    return sum(1 for pid, loc in state["pos"].items() if loc == "out" and pseat(pid) == seat)
+    return sum(1 for pid, loc in positions(state).items() if loc == "out" and pseat(pid) == seat)
 
 
 def _is_special(p):
@@ -334,7 +374,7 @@ def turns_left(state):
 
 
 def _occ_map(state):
-    return {loc: pid for pid, loc in state["pos"].items() if loc not in ZONES}
+    return {loc: pid for pid, loc in positions(state).items() if loc not in ZONES}
 
 
 def _blocks(occ, node, seat):
@@ -542,7 +582,7 @@ def legal_actions(state, seat):
         return []
     bomb = state["bomb"]
     cd = bomb.get("countdown")
-    key = (seat, tuple(state["pos"].items()), t["phase"], t["roll"], t.get("piece"), tuple(state["points"]),
+    key = (seat, state["pos"], t["phase"], t["roll"], t.get("piece"), tuple(state["points"]),
            bomb["carrier"], bool(bomb.get("fuse")), bool(cd), state["options"]["mode"], state["options"]["variant"])
     found = _LEGAL_CACHE.get(key)
     if found is None:
@@ -619,7 +659,7 @@ def evolve(state, e):
     d = e.get("data", {})
     if t == "setup":
         state = {
-            "options": d["options"], "pos": {p["id"]: (p["at"] if p["zone"] == "board" else p["zone"]) for p in d["pieces"]}, "points": list(d["points"]),
+            "options": d["options"], "pos": encode_positions({p["id"]: (p["at"] if p["zone"] == "board" else p["zone"]) for p in d["pieces"]}), "points": list(d["points"]),
             "bomb": {"carrier": None, "pickup": 0, "fuse": False, "countdown": None},
             "turn": {"seat": d["first"], "number": 1, "phase": "start", "roll": None, "piece": None, "extra": False},
             "result": None, "last_roll": None, "last_move": None,
@@ -633,25 +673,25 @@ def evolve(state, e):
         turn.update(phase="move", roll=d["value"], piece=d.get("piece"))
         state["last_roll"] = [d["seat"], d["value"]]
     elif t == "spawned":
-        state["pos"][d["piece"]] = d["at"]
+        _setpos(state, **{d["piece"]: d["at"]})
     elif t == "moved":
-        state["pos"][d["piece"]] = d["to"]
+        _setpos(state, **{d["piece"]: d["to"]})
         state["last_move"] = [d["piece"], d["frm"], d["to"]]
     elif t in ("captured", "eaten"):
-        state["pos"][d["piece"]] = "spawn"
+        _setpos(state, **{d["piece"]: "spawn"})
         if bomb["carrier"] == d["piece"]:
             bomb.update(carrier=None, countdown=None, fuse=False)
         if t == "eaten":
             state["points"][d["seat"]] += d["points"]
     elif t == "pushed":
-        state["pos"][d["piece"]] = d["to"]
+        _setpos(state, **{d["piece"]: d["to"]})
     elif t == "went_out":
-        state["pos"][d["piece"]] = "out"
+        _setpos(state, **{d["piece"]: "out"})
         if bomb["carrier"] == d["piece"]:
             bomb.update(carrier=None, countdown=None, fuse=False)
     elif t == "final_piece":
-        pos = state["pos"]
-        pos[d["piece"]], pos[d["replaces"]] = pos[d["replaces"]], "final"
+        pos = positions(state)
+        _setpos(state, **{d["piece"]: pos[d["replaces"]], d["replaces"]: "final"})
         if bomb["carrier"] == d["replaces"]:
             bomb["carrier"] = d["piece"]
     elif t == "bomb_picked":
@@ -670,21 +710,20 @@ def evolve(state, e):
         if bomb["countdown"]:
             bomb["countdown"]["pos"] = d["pos"]
     elif t == "detonated":
-        for pid in d["killed"]:
-            state["pos"][pid] = "spawn"
+        _setpos(state, **{pid: "spawn" for pid in d["killed"]})
         bomb.update(carrier=None, countdown=None, fuse=False)
     elif t == "defused":
         bomb.update(countdown=None, fuse=False)
         state["points"][d["seat"]] -= 1
     elif t == "special":
         state["points"][d["seat"]] -= 1
-        pos = state["pos"]
-        pos[d["piece"]], pos[d["over"]] = pos[d["over"]], "extra"
+        pos = positions(state)
+        _setpos(state, **{d["piece"]: pos[d["over"]], d["over"]: "extra"})
         if bomb["carrier"] == d["over"]:
             bomb["carrier"] = d["piece"]
     elif t == "split":
         state["points"][d["seat"]] -= 1
-        state["pos"][d["piece"]] = d["at"]
+        _setpos(state, **{d["piece"]: d["at"]})
     elif t == "retake":
         turn["extra"] = True
     elif t == "no_move":
@@ -746,8 +785,7 @@ def decide(state, seat, action, rng):
     if state["turn"]["seat"] != seat:
         raise IllegalAction("It is not your turn.")
     legal = legal_actions(state, seat)
-    wanted = canonical(action)
-    if not any(canonical(item["action"]) == wanted for item in legal):
+    if not any(item["action"] == action for item in legal):
         if typ == "move" and state["turn"]["phase"] == "start":
             raise IllegalAction("Roll the die (or spawn) before moving.")
         if typ in ("roll", "spawn") and state["turn"]["phase"] == "move":
@@ -791,7 +829,7 @@ def decide(state, seat, action, rng):
 
 
 def _after_roll(b, seat):
-    if not _move_actions(b.s, seat):
+    if not legal_actions(b.s, seat):
         b.ev("no_move", seat=seat, value=b.s["turn"]["roll"])
         _end_turn(b)
 
@@ -938,18 +976,26 @@ def _check_end(b):
         return True
     losers = set()
     reasons = []
+    out, board, king_lost = [0, 0], [0, 0], [False, False]
+    for pid, loc in positions(s).items():
+        seat = 0 if pid[0] == "r" else 1
+        if loc == "out":
+            out[seat] += 1
+        elif loc == "spawn":
+            if pid[1] == "K":
+                king_lost[seat] = True
+        elif loc not in ZONES:
+            board[seat] += 1
     for seat in (0, 1):
-        if _out_count(s, seat) >= PIECES["pawns"]:
+        if out[seat] >= PIECES["pawns"]:
             b.ev("game_over", winners=[seat], reason=f"{SEAT_NAMES[seat]} got all their pawns to the enemy base")
             return True
-    if _tkc(s):
-        for seat in (0, 1):
-            king = next((p for p in _pieces(s) if p["seat"] == seat and p["type"] == "king"), None)
-            if king is not None and king["zone"] == "spawn":
-                losers.add(seat)
-                reasons.append(f"{SEAT_NAMES[seat]}'s King was eliminated")
     for seat in (0, 1):
-        if seat not in losers and _out_count(s, seat) == 0 and not _on_board(s, seat):
+        if king_lost[seat]:
+            losers.add(seat)
+            reasons.append(f"{SEAT_NAMES[seat]}'s King was eliminated")
+    for seat in (0, 1):
+        if seat not in losers and out[seat] == 0 and not board[seat]:
             losers.add(seat)
             reasons.append(f"{SEAT_NAMES[seat]} has no piece left on the board")
     if not losers:

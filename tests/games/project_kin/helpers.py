@@ -28,12 +28,13 @@ def board(options=None, pos=None, seat=0, roll=None, piece=None, clear=True, **s
     """A state with the given piece positions ({id: node or zone}); others go to their spawn pool
     (or stay where setup put them when clear is False)."""
     s = new_game(**(options or {}))
+    where = dict(rules.positions(s))
     if clear:
-        for pid, loc in s["pos"].items():
+        for pid, loc in where.items():
             if loc not in rules.ZONES:
-                s["pos"][pid] = "spawn"
-    for pid, loc in (pos or {}).items():
-        s["pos"][pid] = loc
+                where[pid] = "spawn"
+    where.update(pos or {})
+    s["pos"] = rules.encode_positions(where)
     s["turn"] = {"seat": seat, "number": 5, "phase": "start" if roll is None else "move",
                  "roll": roll, "piece": piece, "extra": False}
     s.update(state_extra)
@@ -56,3 +57,14 @@ def act(state, seat, action, *rolls):
 
 def types(events):
     return [e["type"] for e in events]
+
+
+def P(state):
+    """Where every piece is: {piece id: node or zone}."""
+    return rules.positions(state)
+
+
+def place(state, **where):
+    pos = dict(rules.positions(state))
+    pos.update(where)
+    state["pos"] = rules.encode_positions(pos)

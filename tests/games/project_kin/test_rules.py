@@ -9,7 +9,7 @@ from games.engine import IllegalAction, apply, canonical, replay
 from games.project_kin import rules
 from games.rng import Rng
 
-from .helpers import FixedRng, act, board, new_game, notations, types
+from .helpers import FixedRng, P, act, board, new_game, notations, place, types
 
 TKC = {"variant": "to_kingdom_come"}
 DEMO = {"mode": "demolition"}
@@ -19,9 +19,9 @@ DEMO = {"mode": "demolition"}
 
 def test_it_starts_with_a_piece_on_each_base_and_three_to_spawn():
     s = new_game()
-    assert s["pos"]["r1"] == "RB" and s["pos"]["b1"] == "BB"
-    assert sorted(p for p, loc in s["pos"].items() if loc == "spawn") == ["b2", "b3", "b4", "r2", "r3", "r4"]
-    assert s["pos"]["rF"] == "final" and s["pos"]["bF"] == "final"  # the red final pieces wait in their pool
+    assert P(s)["r1"] == "RB" and P(s)["b1"] == "BB"
+    assert sorted(p for p, loc in P(s).items() if loc == "spawn") == ["b2", "b3", "b4", "r2", "r3", "r4"]
+    assert P(s)["rF"] == "final" and P(s)["bF"] == "final"  # the red final pieces wait in their pool
     assert rules.to_act(s) == {s["turn"]["seat"]: {"kind": "turn", "default": None, "seconds": None}}
 
 
@@ -82,7 +82,7 @@ def test_it_spawns_on_an_empty_base_and_that_piece_must_move():
     assert "spawn" in notations(s, 0)
     events, s2 = act(s, 0, "spawn", 2)
     assert types(events) == ["spawned", "rolled"]
-    assert s2["pos"]["r2"] == "RB"
+    assert P(s2)["r2"] == "RB"
     assert all(a["action"]["piece"] == "r2" for a in rules.legal_actions(s2, 0))
 
 
@@ -94,7 +94,7 @@ def test_it_refuses_to_spawn_on_an_occupied_base():
 def test_it_passes_the_turn_when_a_roll_has_no_legal_move():
     # Red's only piece sits on the objective (a dead end); a non-carrier cannot move backwards with a 2
     s = board(pos={"r1": "OBJ", "r2": "RB", "b1": "BG"})
-    s["pos"]["r2"] = "out"  # one out: no spawn needed, base empty but we just roll
+    place(s, r2="out")  # one out: no spawn needed, base empty but we just roll
     events, s2 = act(s, 0, "roll", 2)
     assert types(events)[:2] == ["rolled", "no_move"]
     assert s2["turn"]["seat"] == 1
@@ -111,7 +111,7 @@ def test_it_lets_a_roll_of_one_move_back_one():
     s = board(pos={"r1": "M2", "b1": "BG"}, roll=1)
     assert notations(s, 0) == ["move r1 A1", "move r1 M1", "move r1 M3"]
     _, s2 = act(s, 0, "move r1 M1")
-    assert s2["pos"]["r1"] == "M1"
+    assert P(s2)["r1"] == "M1"
 
 
 def test_it_ends_the_move_on_a_dotted_line():
@@ -133,7 +133,7 @@ def test_it_eliminates_an_enemy_it_lands_on_back_to_its_spawn_pool():
     s = board(pos={"r1": "M1", "b1": "M3", "b2": "BG"}, roll=2)
     events, s2 = act(s, 0, "move r1 M3")
     assert "captured" in types(events)
-    assert s2["pos"]["b1"] == "spawn" and s2["pos"]["r1"] == "M3"
+    assert P(s2)["b1"] == "spawn" and P(s2)["r1"] == "M3"
 
 
 def test_it_keeps_one_direction_per_roll_for_backward_movers():
@@ -148,7 +148,7 @@ def test_it_loops_from_the_end_of_the_middle_track_to_the_home_base():
     s = board(pos={"r1": "M6", "r2": "M2", "b1": "BB"}, roll=3)
     assert "move r1 RB" in notations(s, 0)
     _, s2 = act(s, 0, "move r1 RB")
-    assert s2["pos"]["r1"] == "RB"
+    assert P(s2)["r1"] == "RB"
     # Blue's end of the middle track is M1, looping to the Blue base
     s = board(pos={"b1": "M1", "b2": "M4", "r1": "RB"}, seat=1, roll=2)
     assert "move b1 BB" in notations(s, 1)
@@ -157,7 +157,7 @@ def test_it_loops_from_the_end_of_the_middle_track_to_the_home_base():
 def test_it_takes_a_piece_out_on_the_enemy_base_with_an_exact_roll():
     s = board(pos={"r1": "BG", "r2": "M2", "b1": "M4"}, roll=1)
     events, s2 = act(s, 0, "move r1 BB")
-    assert "went_out" in types(events) and s2["pos"]["r1"] == "out"
+    assert "went_out" in types(events) and P(s2)["r1"] == "out"
     s = board(pos={"r1": "M6", "r2": "M2", "b1": "M4"}, roll=3)
     assert "move r1 BB" not in notations(s, 0)  # cannot overshoot into the base
 
@@ -169,7 +169,7 @@ def test_it_blocks_enemies_from_passing_a_guarded_guard_space():
     assert "move r1 BB" not in notations(s, 0)
     s["turn"]["roll"] = 1
     events, s2 = act(s, 0, "move r1 BG")  # the exact roll takes the guard first
-    assert s2["pos"]["b1"] == "spawn"
+    assert P(s2)["b1"] == "spawn"
 
 
 def test_it_lets_an_unguarded_guard_space_be_passed():
@@ -182,13 +182,13 @@ def test_it_fires_a_manned_turret_at_an_enemy_ending_its_turn_on_the_target():
     s = board(pos={"r1": "TR", "r2": "M3", "b1": "M1"}, seat=1, roll=1)
     events, s2 = act(s, 1, "move b1 RG")
     assert "turret_fired" in types(events)
-    assert s2["pos"]["b1"] == "spawn"
+    assert P(s2)["b1"] == "spawn"
 
 
 def test_it_does_not_fire_an_unmanned_turret():
     s = board(pos={"r2": "M3", "b1": "M1"}, seat=1, roll=1)
     events, s2 = act(s, 1, "move b1 RG")
-    assert "turret_fired" not in types(events) and s2["pos"]["b1"] == "RG"
+    assert "turret_fired" not in types(events) and P(s2)["b1"] == "RG"
 
 
 def test_it_aims_the_base_turrets_at_the_space_before_the_objective():
@@ -283,7 +283,7 @@ def test_it_detonates_the_carrier_and_all_adjacent_pieces():
     det = next(e for e in events if e["type"] == "detonated")
     assert det["data"]["cause"] == "countdown"
     assert set(det["data"]["killed"]) == {"r1", "r2", "b1"}  # the carrier and its neighbours, friend or foe
-    assert s2["pos"]["r3"] == "L1" and s2["pos"]["b3"] == "A1"
+    assert P(s2)["r3"] == "L1" and P(s2)["b3"] == "A1"
 
 
 def test_it_starts_the_countdown_at_every_pick_up_in_demolition():
@@ -339,9 +339,9 @@ def test_it_ignores_the_fuse_when_the_option_is_off():
 def test_it_ends_a_pending_move_whose_piece_the_fuse_destroyed():
     s = board({"fuse_seconds": 60}, pos={"r1": "BOMB", "r2": "RB", "b1": "BG"}, roll=None,
               bomb={"carrier": "r1", "pickup": 3, "fuse": True, "countdown": None})
-    s["pos"]["r2"] = "spawn"
+    place(s, r2="spawn")
     _, s = act(s, 0, "spawn", 1)  # r2 spawned and must move, with a 1
-    s["pos"]["r2"] = "L4"  # (place the spawned piece next to the carrier)
+    place(s, r2="L4")  # (place the spawned piece next to the carrier)
     events = rules.decide(s, None, {"type": "detonate", "pickup": 3}, FixedRng())
     assert "r2" in events[0]["data"]["killed"]
     after = apply(rules, s, events)
@@ -372,7 +372,7 @@ def test_it_brings_in_the_red_final_piece_at_three_out_and_lets_it_move_backward
     s = board(pos={"r1": "BG", "r2": "out", "r3": "out", "r4": "M3", "b1": "M5"}, roll=1)
     events, s2 = act(s, 0, "move r1 BB")
     assert "final_piece" in types(events)
-    assert s2["pos"]["rF"] == "M3" and s2["pos"]["r4"] == "final"
+    assert P(s2)["rF"] == "M3" and P(s2)["r4"] == "final"
     s2["turn"] = {"seat": 0, "number": 9, "phase": "move", "roll": 2, "piece": None, "extra": False}
     assert "move rF M1" in notations(s2, 0)
 
@@ -380,7 +380,7 @@ def test_it_brings_in_the_red_final_piece_at_three_out_and_lets_it_move_backward
 def test_it_limits_the_enemy_to_three_active_pieces_at_two_out():
     s = board(pos={"r1": "M1", "r2": "M2", "r3": "M3", "b1": "out", "b2": "out", "b3": "M5"})
     assert "spawn" not in notations(s, 0)
-    s["pos"]["r3"] = "spawn"
+    place(s, r3="spawn")
     assert "spawn" in notations(s, 0)
 
 
@@ -402,9 +402,9 @@ def test_it_ends_in_a_draw_at_the_turn_limit():
 
 def test_it_starts_with_the_king_and_the_extra_pools_in_to_kingdom_come():
     s = new_game(**TKC)
-    assert s["pos"]["rK"] == "RB" and s["pos"]["r1"] == "extra"
+    assert P(s)["rK"] == "RB" and P(s)["r1"] == "extra"
     assert s["points"] == [3, 3]
-    extra = sorted(rules.ptype(p) for p, loc in s["pos"].items() if loc == "extra" and p[0] == "r")
+    extra = sorted(rules.ptype(p) for p, loc in P(s).items() if loc == "extra" and p[0] == "r")
     assert extra.count("wall") == 2 and extra.count("sage") == 2 and extra.count("bulldozer") == 2
 
 
@@ -426,7 +426,7 @@ def test_it_makes_a_wall_move_one_and_unjumpable():
 def test_it_lets_a_sage_eat_friends_for_ability_points():
     s = board(TKC, pos={"rK": "RB", "rs1": "M1", "r2": "M2", "bK": "BG"}, roll=1)
     events, s2 = act(s, 0, "move rs1 M2 eat")
-    assert s2["points"][0] == 4 and s2["pos"]["r2"] == "spawn"
+    assert s2["points"][0] == 4 and P(s2)["r2"] == "spawn"
     s = board(TKC, pos={"rK": "RB", "rs1": "M1", "rw1": "M2", "bK": "BG"}, roll=1)
     _, s2 = act(s, 0, "move rs1 M2 eat")
     assert s2["points"][0] == 5
@@ -442,7 +442,7 @@ def test_it_moves_a_bulldozer_every_turn_and_pushes_enemies():
     events, s2 = act(s, 0, "roll", 1)  # the King may move; then the bulldozer moves one
     if s2["turn"]["phase"] == "move":
         events, s2 = act(s2, 0, rules.legal_actions(s2, 0)[0]["notation"])
-    assert s2["pos"]["rd1"] == "M3" and s2["pos"]["b2"] == "MR"
+    assert P(s2)["rd1"] == "M3" and P(s2)["b2"] == "MR"
     assert "pushed" in types(events)
 
 
@@ -451,7 +451,7 @@ def test_it_eliminates_an_enemy_a_bulldozer_cannot_push():
     events, s2 = act(s, 0, "roll", 1)
     if s2["turn"]["phase"] == "move":
         events, s2 = act(s2, 0, rules.legal_actions(s2, 0)[0]["notation"])
-    assert s2["pos"]["b2"] == "spawn" and s2["pos"]["rd1"] == "M3"
+    assert P(s2)["b2"] == "spawn" and P(s2)["rd1"] == "M3"
 
 
 def test_it_spends_an_ability_point_on_spawn_special():
@@ -459,7 +459,7 @@ def test_it_spends_an_ability_point_on_spawn_special():
     n = notations(s, 0)
     assert "special r2 M3 wall" in n
     events, s2 = act(s, 0, "special r2 M3 wall")
-    assert s2["pos"]["rK"] == "M3" and s2["pos"]["rw1"] == "M2" and s2["pos"]["r2"] == "extra"
+    assert P(s2)["rK"] == "M3" and P(s2)["rw1"] == "M2" and P(s2)["r2"] == "extra"
     assert s2["points"][0] == 2
 
 
@@ -468,8 +468,8 @@ def test_it_splits_a_piece_that_lands_on_the_king():
     n = [x for x in notations(s, 0) if "split" in x]
     assert "move r2 M2 split M3 M1" in n
     events, s2 = act(s, 0, "move r2 M2 split M3 M1")
-    assert s2["pos"]["r2"] == "M3" and s2["pos"]["rK"] == "M2"
-    new = [p for p, loc in s2["pos"].items() if loc == "M1"]
+    assert P(s2)["r2"] == "M3" and P(s2)["rK"] == "M2"
+    new = [p for p, loc in P(s2).items() if loc == "M1"]
     assert new and rules.ptype(new[0]) == "normal"
     assert s2["points"][0] == 2
 
