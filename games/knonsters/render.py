@@ -48,41 +48,52 @@ def _card(code, view, clickable):
 
 def _track(view):
     goal = view["goal"]
-    w, lane_h, left = 640, 34, 70
-    h = lane_h * 4 + 50
-    scale = (w - left - 90) / goal
-    parts = [f'<svg class="knonsters-track" viewBox="0 0 {w} {h}" width="100%" role="img" aria-label="Race track">']
+    w, lane_h, left, top = 480, 36, 62, 22
+    podium_w = 84
+    h = top + lane_h * 4 + 24
+    scale = (w - left - podium_w - 8) / goal
+    fx = left + (goal - 0.5) * scale
+    where = ", ".join(f"{k} {view['positions'][k]}" for k in view["knonsters"])
+    parts = [f'<svg class="knonsters-track" viewBox="0 0 {w} {h}" width="100%" role="img" '
+             f'aria-label="Race track: {escape(where)}">']
     for i in range(0, goal, 10):
         x = left + i * scale
-        parts.append(f'<line x1="{x:.1f}" y1="10" x2="{x:.1f}" y2="{10 + lane_h * 4}" stroke="#ddd"/>'
-                     f'<text x="{x:.1f}" y="{24 + lane_h * 4}" font-size="10" text-anchor="middle">{i}</text>')
-    fx = left + (goal - 0.5) * scale
-    parts.append(f'<line x1="{fx:.1f}" y1="6" x2="{fx:.1f}" y2="{14 + lane_h * 4}" stroke="#222" stroke-width="3" stroke-dasharray="4 3"/>')
+        parts.append(f'<line x1="{x:.1f}" y1="{top - 4}" x2="{x:.1f}" y2="{top + lane_h * 4}" stroke="#ddd"/>'
+                     f'<text x="{x:.1f}" y="{top + 14 + lane_h * 4}" font-size="11" text-anchor="middle">{i}</text>')
+    parts.append(f'<line x1="{fx:.1f}" y1="{top - 8}" x2="{fx:.1f}" y2="{top + 4 + lane_h * 4}" stroke="#222" '
+                 f'stroke-width="3" stroke-dasharray="4 3"/>'
+                 f'<text x="{fx:.1f}" y="{top - 10}" font-size="10" text-anchor="middle">finish</text>')
     for idx, k in enumerate(view["knonsters"]):
-        y = 10 + idx * lane_h + lane_h / 2
+        y = top + idx * lane_h + lane_h / 2
         col = COLOURS.get(k, "#555")
         pos = view["positions"][k]
-        parts.append(f'<text x="4" y="{y + 4:.1f}" font-size="12" fill="{col}" font-weight="bold">{escape(k)}</text>')
-        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{fx:.1f}" y2="{y:.1f}" stroke="{col}" stroke-opacity=".3" stroke-width="6"/>')
+        parts.append(f'<text x="4" y="{y + 4:.1f}" font-size="13" fill="{col}" font-weight="bold">{escape(k)}</text>')
+        parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{fx:.1f}" y2="{y:.1f}" stroke="{col}" stroke-opacity=".3" stroke-width="8"/>')
+        if k in view["podium"]:
+            place = view["podium"].index(k) + 1
+            parts.append(f'<text x="{fx - 6:.1f}" y="{y + 4:.1f}" font-size="11" text-anchor="end">on the podium: {place}</text>')
+            continue
         x = left + min(pos, goal) * scale
         rank = view["ranks"][k]
-        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="11" fill="{col}" stroke="#222"/>'
-                     f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" fill="#fff" text-anchor="middle">{rank}</text>'
-                     f'<text x="{x + 14:.1f}" y="{y - 6:.1f}" font-size="9">{pos}</text>')
-    # podium
-    px = w - 80
-    parts.append(f'<text x="{px + 35}" y="18" font-size="11" text-anchor="middle">Podium</text>')
-    heights = [60, 44, 30]
-    order = [1, 0, 2]
-    for slot, place in enumerate(order):
+        parts.append(f'<g><title>{escape(k)}: square {pos}, rank {rank}</title>'
+                     f'<circle cx="{x:.1f}" cy="{y:.1f}" r="12" fill="{col}" stroke="#222"/>'
+                     f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="12" fill="#fff" text-anchor="middle" font-weight="bold">{rank}</text></g>'
+                     f'<text x="{x:.1f}" y="{y - 13:.1f}" font-size="10" text-anchor="middle">{pos}</text>')
+    px = w - podium_w
+    parts.append(f'<text x="{px + 40}" y="{top - 6}" font-size="12" text-anchor="middle">Podium</text>')
+    heights = [62, 46, 32]
+    base = top + lane_h * 4
+    for slot, place in enumerate([1, 0, 2]):
         bh = heights[place]
-        x = px + slot * 24
-        parts.append(f'<rect x="{x}" y="{150 - bh}" width="22" height="{bh}" fill="#bbb" stroke="#666"/>'
-                     f'<text x="{x + 11}" y="{146}" font-size="11" text-anchor="middle">{place + 1}</text>')
+        x = px + slot * 27
+        parts.append(f'<rect x="{x}" y="{base - bh}" width="25" height="{bh}" fill="#c9c2b0" stroke="#666"/>'
+                     f'<text x="{x + 12.5}" y="{base - 4}" font-size="12" text-anchor="middle">{place + 1}</text>')
         if place < len(view["podium"]):
             k = view["podium"][place]
-            parts.append(f'<circle cx="{x + 11}" cy="{150 - bh - 11}" r="9" fill="{COLOURS.get(k, "#555")}" stroke="#222">'
-                         f'<title>{escape(k)}</title></circle>')
+            parts.append(f'<g><title>{escape(k)}: place {place + 1}</title>'
+                         f'<circle cx="{x + 12.5}" cy="{base - bh - 13}" r="12" fill="{COLOURS.get(k, "#555")}" stroke="#222"/>'
+                         f'<text x="{x + 12.5}" y="{base - bh - 9}" font-size="11" fill="#fff" text-anchor="middle" '
+                         f'font-weight="bold">{escape(k[:2])}</text></g>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -147,6 +158,9 @@ def render(view, seat, names):
         out.append("</div>")
     res = view.get("result")
     if res:
-        out.append(f'<div class="knonsters-note"><strong>{escape(res["summary"])}</strong></div>')
+        winners = " and ".join(nm(w) for w in res["winners"])
+        podium = ", ".join(view["podium"]) or "nobody"
+        out.append(f'<div class="knonsters-note"><strong>Game over. Podium: {escape(podium)}. '
+                   f'Winner{"s" if len(res["winners"]) > 1 else ""}: {escape(winners)}.</strong></div>')
     out.append("</div>")
     return "".join(out)

@@ -279,3 +279,37 @@ def test_it_describes_every_event_it_emits():
             red = R.redact(e, seat)
             text = R.describe(red, names + ["Cy"])
             assert isinstance(text, str) and text and "{" not in text
+
+
+def test_it_accepts_the_two_favourites_in_any_order():
+    st = fresh(2)
+    evs, _ = choose(st, 0, "Elaari", "Rithle")
+    assert evs[0]["data"]["knonsters"] == ["Rithle", "Elaari"]
+    st = fresh(2, win_bet=True)
+    evs, _ = choose(st, 0, "Elaari", "Rithle", bet="Rithle")
+    assert evs[0]["data"]["knonsters"] == ["Rithle", "Elaari"] and evs[0]["data"]["bet"] == "Rithle"
+    with pytest.raises(IllegalAction, match="bet"):
+        choose(st, 0, "Elaari", "Rithle", bet="Celya")
+    with pytest.raises(IllegalAction):
+        choose(st, 0, "Elaari", "Elaari", bet="Elaari")
+
+
+def test_it_is_decided_only_when_no_ending_changes_the_ranking():
+    st = race(favs=[["Rithle", "Aristas"], ["Celya", "Elaari"]])
+    assert not R.is_decided(st)
+    st["podium"] = ["Rithle"]
+    assert R.is_decided(st)  # 48 (+ up to 36) against at most 36
+    st["podium"] = ["Celya"]
+    assert R.is_decided(st)  # the same the other way round
+    st = race(n=3, favs=[["Rithle", "Aristas"], ["Celya", "Elaari"], ["Rithle", "Celya"]], podium=["Rithle"])
+    assert not R.is_decided(st)
+
+
+def test_it_plays_for_several_automatic_players_in_a_row():
+    st = race(n=3, pos={"Rithle": 40}, podium=["Aristas"], pile=R.DECK["deck"][:30],
+              hands=[["Rithle+5", "rank2", "rank3", "rank4", "rank4"], ["Celya+5", "Celya+7", "rank2", "rank3", "rank4"],
+                     ["Elaari+5", "Elaari+7", "rank2", "rank3", "rank4"]])
+    st["auto"] = [False, True, True]
+    evs, st2 = play(st, 0, "Rithle+5")
+    assert [e["data"]["seat"] for e in evs if e["type"] == "played"][:3] == [0, 1, 2] or st2["phase"] == "over"
+    assert st2["phase"] == "over" or R.to_act(st2) == {0: {"kind": "turn", "default": None, "seconds": None}}

@@ -125,3 +125,22 @@ def test_it_refuses_the_power_of_a_knonster_that_is_not_a_favourite():
     st = start(["Celya", "Rithle"], {"Rithle": 10})
     with pytest.raises(IllegalAction, match="your favourites"):
         power(st, 0, "Elaari", "Rithle+7")
+
+
+def test_it_ends_at_once_when_the_followed_knonster_is_third():
+    st = start(["Aristas", "Rithle"], {"Aristas": 56, "Celya": 58}, podium=["Rithle", "Elaari"])
+    evs, st2 = power(st, 0, "Aristas", "Celya+7")
+    assert [(m["knonster"], m["to"]) for m in moves_of(evs)] == [("Celya", 61)]
+    assert evs[-1]["type"] == "ended" and st2["podium"] == ["Rithle", "Elaari", "Celya"]
+    assert st2["powers_used"] == ["Aristas"]
+
+
+def test_it_counts_a_tie_as_undecided_while_a_hidden_power_could_break_it():
+    favs = [["Rithle", "Aristas"], ["Rithle", "Aristas"], ["Celya", "Elaari"]]
+    st = race(n=3, options=SP, favs=favs, podium=["Rithle", "Aristas"])
+    assert not R.is_decided(st)  # seats 0 and 1 tie at 36; a revealed star could break the tie
+    st = race(n=3, favs=favs, podium=["Rithle", "Aristas"])
+    assert R.is_decided(st)  # without superpowers the tie is final
+    st = race(n=3, options=SP, favs=favs, podium=["Rithle", "Aristas"])
+    st["powers_used"] = list(R.KNONSTERS)
+    assert R.is_decided(st)
