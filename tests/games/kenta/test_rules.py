@@ -397,8 +397,7 @@ def _end(state):
 
 def test_it_scores_colour_objectives():
     # red first (20), blue second (15), green last (10).
-    s = game(3, pos=[20, 15, 10], objectives=["color-red", "color-red"[:0] + "color-blue", "last"])
-    s["objectives"] = ["color-red", "color-green", "last"]
+    s = game(3, pos=[20, 15, 10], objectives=["color-red", "color-green", "last"])
     s["hands"] = [["dash"], ["dash"], ["dash"]]
     s, _ = _end(s)
     # red holds its own colour and is not second: -2; blue's card is green (not first): but blue
@@ -440,51 +439,43 @@ def test_it_adds_points_and_point_cards_to_the_pawn_and_ranks_by_the_final_squar
     assert res["winners"] == [1] and res["ranks"] == [2, 1] and res["scores"] == [26, 31]
 
 
-def test_it_breaks_a_tie_by_cards_in_hand_not_counting_point_cards():
-    s = game(3, pos=[20, 20, 5], objectives=["color-green", "color-red", "color-blue"])
-    s["hands"] = [["dash", "dash"], ["dash", "gift", "lucky-charm"], ["dash"]]
-    s, _ = _end(s)
-    # red and blue both first: both "colour" cards of others (green not first, red first for
-    # blue: +4). red: 20; blue: 20 + 4 + 2 point cards = 26 -> blue wins outright. Make it a tie:
-    s = game(3, pos=[20, 20, 5], objectives=["color-green", "color-blue", "color-red"])
-    s["hands"] = [["dash", "dash"], ["dash", "lucky-charm", "gift"], ["dash"]]
-    s["points"] = [2, 0, 0]
-    s, _ = _end(s)
-    # red 20+2 = 22 (own? no: green card, green not first: 0); blue own colour, not second: -2,
-    # + 2 point cards: 20; make them equal by giving red 0 points:
+def test_it_breaks_a_tie_by_cards_in_hand_then_by_a_secret_vote_of_the_others():
+    # red and blue share the first square (20); green is last (5).
+    # red: green's card, green not first, red not second: 0 -> 20.
+    # blue: its own colour, not second: -2; two point cards: +2 -> 20.
     s = game(3, pos=[20, 20, 5], objectives=["color-green", "color-blue", "color-red"])
     s["hands"] = [["dash", "dash"], ["dash", "lucky-charm", "gift", "trip"], ["dash"]]
-    s["points"] = [0, 0, 0]
     s, _ = _end(s)
     assert s["end"]["final"][:2] == [20, 20]
+    # Point cards do not count: two cards each, still tied.
     assert s["end"]["cards"][:2] == [2, 2]
-    # Still tied: the other player (green) votes in secret for the winner.
+    # The other player (green) votes in secret for the winner.
     assert s["vote"]["kind"] == "winner" and s["vote"]["voters"] == [2]
+    assert R.result(s) is None
     assert R.to_act(s) == {2: {"kind": "window", "default": {"type": "vote", "marker": "none"},
                                "seconds": 60}}
     assert notations(s, 2) == ["vote red", "vote blue", "abstain"]
     s2, evs = act(s, 2, {"type": "vote", "marker": 1})
     assert R.result(s2)["winners"] == [1] and R.result(s2)["ranks"] == [2, 1, 3]
     s3, evs = act(s, 2, {"type": "vote", "marker": "none"})
-    assert R.result(s3)["winners"] == [0, 1]
+    assert R.result(s3)["winners"] == [0, 1] and R.result(s3)["ranks"] == [1, 1, 3]
 
 
 def test_it_lets_the_cards_in_hand_decide_a_tie():
-    s = game(2, pos=[20, 20], objectives=["last", "color-red"])
-    s["hands"] = [["dash", "dash"], ["dash"]]
-    s, _ = _end(s)
-    # Both first and last: red's 'last' +8; blue's red card: red first +4 -> not tied. Use
-    # same objectives effect: give blue 4 points.
-    s = game(2, pos=[28, 24], objectives=["last", "color-red"])
-    s["hands"] = [["dash", "dash"], ["dash"]]
-    s, _ = _end(s)
-    # red first: 'last' 0 -> 28; blue second & last: red first +4, second +2 -> 30. Blue wins.
-    assert R.result(s)["winners"] == [1]
+    # red first on 30 with the 'last' card: 0 -> 30. blue second and last on 24 with red's
+    # colour card: red first +4, blue second +2 -> 30. Red holds two cards, blue one.
     s = game(2, pos=[30, 24], objectives=["last", "color-red"])
     s["hands"] = [["dash", "dash"], ["dash"]]
     s, _ = _end(s)
-    assert s["end"]["final"] == [30, 30]
-    assert R.result(s)["winners"] == [0]  # two cards against one
+    assert s["end"]["final"] == [30, 30] and s["vote"] is None
+    assert R.result(s)["winners"] == [0] and R.result(s)["ranks"] == [1, 2]
+
+
+def test_it_shares_the_win_when_two_players_stay_tied_with_nobody_to_vote():
+    s = game(2, pos=[30, 24], objectives=["last", "color-red"])
+    s["hands"] = [["dash"], ["dash"]]
+    s, _ = _end(s)
+    assert R.result(s)["winners"] == [0, 1] and R.result(s)["ranks"] == [1, 1]
 
 
 # ---------------------------------------------------------------------------------- resignation
