@@ -1,2 +1,217 @@
+"""Project_Kin's board as an inline SVG fragment, drawn from a view only.
+
+The board graph and its coordinates come from data/board.json (rules.BOARD).
+Red (seat 0) plays from the bottom upwards, Blue (seat 1) from the top downwards.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from . import rules
+
+COLOURS = ["#c62828", "#1565c0"]
+LIGHT = ["#ffcdd2", "#bbdefb"]
+KIND_FILL = {
+    "base": "#fff8e1", "guard": "#fff3e0", "track": "#ffffff", "loop": "#f3e5f5", "turret": "#eceff1",
+    "retake": "#e8f5e9", "ambush": "#f1f8e9", "bomb": "#fbe9e7", "objective": "#fffde7",
+}
+LETTER = {"normal": "", "final": "F", "king": "K", "wall": "W", "sage": "S", "bulldozer": "D"}
+
+CSS = """
+<style>
+.pk-wrap{font-family:system-ui,sans-serif;max-width:720px;margin:0 auto}
+.pk-status{display:flex;flex-wrap:wrap;gap:.4em 1em;margin:.3em 0;font-size:.95em}
+.pk-status b.pk-red{color:#c62828}.pk-status b.pk-blue{color:#1565c0}
+.pk-board{width:100%;height:auto;display:block;background:#fafafa;border:1px solid #ddd;border-radius:6px}
+.pk-node{stroke:#555;stroke-width:.5}
+.pk-node-label{font-size:2.6px;fill:#666;text-anchor:middle;pointer-events:none}
+.pk-piece-label{font-size:3px;fill:#fff;text-anchor:middle;font-weight:bold;pointer-events:none}
+.pk-small{font-size:3px;fill:#333}
+.pk-edge{stroke:#888;stroke-width:.8}
+.pk-dotted{stroke:#888;stroke-width:.8;stroke-dasharray:1.5 1.5}
+.pk-loop{fill:none;stroke-width:.6;stroke-dasharray:2 1.5;opacity:.7}
+.pk-aim{stroke:#e53935;stroke-width:.5;stroke-dasharray:.8 .8}
+.pk-move{cursor:pointer}
+.pk-move circle.pk-node{stroke:#2e7d32;stroke-width:1.2}
+.pk-last{stroke:#ff9800;stroke-width:1;fill:none}
+.pk-legend{font-size:.8em;color:#555;margin:.3em 0}
+</style>
+"""
+
+
+def _txt(x, y, s, cls="pk-small", anchor="start"):
+    return f'<text x="{x}" y="{y}" class="{cls}" text-anchor="{anchor}">{escape(str(s))}</text>'
+
+
 def render(view, seat, names):
-    return "<div></div>"
+    if not view:
+        return '<div class="pk-wrap">The game has not started.</div>'
+    board = rules.BOARD
+    raw = board["raw"]
+    nodes = board["nodes"]
+    names = [str(names[i]) if i < len(names) else rules.SEAT_NAMES[i] for i in (0, 1)]
+    pieces = view["pieces"]
+    bomb = view["bomb"]
+    turn = view["turn"]
+    result = view.get("result")
+    moves = view.get("moves") or []
+
+    # destination -> notation, when a single legal move ends there
+    by_dest, by_piece = {}, {}
+    for m in moves:
+        a = m["action"]
+        if a["type"] in ("move", "special"):
+            by_dest.setdefault(a["to"], []).append(m["notation"])
+        elif a["type"] in ("pass", "defuse"):
+            by_piece.setdefault(a.get("to") or a.get("carrier"), []).append(m["notation"])
+        elif a["type"] == "spawn":
+            by_dest.setdefault(board["base"][turn["seat"]], []).append(m["notation"])
+
+    out = [CSS, '<div class="pk-wrap">']
+    # status line
+    st = []
+    for s in (0, 1):
+        cls = "pk-red" if s == 0 else "pk-blue"
+        bits = [f"out {view['out'][s]}/{rules.PIECES['pawns']}", f"on board {view['active'][s]}"]
+        if view["options"]["variant"] == "to_kingdom_come":
+            bits.append(f"ability points {view['points'][s]}")
+        if view["immune"][s]:
+            bits.append("safe from elimination")
+        if view["limited"][s]:
+            bits.append("max 3 active")
+        st.append(f'<span><b class="{cls}">{escape(names[s])} ({rules.SEAT_NAMES[s]})</b>: {escape(", ".join(bits))}</span>')
+    if result:
+        st.append(f"<span><b>{escape(result['summary'])}</b></span>")
+    else:
+        who = escape(names[turn["seat"]])
+        if turn["phase"] == "move":
+            st.append(f"<span>Turn {turn['number']}: <b>{who}</b> rolled <b>{turn['roll']}</b> and must move.</span>")
+        else:
+            st.append(f"<span>Turn {turn['number']}: <b>{who}</b> to play.</span>")
+    if bomb["carrier"]:
+        b = f"Bomb carried by {bomb['carrier']}"
+        if bomb["turns_left"] is not None:
+            b += f"; detonates in {bomb['turns_left']} turn(s)"
+        if bomb.get("fuse_seconds"):
+            b += f"; wall-clock fuse {bomb['fuse_seconds']} s from pick-up"
+        st.append(f"<span>{escape(b)}.</span>")
+    else:
+        st.append("<span>The bomb is on the bomb space.</span>")
+    out.append('<div class="pk-status">' + "".join(st) + "</div>")
+
+    vb = raw["viewbox"]
+    svg = [f'<svg class="pk-board" viewBox="{vb[0]} {vb[1]} {vb[2]} {vb[3]}" width="100%" role="img" '
+           f'aria-label="Project_Kin board" xmlns="http://www.w3.org/2000/svg">']
+    # edges
+    for e in board["edges"]:
+        a, c = nodes[e["a"]], nodes[e["b"]]
+        cls = "pk-dotted" if e["style"] == "dotted" else "pk-edge"
+        svg.append(f'<line class="{cls}" x1="{a["x"]}" y1="{a["y"]}" x2="{c["x"]}" y2="{c["y"]}"/>')
+    # loops: end of the middle track back to each home base
+    for s in (0, 1):
+        a, c = nodes[board["loop"][s]], nodes[board["base"][s]]
+        side = -1 if s == 0 else 1
+        cx = min(a["x"], c["x"]) - 40 if s == 0 else max(a["x"], c["x"]) + 40
+        svg.append(f'<path class="pk-loop" stroke="{COLOURS[s]}" d="M{a["x"]},{a["y"]} Q{cx},{(a["y"] + c["y"]) / 2 + side * 5} {c["x"]},{c["y"]}"/>')
+    # turret aims (the red lines)
+    for t, targets in board["turrets"].items():
+        for tg in targets:
+            a, c = nodes[t], nodes[tg]
+            svg.append(f'<line class="pk-aim" x1="{a["x"]}" y1="{a["y"]}" x2="{c["x"]}" y2="{c["y"]}"/>')
+    # nodes
+    for nid in board["order"]:
+        nd = nodes[nid]
+        r = 5.2 if nd["kind"] == "base" else 4.2
+        fill = KIND_FILL[nd["kind"]]
+        if nd["kind"] in ("base", "guard"):
+            fill = LIGHT[nd["seat"]]
+        notes = by_dest.get(nid, [])
+        title = escape(nd.get("label") or f"{nid} ({nd['kind']})")
+        shape = (f'<rect class="pk-node" x="{nd["x"] - r}" y="{nd["y"] - r}" width="{2 * r}" height="{2 * r}" rx="1.5" fill="{fill}"/>'
+                 if nd["kind"] in ("base", "turret") else
+                 f'<circle class="pk-node" cx="{nd["x"]}" cy="{nd["y"]}" r="{r}" fill="{fill}"/>')
+        if nd["kind"] == "objective":
+            shape = f'<polygon class="pk-node" fill="{fill}" points="{nd["x"]},{nd["y"] - 5} {nd["x"] + 5},{nd["y"]} {nd["x"]},{nd["y"] + 5} {nd["x"] - 5},{nd["y"]}"/>'
+        label = _txt(nd["x"], nd["y"] + r + 2.6, nid, "pk-node-label", "middle")
+        if len(notes) == 1:
+            svg.append(f'<g class="pk-move" data-notation="{escape(notes[0])}"><title>{title}: {escape(notes[0])}</title>{shape}{label}</g>')
+        else:
+            svg.append(f"<g><title>{title}</title>{shape}{label}</g>")
+    # the last move
+    if view.get("last_move"):
+        _pid, frm, to = view["last_move"]
+        if frm in nodes and to in nodes:
+            svg.append(f'<circle class="pk-last" cx="{nodes[to]["x"]}" cy="{nodes[to]["y"]}" r="5.6"/>')
+    # pieces on the board
+    for p in pieces:
+        if p["zone"] != "board":
+            continue
+        nd = nodes[p["at"]]
+        svg.append(_piece_svg(p, nd["x"], nd["y"], 3.4, bomb["carrier"] == p["id"], by_piece.get(p["id"])))
+    if not bomb["carrier"]:
+        nd = nodes[board["bomb"]]
+        svg.append(f'<circle cx="{nd["x"] + 3}" cy="{nd["y"] - 3}" r="1.8" fill="#212121"><title>The bomb</title></circle>')
+    # pools
+    pools = raw["pools"]
+    titles = {"spawn": "Spawn", "out": "Out", "final": "Final", "extra": "Extra"}
+    for kind, boxes in pools.items():
+        if kind == "object":
+            continue
+        for s in (0, 1):
+            box = boxes[s]
+            svg.append(f'<rect x="{box["x"]}" y="{box["y"]}" width="{box["w"]}" height="{box["h"]}" fill="{LIGHT[s]}" stroke="#999" stroke-width=".3" rx="1"/>')
+            svg.append(_txt(box["x"] + 1, box["y"] + 3.2, titles[kind]))
+            inpool = [p for p in pieces if p["seat"] == s and p["zone"] == kind]
+            per_row = max(1, int((box["w"] - 12) // 4.2))
+            rows = max(1, int(box["h"] // 4.4))
+            shown = inpool[:per_row * rows]
+            for i, p in enumerate(shown):
+                row, col = divmod(i, per_row)
+                cy = box["y"] + (box["h"] / 2 if rows == 1 else 2.3 + row * 4.4)
+                svg.append(_piece_svg(p, box["x"] + 12 + col * 4.2, cy, 1.9, False, None, small=True))
+            if len(inpool) > len(shown):
+                svg.append(_txt(box["x"] + 1, box["y"] + box["h"] - 1, f"+{len(inpool) - len(shown)}"))
+    # the object pool (dice and marker) and the turn tracker
+    ob = pools["object"]
+    svg.append(f'<rect x="{ob["x"]}" y="{ob["y"]}" width="{ob["w"]}" height="{ob["h"]}" fill="#f5f5f5" stroke="#999" stroke-width=".3" rx="1"/>')
+    if view.get("last_roll"):
+        s, v = view["last_roll"]
+        svg.append(f'<rect x="{ob["x"] + 2}" y="{ob["y"] + 3}" width="10" height="10" rx="2" fill="#fff" stroke="{COLOURS[s]}" stroke-width=".8"/>')
+        svg.append(_txt(ob["x"] + 7, ob["y"] + 10.5, v, "pk-node-label", "middle").replace('class="pk-node-label"', 'class="pk-node-label" style="font-size:6px;fill:#000"'))
+        svg.append(_txt(ob["x"] + 13, ob["y"] + 9, "d4"))
+    tr = raw["tracker"]
+    n = board["tracker"]
+    svg.append(_txt(tr["x"] - 8, tr["y"] - 2, "Turn tracker"))
+    cell = tr["h"] / n
+    for i in range(n):
+        y = tr["y"] + i * cell
+        svg.append(f'<rect x="{tr["x"]}" y="{y}" width="{tr["w"]}" height="{cell}" fill="#fff" stroke="#999" stroke-width=".3"/>')
+    if bomb.get("tracker_pos") is not None:
+        frm = bomb["countdown_from"]
+        i = bomb["tracker_pos"]
+        idx = (n - 1 - i) if frm == 0 else i  # Red's side is the bottom, Blue's the top
+        y = tr["y"] + idx * cell + cell / 2
+        svg.append(f'<circle cx="{tr["x"] + tr["w"] / 2}" cy="{y}" r="{min(cell, tr["w"]) / 3}" fill="{COLOURS[frm]}"><title>Marker: {bomb["turns_left"]} turn(s) left</title></circle>')
+        svg.append(_txt(tr["x"] + tr["w"] / 2, tr["y"] + tr["h"] + 4, f"{bomb['turns_left']} left", "pk-small", "middle"))
+    svg.append("</svg>")
+    out.append("".join(svg))
+    out.append('<div class="pk-legend">Red moves up the board, Blue moves down. Dashed lines are dotted lines (both ways, '
+               'they end the move); thin red dashes show what each turret aims at; the coloured arcs are the loops from the '
+               'end of the middle track back home. A ringed piece carries the bomb.</div>')
+    out.append("</div>")
+    return "".join(out)
+
+
+def _piece_svg(p, x, y, r, carrier, notations, small=False):
+    s = p["seat"]
+    letter = LETTER[p["type"]] or p["id"][1:]
+    ring = f'<circle cx="{x}" cy="{y}" r="{r + 1.1}" fill="none" stroke="#212121" stroke-width="1" stroke-dasharray="1 .6"/>' if carrier else ""
+    size = ' style="font-size:2px"' if small else ""
+    body = (f'{ring}<circle cx="{x}" cy="{y}" r="{r}" fill="{COLOURS[s]}" stroke="#fff" stroke-width=".4"/>'
+            f'<text x="{x}" y="{y + (1 if not small else .7)}" class="pk-piece-label"'
+            f'{size}>{escape(letter)}</text>')
+    title = f"<title>{escape(rules.SEAT_NAMES[s])} {escape(p['type'])} {escape(p['id'])}{' (carries the bomb)' if carrier else ''}</title>"
+    if notations and len(notations) == 1:
+        return f'<g class="pk-move" data-notation="{escape(notations[0])}">{title}{body}</g>'
+    return f"<g>{title}{body}</g>"
