@@ -477,3 +477,54 @@ def test_it_refuses_moves_out_of_turn_and_nonsense_without_revealing_anything():
     assert "Emperor" in err.value.reason
     with pytest.raises(IllegalAction):
         rules.decide(state, None, {"type": "announce", "number": 3}, Rng("x", 0))
+
+
+# ----------------------------------------------------------------- more edge cases
+
+
+def test_it_the_window_default_is_doing_nothing():
+    state, evs = start(DEAL4, emperor=A)
+    state, evs, _ = act(state, evs, A, {"type": "announce", "number": 4})
+    for p, wait in sorted(rules.to_act(state).items()):
+        state, evs, new = act(state, evs, p, wait["default"])
+    reveal = next(e for e in new if e["type"] == "reveal")
+    assert reveal["data"]["raised"] == [] and reveal["data"]["silent"] == [B, C, D]
+
+
+def test_it_resign_of_the_player_taken_from_lets_the_emperor_keep_the_card():
+    state, evs = start(DEAL4, emperor=A)
+    state, evs, _ = act(state, evs, A, {"type": "announce", "number": 4})
+    state, evs, _ = answer_all(state, evs, raises=set())
+    state, evs, new = act(state, evs, A, {"type": "take", "from": C})
+    got = new[0]["data"]["card"]
+    state, evs, _ = act(state, evs, C, RESIGN)
+    assert got in state["hands"][A] and len(state["hands"][A]) == 5
+    assert state["phase"] == "flip" and rules.to_act(state) == {A: {"kind": "turn", "default": None, "seconds": None}}
+
+
+def test_it_resign_leaving_one_silent_player_makes_the_take_automatic():
+    state, evs = start(DEAL4, emperor=A)
+    state, evs, _ = act(state, evs, A, {"type": "announce", "number": 4})
+    state, evs, _ = answer_all(state, evs, raises={D})
+    assert state["phase"] == "target"
+    state, evs, new = act(state, evs, B, RESIGN)
+    assert types(new) == ["resign", "take"] and new[1]["data"]["from"] == C
+
+
+def test_it_a_new_liar_takes_both_foxes_from_an_earlier_one():
+    state, evs = start(DEAL4, emperor=A)
+    state["foxes"][C], state["fox_wait"][C] = 1, False
+    state, evs, _ = act(state, evs, A, {"type": "announce", "number": 7})
+    assert C not in state["waiting"]
+    state, evs, _ = answer_all(state, evs, raises={B, D})
+    # C (punished, silent) does not hold a 7; B raised and holds it: exposed
+    assert state["foxes"] == [0, 2, 0, 0] and state["liar"] == B
+
+
+def test_it_two_players_a_punished_opponent_is_not_asked():
+    state, evs = two_player([["A1", "S1", "A2", "A3"], ["S2", "A7", "S4", "S5"]],
+                            [["S3", "A5", "A6", "S6"], ["A4", "S7", "A8", "S8"]])
+    state["foxes"][1] = 2
+    state, evs, new = act(state, evs, 0, {"type": "announce", "number": 4})
+    assert types(new) == ["announce", "reveal", "choose_target"]
+    assert [a["notation"] for a in rules.legal_actions(state, 0)] == ["take 2", "take bot 2"]
