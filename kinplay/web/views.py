@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from games import selectors, services
-from games.engine import IllegalAction
+from games.engine import RESIGN, IllegalAction
 from games.models import Game
 from games.registry import kinds
 from games.store import VersionConflict
@@ -220,10 +220,13 @@ def game_page(request, pk):
         standings.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0))
     seats = [{"index": s.index, "name": s.name, "bot": s.bot, "you": s.index == seat, "open": s.is_open,
               "to_act": game.status == Game.ACTIVE and s.index in data["to_act"]} for s in game.seats.all()]
+    # Resigning has its own button, with a confirmation: it is not offered among the moves.
+    moves = [a for a in data["legal_actions"] if a.get("action") != RESIGN]
     can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
     return render(request, "web/game.html", {
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
-        "lines": lines, "standings": standings, "can_join": can_join,
+        "lines": lines, "standings": standings, "can_join": can_join, "moves": moves,
+        "long_moves": any(len(a["label"]) > 26 for a in moves),
         "my_turn": selectors.waiting_for(game, request.user),
         "status_label": STATUS_LABELS.get(game.status, game.status),
         "playing": seat is not None and game.status == Game.ACTIVE,

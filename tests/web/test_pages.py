@@ -329,3 +329,17 @@ def test_it_creates_an_api_token_on_demand(signed_in, alice, api):
     token = Token.objects.get(user=alice)
     page = c.get(reverse("settings")).content.decode()
     assert token.key in page and "curl -H" in page
+
+
+def test_it_counts_my_turns_in_the_header(signed_in, alice, bob, tiny):
+    tiny_game(alice, bob)
+    tiny_game(bob, alice)
+    page = signed_in(alice).get(reverse("settings")).content.decode()
+    assert re.search(r'class="nav-badge"[^>]*>1<', page)
+
+
+def test_it_has_error_pages_that_render_without_a_request():
+    from django.template.loader import get_template
+
+    html = get_template("500.html").render({})
+    assert "Something went wrong on our side" in html and "kinplay.css" in html

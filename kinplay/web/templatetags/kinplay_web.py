@@ -63,3 +63,14 @@ def choice_label(value):
     """'to_kingdom_come' -> 'To kingdom come' for an option's choice."""
     text = str(value).replace("_", " ")
     return text[:1].upper() + text[1:]
+
+
+@register.simple_tag
+def turn_count(user):
+    """How many active games wait for ``user`` to act (the lobby badge in the header)."""
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    from games.models import Game, Seat
+
+    seats = Seat.objects.filter(user=user, game__status=Game.ACTIVE).values_list("index", "game__to_act")
+    return sum(1 for index, to_act in seats if index in (to_act or []))
