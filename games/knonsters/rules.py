@@ -205,11 +205,14 @@ def card_text(code: str) -> str:
 def ranks(pos: dict, podium: list) -> dict:
     """Knonster -> rank: how many are in front (finished ones count) plus one."""
     out = {}
+    base = len(podium) + 1
+    running = [pos[k] for k in KNONSTERS if k not in podium]
     for k in KNONSTERS:
         if k in podium:
             out[k] = podium.index(k) + 1
         else:
-            out[k] = len(podium) + 1 + sum(1 for o in KNONSTERS if o not in podium and pos[o] > pos[k])
+            p = pos[k]
+            out[k] = base + sum(1 for o in running if o > p)
     return out
 
 
@@ -279,19 +282,34 @@ class _Race:
         return new - old
 
 
+def _power_fits(power, card):
+    """A quick filter: can this kind of card be affected by the power at all?"""
+    kind = POWERS.get(power)
+    if kind in ("double", "reverse"):
+        return card["kind"] == "plus"
+    if kind == "back_then_forward":
+        return card["kind"] == "rank" or (card["kind"] == "upto" and card["knonster"] == power)
+    return kind == "follow"
+
+
 def simulate(pos, podium, code, power=None):
     """The moves of playing ``code`` (with ``power``: a Knonster's superpower).
 
     Returns the list of moves (empty: the card has no effect) or None when the
     superpower cannot be used with this card.
     """
-    race = _Race(pos, podium)
     c = CARDS[code]
     if power is None:
-        k, steps = card_effect(race.pos, race.podium, code)
-        if steps > 0:
-            race.move(k, steps)
-        return race.moves
+        if len(podium) >= FINISHED_FOR_END:
+            return []
+        k, steps = card_effect(pos, podium, code)
+        if steps <= 0:
+            return []
+        new = min(GOAL, pos[k] + steps)
+        return [{"knonster": k, "from": pos[k], "to": new, "place": len(podium) + 1 if new >= GOAL else None}]
+    if not _power_fits(power, c):
+        return None
+    race = _Race(pos, podium)
     kind = POWERS[power]
     if kind == "double":
         if c["kind"] != "plus" or c["knonster"] in race.podium:
