@@ -363,11 +363,13 @@ def test_it_implements_riposte_bonus_on_the_next_attack():
 
 
 def test_it_applies_riposte_in_the_extra_turn():
-    g = Game(["low-sweep"], ["riposte", "rockslide"], chars=("michi", "eka"))
-    g.do(0, "attack low-sweep")  # 1
-    new = g.do(1, "defend riposte")  # 2 > 1: extra turn, which is Eka's next turn
-    assert new[0]["data"]["extra_turn"] is True
-    assert rules.card_power(g.state, 1, rules.CARDS["rockslide"], [], "attack") == 4
+    g = Game(["intimidate", "riposte", "rockslide"], ["rockslide"], chars=("eka", "eka"))
+    g.do(0, "trick intimidate")
+    new = g.do(1, "attack rockslide")  # 2 - 2 = 0
+    assert new[0]["data"]["power"] == 0
+    new = g.do(0, "defend riposte")  # 2 > 0: extra turn, which is the defender's next turn
+    assert new[0]["data"]["extra_turn"] is True and g.state["turn"] == 0
+    assert rules.card_power(g.state, 0, rules.CARDS["rockslide"], [], "attack") == 4
 
 
 def test_it_implements_heavy_grip_full_swing_and_anchor():
