@@ -119,3 +119,20 @@ def test_it_loads_the_shipped_files_cleanly(tmp_path):
         (tmp_path / f"{name}.json").write_text(json.dumps(_raw(name)), encoding="utf-8")
     decks = rules.load_decks(tmp_path)
     assert set(decks) == {"michi", "eka"}
+
+
+def test_it_documents_the_exact_decks_in_rules_md():
+    import re
+
+    text = (rules.DATA_DIR.parent / "RULES.md").read_text(encoding="utf-8")
+    rows = {}
+    for m in re.finditer(r"^\| ([a-z-]+) \| ([^|]+?) \| (attack|defence) \| (\w\w)→(\w\w) \| (\d+) \| (\d+) \|$",
+                         text, re.M):
+        rows[m.group(1)] = (m.group(2), m.group(3), [m.group(4), m.group(5)], int(m.group(6)), int(m.group(7)))
+    for m in re.finditer(r"^\| ([a-z-]+) \| ([^|]+?) \| [^|]+ \| (\d+) \| (.+) \|$", text, re.M):
+        rows.setdefault(m.group(1), (m.group(2), int(m.group(3)), m.group(4)))
+    for code, c in rules.CARDS.items():
+        if c["type"] == "technique":
+            assert rows[code] == (c["name"], c["function"], c["trajectory"], c["power"], c["copies"]), code
+        else:
+            assert rows[code] == (c["name"], c["copies"], c["text"]), code
