@@ -136,7 +136,9 @@ def render(view, seat, names):
     out.append(f'<div class="knonsters-note">Draw pile: {view["pile_count"]} cards.')
     if view["options"].get("superpowers"):
         left = [k for k in view["knonsters"] if k not in view["powers_used"]]
-        out.append(" Superpowers left: " + escape(", ".join(left) or "none") + ".")
+        texts = view.get("power_texts", {})
+        shown = ", ".join(f'<span title="{escape(k + ": " + texts.get(k, ""))}">{escape(k)}</span>' for k in left)
+        out.append(" Superpowers left: " + (shown or "none") + ".")
     if view.get("turn") is not None and view["phase"] == "race":
         out.append(f" Turn: {escape(nm(view['turn']))}.")
     if view.get("asking") is not None:

@@ -875,6 +875,7 @@ def view(state, seat):
         "chosen": [state["favs"][s] is not None for s in range(n)],
         "revealed": [list(r) for r in state["revealed"]],
         "powers": dict(POWERS), "powers_used": list(state["powers_used"]),
+        "power_texts": {k: POWER_TEXT[POWERS[k]] for k in KNONSTERS},
         "moved": [list(m) for m in state["moved"]],
         "resigned": list(state["resigned"]), "auto": list(state["auto"]),
         "asking": state["offer"][0] if state["offer"] else None,
