@@ -177,6 +177,15 @@ def render(view, seat, names):
     if view["playing"] and not view["react"]:
         p = view["playing"]
         note.append(f"Resolving {escape(rules.CARDS[p['card']]['name'])} of {escape(names[p['seat']])}.")
+    last = view.get("last_card")
+    if last and not view["playing"]:
+        how = (f"stopped by {escape(names[last['stopped_by']])}" if last["stopped_by"] is not None
+               else "resolved")
+        note.append(f"Last card: {escape(names[last['seat']])}'s "
+                    f"{escape(rules.CARDS[last['card']]['name'])} ({how}).")
+    if view["dice"] and not view["race_over"]:
+        note.append(f"{escape(names[active])} rolled black {ROMAN[view['dice']['black']]} and "
+                    f"white {ROMAN[view['dice']['white']]}.")
     parts.append(f'<p class="kenta-note">{" ".join(note)}</p>')
     if view["playing"]:
         parts.append('<div class="kenta-row">' + _card_html(view["playing"]["card"]) + "</div>")

@@ -353,6 +353,7 @@ def evolve(state, e):
             "pile_round": 1, "resigned": [False] * n, "active": d["first"], "stage": "start",
             "dice": None, "value": None, "uses": 0, "playing": None, "react": None, "vote": None,
             "race_over": False, "end": None, "over": False, "outcome": None, "turn_no": 0,
+            "last_card": None,
         })
         for h in s["hands"]:
             _hand_sort(h)
@@ -444,6 +445,8 @@ def evolve(state, e):
         if s["playing"] is not None:
             s["discard"] = _discard(s["discard"], s["playing"]["card"])
             s["points"][s["playing"]["seat"]] += 1
+            s["last_card"] = {"seat": s["playing"]["seat"], "card": s["playing"]["card"],
+                              "stopped_by": d["seat"]}
         s["playing"] = None
         s["react"] = None
         s["stage"] = "cards"
@@ -472,6 +475,8 @@ def evolve(state, e):
         p = s["playing"]
         if p is not None and not p["given"]:
             s["discard"] = _discard(s["discard"], p["card"])
+        if p is not None:
+            s["last_card"] = {"seat": p["seat"], "card": p["card"], "stopped_by": None}
         s["playing"] = None
         s["stage"] = "cards"
     elif t == "race_end":
@@ -1144,7 +1149,7 @@ def view(state, seat):
         "discard": cards_of(s["discard"]),
         "resigned": list(s["resigned"]), "active": s["active"], "stage": s["stage"],
         "dice": dict(s["dice"]) if s["dice"] else None, "value": s["value"], "uses": s["uses"],
-        "turn_no": s["turn_no"],
+        "turn_no": s["turn_no"], "last_card": dict(s["last_card"]) if s.get("last_card") else None,
         "playing": ({k: (list(map(list, val)) if k == "dirs" else val) for k, val in s["playing"].items()}
                     if s["playing"] else None),
         "react": {"waiting": list(s["react"]["waiting"])} if s["react"] else None,
