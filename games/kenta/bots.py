@@ -47,8 +47,9 @@ def heuristic_bot(state, seat, rng):
     if "vote" in types:
         if v["vote"]["kind"] == "winner":
             return rng.choice([a for a in acts if a["marker"] != "none"])
-        # The leader wants the line closer (white); the others want it further (black).
-        want = "white" if i_lead and line - me_pos <= 6 else "black"
+        # The leader wants the line closer (white); the others want a little more room (black),
+        # but nobody wants the race to drag on.
+        want = "black" if not i_lead and line - leader <= 4 else "white"
         return first(lambda a: a.get("marker") == want)
     if "pass" in types:
         p = v["playing"]
@@ -72,12 +73,11 @@ def heuristic_bot(state, seat, rng):
                 bonus += 1
             return val + bonus
         return max((a for a in acts if a["type"] == "die"), key=score)
+    closer = i_lead or line - leader > 6
     if "line" in types:
-        return first(lambda a: a["dir"] == ("back" if i_lead else "forward"))
+        return first(lambda a: a["dir"] == ("back" if closer else "forward"))
     if "kenta" in types:
-        if i_lead:
-            return first(lambda a: a.get("choice") == "back")
-        return first(lambda a: a.get("choice") == "forward")
+        return first(lambda a: a.get("choice") == ("back" if closer else "forward"))
     if "target" in types:
         card = rules.CARDS[v["playing"]["card"]]
         helps = any(e["do"] in ("move",) and e["who"] == "you" and e["dir"] == "forward"

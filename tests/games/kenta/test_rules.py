@@ -569,3 +569,21 @@ def test_it_renders_the_board_for_every_seat_and_escapes_names():
     s = at_cards(game(3, hands=[["sprint", "stop"], ["dash"], ["dash"]], disc="white"))
     html = kind.render(R.view(s, 0), 0, names)
     assert 'data-notation="play sprint"' in html and 'data-notation="play stop"' not in html
+
+
+def test_it_skips_the_discard_of_a_target_who_resigns_and_drops_a_resigning_voter():
+    s = at_cards(game(3, hands=[["tax"], ["stop", "sprint"], ["dash"]], pos=[0, 5, 0]))
+    s, _ = act(s, 0, {"type": "play", "card": "tax"})
+    s, _ = everyone_passes(s)
+    s, _ = act(s, 0, {"type": "target", "seat": 1})
+    s, evs = act(s, 1, {"type": "resign"})
+    assert s["playing"] is None and s["active"] == 0 and s["stage"] == "cards"
+    assert len(s["hands"][0]) == 1  # the rest of the card resolved: the tax drew a card
+    # A vote goes on without a voter who resigns.
+    s = at_cards(rolled(game(3), 3, 1))
+    s, _ = act(s, 0, {"type": "end"}, Script(dice=[2, 2]))
+    s, _ = act(s, 0, {"type": "vote", "marker": "black"})
+    s, _ = act(s, 2, {"type": "resign"})
+    assert sorted(R.to_act(s)) == [1]
+    s, _ = act(s, 1, {"type": "vote", "marker": "black"})
+    assert s["line"] == 27 and s["vote"] is None
