@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import copy
 import json
+import marshal
 from typing import Any
 
 RESIGN = {"type": "resign"}
@@ -64,8 +65,15 @@ def event(type_: str, **data: Any) -> dict:
 
 
 def clone(state: dict) -> dict:
-    """A deep copy: ``evolve`` may update a state in place."""
-    return copy.deepcopy(state)
+    """A deep copy: ``evolve`` may update a state in place.
+
+    States are plain data, so marshal copies them exactly and several times faster than
+    ``copy.deepcopy`` (this runs before every bot move and every simulated decision).
+    """
+    try:
+        return marshal.loads(marshal.dumps(state))
+    except ValueError:  # not plain data after all: still correct, only slower
+        return copy.deepcopy(state)
 
 
 def replay(rules, events, state: dict | None = None) -> dict:
