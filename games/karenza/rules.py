@@ -643,10 +643,6 @@ def _refuse(state, seat, action):
             raise IllegalAction("Name a technique card from your discard pile.")
 
 
-def _same(a, b):
-    return canonical(a) == canonical(b)
-
-
 def _normalise(action):
     action = dict(action)
     if action.get("type") in ("attack", "defend") and "addons" not in action:
@@ -670,8 +666,7 @@ def _refill(state):
     return events
 
 
-def _end(state_scores, reason):
-    scores = state_scores
+def _end(scores, reason):
     best = max(scores)
     winners = [s for s in range(2) if scores[s] == best]
     return event("ended", reason=reason, scores=list(scores), winners=winners)
