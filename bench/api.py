@@ -1,0 +1,475 @@
+#!/usr/bin/env python3
+"""HTTP API throughput against gunicorn + PostgreSQL (issue 2, "Performance").
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres python bench/api.py [--seconds 20]
+
+1. Creates a bench database ``kinplay_bench`` (createdb) on the server of DATABASE_URL,
+   migrates it, and starts gunicorn (kinplay.wsgi, gthread, 2 workers x 4 threads) on a free
+   loopback port, with a private redis-server as the broker when one is installed (the
+   on-commit outbox kick really publishes), else the embedded filesystem broker.
+2. Creates one user and one Knonsters game against a bot (no clock) per client; then 8
+   client threads, each with one keep-alive http.client connection, POST a legal action
+   (picked from the last response's legal_actions, with expected_version) to
+   /api/games/{id}/actions/ for --seconds; a finished game is replaced by a new one
+   (not counted). Prints durable moves/s (201 answers: committed) and p50/p99 latency.
+3. Builds a ~10,000-event game through the service (two players who keep choosing the same
+   favourites: the rules restart the deal each time) and compares loading it with loading a
+   ~10-event game: GET /api/games/{id}/ over HTTP and games.store.load_state in process.
+4. Times replaying 1,000 events: read from the database and folded with evolve, and evolve
+   alone.
+The bench database is dropped at the end (--keep-db keeps it). Loopback addresses only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+BENCH_DB = "kinplay_bench"
+PASSWORD = "bench-password-123"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port, proc=None, timeout=30):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"process exited with {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout}s")
+
+
+def pct(values, p):
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))
+    return values[k]
+
+
+# ------------------------------------------------------------------ database
+
+
+class Postgres:
+    def __init__(self, url: str):
+        parts = urlsplit(url)
+        if parts.scheme not in ("postgres", "postgresql", "pgsql"):
+            raise SystemExit(f"bench/api.py needs PostgreSQL: DATABASE_URL={url!r}")
+        if parts.hostname not in ("127.0.0.1", "localhost", "::1"):
+            raise SystemExit("bench/api.py only talks to a loopback PostgreSQL")
+        self.parts = parts
+        self.bench_url = urlunsplit(parts._replace(path=f"/{BENCH_DB}"))
+        self.cli = ["-h", parts.hostname or "127.0.0.1", "-p", str(parts.port or 5432), "-U", parts.username or "postgres"]
+        self.env = dict(os.environ, PGPASSWORD=parts.password or "")
+
+    def run(self, tool, *args):
+        subprocess.run([tool, *self.cli, *args], env=self.env, check=True, stdin=subprocess.DEVNULL)
+
+    def create(self):
+        self.drop()
+        self.run("createdb", BENCH_DB)
+
+    def drop(self):
+        self.run("dropdb", "--if-exists", "--force", BENCH_DB)
+
+    def version(self):
+        out = subprocess.run(["psql", *self.cli, "-tAc", "SHOW server_version", BENCH_DB], env=self.env,
+                             capture_output=True, text=True)
+        return out.stdout.strip()
+
+
+# ------------------------------------------------------------------ HTTP client
+
+
+class Client:
+    """One keep-alive connection with a user's token."""
+
+    def __init__(self, port, token=None):
+        self.port, self.token = port, token
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def request(self, method, path, body=None):
+        headers = {"Accept": "application/json"}
+        if self.token:
+            headers["Authorization"] = f"Token {self.token}"
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        for attempt in range(2):
+            try:
+                self.conn.request(method, path, body=data, headers=headers)
+                resp = self.conn.getresponse()
+                raw = resp.read()
+                break
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                # the server closed an idle keep-alive connection: reconnect once
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                if attempt:
+                    raise
+        return resp.status, (json.loads(raw) if raw else None)
+
+
+# ------------------------------------------------------------------ the bench
+
+
+def setup_django(env):
+    os.environ.update(env)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kinplay.settings")
+    import django
+
+    django.setup()
+
+
+def make_user(name):
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    user = get_user_model().objects.create_user(name, f"{name}@bench.invalid", PASSWORD)
+    return user, Token.objects.create(user=user).key
+
+
+def new_game(client, username):
+    status, body = client.request("POST", "/api/games/", {
+        "kind": "knonsters", "options": {}, "seats": [{"user": username}, {"bot": "random"}],
+        "clock": {"per_move": None, "on_timeout": "bot"},
+    })
+    if status != 201:
+        raise RuntimeError(f"creating a game: {status} {body}")
+    return body
+
+
+def run_clients(port, players, seconds, warmup):
+    """Client threads posting legal actions; returns the latencies (s) of the 201 answers
+    inside the measured window, the other answers, and the games replaced."""
+    ready = threading.Barrier(len(players) + 1)
+    window = [0.0, 0.0]
+    results, lock = [], threading.Lock()
+
+    def work(i, name, token):
+        rnd = random.Random(i)
+        client = Client(port, token)
+        latencies, errors, games = [], Counter(), 0
+        try:
+            game = new_game(client, name)
+        finally:
+            ready.wait()
+        while True:
+            now = time.monotonic()
+            if now >= window[1]:
+                break
+            if game["status"] != "active" or not game["legal_actions"]:
+                if game["status"] == "active":
+                    _, game = client.request("GET", f"/api/games/{game['id']}/")
+                    if game["legal_actions"]:
+                        continue
+                game = new_game(client, name)
+                games += 1
+                continue
+            choice = rnd.choice(game["legal_actions"])
+            t = time.perf_counter()
+            status, body = client.request("POST", f"/api/games/{game['id']}/actions/",
+                                          {"action": choice["action"], "expected_version": game["version"]})
+            took = time.perf_counter() - t
+            if status == 201:
+                if now >= window[0] and time.monotonic() <= window[1]:
+                    latencies.append(took)
+                game = body["game"]
+            else:
+                errors[status] += 1
+                _, game = client.request("GET", f"/api/games/{game['id']}/")
+        client.conn.close()
+        with lock:
+            results.append((latencies, errors, games))
+
+    threads = [threading.Thread(target=work, args=(i, name, token)) for i, (name, token) in enumerate(players)]
+    for t in threads:
+        t.start()
+    ready.wait()  # every client has its game
+    now = time.monotonic()
+    window[0], window[1] = now + warmup, now + warmup + seconds
+    for t in threads:
+        t.join()
+    latencies = [x for r in results for x in r[0]]
+    errors = sum((r[1] for r in results), Counter())
+    return latencies, errors, sum(r[2] for r in results), seconds
+
+
+def build_long_game(target_events, through_service=False):
+    """A real stream of ~target_events events: two players who keep choosing the same two
+    favourites, so the rules restart the deal again and again (Knonsters games are short
+    otherwise). Through games.services.act (slow: every command is a full request's work),
+    or, by default, the same commands decided by the rules and stored with games.store.append
+    (which writes the snapshots) in a few big transactions, then the read model updated."""
+    from django.db import transaction
+
+    from games import services
+    from games.models import Game
+    from games.registry import get
+    from games.rng import Rng
+    from games.store import append, load_state
+
+    (a, _), (b, _) = make_user("long_a"), make_user("long_b")
+    game = services.create_game(creator=a, kind="knonsters", options={}, per_move=None,
+                                seats=[{"user": "long_a"}, {"user": "long_b"}])
+    same = {"type": "favourites", "knonsters": ["Rithle", "Aristas"]}
+    t = time.perf_counter()
+    if through_service:
+        while True:
+            game.refresh_from_db()
+            if game.version >= target_events:
+                break
+            for seat in (0, 1):
+                services.act(game.pk, seat, action=same)
+    else:
+        rules = get("knonsters").rules
+        state, version = load_state(game), game.version
+        while version < target_events:
+            with transaction.atomic():
+                for _ in range(250):
+                    for seat in (0, 1):
+                        events = rules.decide(state, seat, same, Rng(game.seed, version))
+                        for e in events:
+                            state = rules.evolve(state, e)
+                        append(game, version, events, state, seat=seat, command={"seat": seat, "action": same, "by": "player"})
+                        version += len(events)
+                    if version >= target_events:
+                        break
+                Game.objects.filter(pk=game.pk).update(version=version, to_act=sorted(rules.to_act(state)))
+    game.refresh_from_db()
+    return game, time.perf_counter() - t
+
+
+def build_short_game(target_events):
+    from games import services
+    from games.engine import clone
+    from games.models import Game
+    from games.registry import get
+    from games.rng import Rng
+    from games.store import load_state
+
+    user, token = make_user("short_a")
+    game = services.create_game(creator=user, kind="knonsters", options={}, per_move=None,
+                                seats=[{"user": "short_a"}, {"bot": "random"}])
+    kind = get("knonsters")
+    while True:
+        game.refresh_from_db()
+        if game.version >= target_events or game.status != Game.ACTIVE:
+            break
+        action = kind.bots.random_bot(clone(load_state(game)), 0, Rng("bench", game.version))
+        services.act(game.pk, 0, action=action)
+    game.refresh_from_db()
+    return game, token
+
+
+def time_calls(fn, n):
+    fn()  # warm
+    out = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=20, help="measured seconds of moves (default 20)")
+    ap.add_argument("--warmup", type=float, default=3)
+    ap.add_argument("--clients", type=int, default=8)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=4)
+    ap.add_argument("--long-events", type=int, default=10_000)
+    ap.add_argument("--through-service", action="store_true",
+                    help="build the long game with games.services.act (minutes) instead of games.store.append")
+    ap.add_argument("--keep-db", action="store_true")
+    args = ap.parse_args(argv)
+
+    base = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
+    pg = Postgres(base)
+    tmp = Path(tempfile.mkdtemp(prefix="kinplay-bench-"))
+    procs = []
+    try:
+        print(f"bench/api.py: creating database {BENCH_DB} on {pg.parts.hostname}:{pg.parts.port or 5432}")
+        pg.create()
+        env = {
+            "DATABASE_URL": pg.bench_url, "KINPLAY_VAR": str(tmp / "var"), "DEBUG": "false",
+            "LOG_LEVEL": "WARNING", "SECRET_KEY": "bench-only", "PYTHONUNBUFFERED": "1",
+        }
+        env.pop("REDIS_URL", None)
+        broker = "filesystem (embedded)"
+        if shutil.which("redis-server"):
+            rport = free_port()
+            procs.append(subprocess.Popen(
+                ["redis-server", "--bind", "127.0.0.1", "--port", str(rport), "--save", "", "--appendonly", "no",
+                 "--dir", str(tmp)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL))
+            wait_port(rport, procs[-1])
+            env["REDIS_URL"] = f"redis://127.0.0.1:{rport}/0"
+            broker = f"private redis-server on 127.0.0.1:{rport}"
+        child_env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "EMAIL_URL", "EMAIL_HOST")}
+        child_env.update(env)
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=child_env,
+                       check=True, stdin=subprocess.DEVNULL)
+        setup_django(env)
+
+        players = [make_user(f"bench{i}") for i in range(args.clients)]
+        players = [(u.username, token) for u, token in players]
+
+        port = free_port()
+        glog = open(tmp / "gunicorn.log", "wb")
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "kinplay.wsgi", "-b", f"127.0.0.1:{port}",
+             "-w", str(args.workers), "--threads", str(args.threads), "-k", "gthread",
+             "--keep-alive", "30", "--log-level", "warning"],
+            cwd=ROOT, env=child_env, stdout=glog, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
+        wait_port(port, procs[-1])
+        print(f"gunicorn on 127.0.0.1:{port}: {args.workers} workers x {args.threads} threads (gthread); "
+              f"PostgreSQL {pg.version()}; broker: {broker}; {os.cpu_count()} CPUs")
+
+        # ---- moves
+        print(f"\n{args.clients} clients, {args.warmup:g}s warm-up then {args.seconds:g}s measured ...")
+        latencies, errors, games, span = run_clients(port, players, args.seconds, args.warmup)
+        moves_per_s = len(latencies) / span
+        print(f"  durable moves/s      {moves_per_s:8.1f}   (target >= 200)")
+        print(f"  latency p50          {pct(latencies, 50) * 1000:8.1f} ms")
+        print(f"  latency p90          {pct(latencies, 90) * 1000:8.1f} ms")
+        print(f"  latency p99          {pct(latencies, 99) * 1000:8.1f} ms   (target <= 50 ms)")
+        print(f"  latency max          {max(latencies, default=float('nan')) * 1000:8.1f} ms")
+        print(f"  moves measured       {len(latencies):8d}   games finished and replaced: {games}"
+              f"   non-201 answers: {dict(errors) or 'none'}")
+
+        # ---- load cost: ~10 vs ~10,000 events
+        from django.db import connection
+
+        from games.models import Event, Snapshot
+        from games.registry import get
+        from games.engine import replay
+        from games.store import load_state
+
+        how = "games.services.act" if args.through_service else "rules.decide + games.store.append"
+        print(f"\nbuilding a ~{args.long_events:,}-event game ({how}) ...")
+        long_game, took = build_long_game(args.long_events, args.through_service)
+        print(f"  {long_game.version:,} events in {took:.1f}s ({long_game.version / took:,.0f} events/s appended "
+              f"in process, {Snapshot.objects.filter(game=long_game).count()} snapshots)")
+        short_game, short_token = build_short_game(10)
+        from rest_framework.authtoken.models import Token
+
+        long_token = Token.objects.get(user__username="long_a").key
+        http_short, http_long = Client(port, short_token), Client(port, long_token)
+
+        def get_game(client, game):
+            status, body = client.request("GET", f"/api/games/{game.pk}/")
+            assert status == 200 and body["version"] == game.version, (status, body)
+
+        rows = []
+        for label, game, client in (("~10 events", short_game, http_short), (f"~{args.long_events:,} events", long_game, http_long)):
+            game.refresh_from_db()
+            h = time_calls(lambda: get_game(client, game), 200)
+            d = time_calls(lambda: load_state(game), 200)
+            rows.append((label, game.version, statistics.median(h), pct(h, 99), statistics.median(d), pct(d, 99)))
+        print("\nloading a game            events   GET /api/games/{id}/ p50 / p99     load_state p50 / p99")
+        for label, v, hp50, hp99, dp50, dp99 in rows:
+            print(f"  {label:<20} {v:>8,}   {hp50:8.2f} / {hp99:6.2f} ms            {dp50:6.2f} / {dp99:6.2f} ms")
+        ratio = rows[1][2] / rows[0][2]
+        print(f"  ratio long/short (GET p50): {ratio:.2f}   (target: flat, thanks to snapshots)")
+
+        # ---- replay 1,000 events
+        rules = get("knonsters").rules
+
+        def from_db():
+            rows_ = Event.objects.filter(game=long_game, seq__lte=1000).order_by("seq").values_list("type", "data")
+            return replay(rules, ({"type": t, "data": d} for t, d in rows_))
+
+        events = [{"type": t, "data": d} for t, d in
+                  Event.objects.filter(game=long_game, seq__lte=1000).order_by("seq").values_list("type", "data")]
+        encoded = json.dumps(events)
+        db_ms = time_calls(from_db, 30)
+        pure = []
+        for _ in range(30):
+            fresh = json.loads(encoded)
+            t = time.perf_counter()
+            replay(rules, fresh)
+            pure.append((time.perf_counter() - t) * 1000)
+        # A race-heavy stream too (the restart stream is mostly choices and deals).
+        race = []
+        from games.models import Game as G
+
+        finished = [g for g in G.objects.filter(status="finished").order_by("pk")[:200]]
+        race_events = []
+        for g in finished:
+            race_events += [None] + [{"type": t, "data": d} for t, d in
+                                     Event.objects.filter(game=g).order_by("seq").values_list("type", "data")]
+            if sum(e is not None for e in race_events) >= 1000:
+                break
+        if sum(e is not None for e in race_events) >= 1000:
+            enc = json.dumps(race_events)
+            for _ in range(30):
+                fresh = json.loads(enc)
+                t = time.perf_counter()
+                state, n = {}, 0
+                for e in fresh:
+                    if e is None:
+                        state = {}
+                        continue
+                    state = rules.evolve(state, e)
+                    n += 1
+                    if n == 1000:
+                        break
+                race.append((time.perf_counter() - t) * 1000)
+        print("\nreplay 1,000 events (knonsters)                p50        best   (target <= 20 ms)")
+        print(f"  read from PostgreSQL + evolve (restarts)  {statistics.median(db_ms):7.2f} ms  {min(db_ms):7.2f} ms")
+        print(f"  evolve only (restarts stream)             {statistics.median(pure):7.2f} ms  {min(pure):7.2f} ms")
+        if race:
+            print(f"  evolve only (finished bench games)        {statistics.median(race):7.2f} ms  {min(race):7.2f} ms")
+        connection.close()
+        return 0
+    finally:
+        for p in reversed(procs):
+            if p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+        try:
+            from django.db import connections
+
+            connections.close_all()
+        except Exception:  # noqa: BLE001 - Django may not be set up
+            pass
+        if not args.keep_db:
+            try:
+                pg.drop()
+            except Exception as exc:  # noqa: BLE001
+                print(f"could not drop {BENCH_DB}: {exc}")
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Rules-engine throughput, for every kind in the registry (issue 2, "Performance").
+
+    python bench/engine.py [--seconds 3] [--kinds knonsters,karenza]
+
+For each kind: full random-bot games per second (a lean loop over the rules contract:
+setup, to_act, the random bot, decide, evolve; no contract checks, unlike the test
+harness), events replayed per second (evolve over the recorded streams, from fresh copies
+as if just read from the database), and the time to replay 1,000 events.
+Pure Python: no database, no Django.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engine import IllegalAction  # noqa: E402
+from games.registry import kinds  # noqa: E402
+from games.rng import Rng  # noqa: E402
+
+MAX_STEPS = 20_000
+
+
+def default_options(rules) -> dict:
+    return {k: p["default"] for k, p in rules.OPTIONS_SCHEMA.get("properties", {}).items() if "default" in p}
+
+
+def player_counts(rules, options) -> list[int]:
+    ok = []
+    for n in range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1):
+        try:
+            rules.check_players(n, options)
+        except IllegalAction:
+            continue
+        ok.append(n)
+    return ok
+
+
+def play(kind, n, options, seed) -> list[dict]:
+    """One whole game with random bots; returns its events."""
+    rules, bot = kind.rules, kind.bots.random_bot
+    setup, to_act, decide, evolve, result, timers = (
+        rules.setup, rules.to_act, rules.decide, rules.evolve, rules.result, rules.timers)
+    events = setup(n, options, Rng(seed, 0))
+    state: dict = {}
+    for e in events:
+        state = evolve(state, e)
+    for step in range(MAX_STEPS):
+        if result(state) is not None:
+            return events
+        acting = to_act(state)
+        if acting:
+            seats = sorted(acting)
+            seat = seats[step % len(seats)]
+            action = bot(state, seat, Rng(seed, f"bot:{step}"))
+        else:
+            seat, action = None, timers(state)[0]["action"]
+        new = decide(state, seat, action, Rng(seed, len(events)))
+        for e in new:
+            state = evolve(state, e)
+        events.extend(new)
+    raise RuntimeError(f"{kind.slug}: a game did not end in {MAX_STEPS} steps")
+
+
+def replay_all(evolve, streams) -> int:
+    count = 0
+    for events in streams:
+        state: dict = {}
+        for e in events:
+            state = evolve(state, e)
+        count += len(events)
+    return count
+
+
+def bench_kind(kind, seconds: float) -> dict:
+    rules = kind.rules
+    options = default_options(rules)
+    counts = player_counts(rules, options)
+    # Games: as many as fit in `seconds`, cycling through the player counts.
+    streams, started, i = [], time.perf_counter(), 0
+    while True:
+        streams.append(play(kind, counts[i % len(counts)], options, f"bench-{kind.slug}-{i}"))
+        i += 1
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds and i >= 3:
+            break
+    games_per_s = len(streams) / elapsed
+    total_events = sum(len(s) for s in streams)
+    # Replay: every stream from {}; events are fresh copies (as read from the database), made
+    # outside the timed region since evolve may keep references to an event's data.
+    encoded = json.dumps(streams)
+    rounds, replayed, replay_time = 0, 0, 0.0
+    while replay_time < seconds / 2 or rounds < 2:
+        fresh = json.loads(encoded)
+        t = time.perf_counter()
+        replayed += replay_all(rules.evolve, fresh)
+        replay_time += time.perf_counter() - t
+        rounds += 1
+    # Replay exactly 1,000 events (across game boundaries, a new state at each game start).
+    flat = []
+    for s in streams:
+        flat.append(None)
+        flat.extend(s)
+    samples = []
+    for _ in range(15):
+        fresh = json.loads(json.dumps(flat[: 1000 + 200]))
+        t = time.perf_counter()
+        state, n = {}, 0
+        for e in fresh:
+            if e is None:
+                state = {}
+                continue
+            state = rules.evolve(state, e)
+            n += 1
+            if n == 1000:
+                break
+        samples.append((time.perf_counter() - t) * 1000)
+        if n < 1000:  # fewer than 1,000 events recorded: scale
+            samples[-1] *= 1000 / max(n, 1)
+    return {
+        "kind": kind.slug, "players": ",".join(map(str, counts)), "games": len(streams),
+        "games_per_s": games_per_s, "events_per_game": total_events / len(streams),
+        "replay_per_s": replayed / replay_time, "replay_1000_ms": statistics.median(samples),
+        "replay_1000_best_ms": min(samples),
+    }
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=3.0, help="time spent playing games per kind (default 3)")
+    ap.add_argument("--kinds", default="", help="comma-separated slugs (default: every kind in the registry)")
+    args = ap.parse_args(argv)
+    wanted = [k for k in args.kinds.split(",") if k]
+    registry = kinds()
+    slugs = wanted or list(registry)
+    rows, failed = [], []
+    print(f"bench/engine.py: {len(slugs)} kind(s), {args.seconds:g}s of games each, Python {sys.version.split()[0]}\n")
+    for slug in slugs:
+        try:
+            rows.append(bench_kind(registry[slug], args.seconds))
+        except Exception as exc:  # noqa: BLE001 - one broken kind must not hide the others
+            failed.append((slug, f"{type(exc).__name__}: {exc}"))
+    head = ("kind", "players", "games", "games/s", "events/game", "events replayed/s", "replay 1,000 ev (ms)")
+    table = [head] + [
+        (r["kind"], r["players"], str(r["games"]), f"{r['games_per_s']:,.1f}", f"{r['events_per_game']:,.1f}",
+         f"{r['replay_per_s']:,.0f}", f"{r['replay_1000_ms']:.2f} (best {r['replay_1000_best_ms']:.2f})")
+        for r in rows
+    ]
+    widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+    for j, row in enumerate(table):
+        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+        if j == 0:
+            print("  ".join("-" * w for w in widths))
+    for slug, why in failed:
+        print(f"{slug}: FAILED {why}")
+    print("\ntarget (issue 2): replay 1,000 events <= 20 ms")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
