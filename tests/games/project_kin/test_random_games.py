@@ -40,7 +40,7 @@ def _one(job):
 
 
 def _run(jobs):
-    ctx = multiprocessing.get_context("fork")
+    ctx = multiprocessing.get_context("forkserver")
     with ctx.Pool(2) as pool:
         return pool.map(_one, jobs, chunksize=8)
 
