@@ -25,8 +25,8 @@ CSS = """
 .pk-status b.pk-red{color:#c62828}.pk-status b.pk-blue{color:#1565c0}
 .pk-board{width:100%;height:auto;display:block;background:#fafafa;border:1px solid #ddd;border-radius:6px}
 .pk-node{stroke:#555;stroke-width:.5}
-.pk-node-label{font-size:2.6px;fill:#666;text-anchor:middle;pointer-events:none}
-.pk-piece-label{font-size:3px;fill:#fff;text-anchor:middle;font-weight:bold;pointer-events:none}
+.pk-node-label{font-size:3px;fill:#666;text-anchor:middle;pointer-events:none}
+.pk-piece-label{font-size:3.6px;fill:#fff;text-anchor:middle;font-weight:bold;pointer-events:none}
 .pk-small{font-size:3px;fill:#333}
 .pk-edge{stroke:#888;stroke-width:.8}
 .pk-dotted{stroke:#888;stroke-width:.8;stroke-dasharray:1.5 1.5}

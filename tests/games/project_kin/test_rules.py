@@ -533,3 +533,71 @@ def test_it_describes_every_event_of_a_game_in_one_line():
     for e in events:
         line = rules.describe(rules.redact(e, 0), ["Ann", "Bob"])
         assert line and "\n" not in line
+
+
+# ----------------------------------------------------------------- more corners
+
+def test_it_takes_a_bulldozer_out_when_it_reaches_the_enemy_base():
+    s = board(TKC, pos={"rK": "RB", "rd1": "BG", "bK": "M3"})
+    events, s2 = act(s, 0, "roll", 2)
+    if s2["turn"]["phase"] == "move":
+        events, s2 = act(s2, 0, rules.legal_actions(s2, 0)[0]["notation"])
+    assert P(s2)["rd1"] == "out"
+
+
+def test_it_spawns_a_bulldozer_without_a_roll():
+    s = board(TKC, pos={"rK": "M2", "bK": "BG", "rd1": "spawn"})
+    events, s2 = act(s, 0, "spawn bulldozer")
+    assert "rolled" not in types(events)
+    assert P(s2)["rd1"] == "RG" and s2["turn"]["seat"] == 1  # spawned, then moved one at the end of the turn
+
+
+def test_it_refuses_a_split_when_the_enemy_has_two_out_and_we_have_three_active():
+    pos = {"rK": "M2", "r2": "RG", "r3": "L3", "bK": "BG", "b2": "out", "b3": "out"}
+    s = board(TKC, pos=pos, roll=2)
+    assert not [n for n in notations(s, 0) if "split" in n]
+    pos["r3"] = "spawn"
+    s = board(TKC, pos=pos, roll=2)
+    assert [n for n in notations(s, 0) if "split" in n]
+
+
+def test_it_refuses_a_split_without_ability_points():
+    s = board(TKC, pos={"rK": "M2", "r2": "RG", "bK": "BG"}, roll=2)
+    s["points"] = [0, 3]
+    assert not [n for n in notations(s, 0) if "split" in n]
+    assert "move r2 M2" not in notations(s, 0)  # and it may not land on its King otherwise
+
+
+def test_it_keeps_the_bomb_on_a_pushed_carrier():
+    s = board(TKC, pos={"rK": "RB", "rd1": "M2", "b2": "M3", "bK": "BG"},
+              bomb={"carrier": "b2", "pickup": 1, "fuse": False, "countdown": None})
+    events, s2 = act(s, 0, "roll", 1)
+    if s2["turn"]["phase"] == "move":
+        events, s2 = act(s2, 0, "move rK RG")
+    assert P(s2)["b2"] == "MR" and s2["bomb"]["carrier"] == "b2"
+
+
+def test_it_blocks_every_path_through_a_guarded_guard_space():
+    # a Red carrier on L6 may not pass Blue's guarded BG: not on to BB, not across to M6 or R6
+    s = board(pos={"r1": "L6", "b1": "BG", "b2": "M1"}, roll=2,
+              bomb={"carrier": "r1", "pickup": 1, "fuse": False, "countdown": None})
+    n = notations(s, 0)
+    assert "move r1 R6" not in n and "move r1 M6" not in n and "move r1 BB" not in n
+    assert "move r1 L4" in n
+
+
+def test_it_lets_a_carrier_pass_an_unguarded_guard_and_come_back_down_another_lane():
+    s = board(pos={"r1": "L6", "b1": "M1"}, roll=1,
+              bomb={"carrier": "r1", "pickup": 1, "fuse": False, "countdown": None})
+    assert "move r1 BG" in notations(s, 0)
+    s = board(pos={"r1": "BG", "b1": "M1"}, roll=2,
+              bomb={"carrier": "r1", "pickup": 1, "fuse": False, "countdown": None})
+    assert "move r1 R5" in notations(s, 0)  # backwards from the Blue guard down the right lane
+
+
+def test_it_refuses_resign_after_the_game_is_over():
+    s = new_game()
+    s = apply(rules, s, rules.decide(s, 0, {"type": "resign"}, FixedRng()))
+    with pytest.raises(IllegalAction):
+        rules.decide(s, 1, {"type": "resign"}, FixedRng())
+    assert rules.to_act(s) == {} and rules.timers(s) == [] and rules.legal_actions(s, 1) == []
