@@ -213,7 +213,7 @@ def render(view, seat, names):
             if end["final"][p] is None:
                 continue
             rows.append(f'<tr><td>{escape(names[p])}</td><td>{end["race_ranks"][p]}</td>'
-                        f'<td>{escape(end["objectives"][p])}: {end["objective_points"][p]:+d}</td>'
+                        f'<td>{escape(end["objectives"][p].replace("-", " "))}: {end["objective_points"][p]:+d}</td>'
                         f'<td>{end["card_points"][p]}</td><td>{end["totals"][p]}</td><td>{end["final"][p]}</td></tr>')
         rows.append("</table>")
         parts.append("".join(rows))

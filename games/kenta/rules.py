@@ -10,7 +10,7 @@ import json
 import os
 import re
 
-from games.engine import IllegalAction, clone, event
+from games.engine import IllegalAction, event
 
 SLUG = "kenta"
 NAME = "Kenta"
