@@ -25,6 +25,8 @@ from kinplay.web import forms
 
 log = logging.getLogger("kinplay.web")
 
+LOG_EVENTS = 300
+
 STATUS_LABELS = {
     Game.WAITING: "Waiting for players",
     Game.ACTIVE: "In play",
@@ -202,7 +204,8 @@ def game_page(request, pk):
         except Exception:  # a drawing bug must not hide the moves
             log.exception("render failed for game %s", game.pk)
             board = ""
-    lines = selectors.log_lines(game, seat, names=names)
+    after = max(0, game.version - LOG_EVENTS)  # the page shows the recent history; the API has it all
+    lines = selectors.log_lines(game, seat, after=after, names=names)
     lines.reverse()
     for line in lines:
         line["who"] = names[line["seat"]] if line["seat"] is not None and line["seat"] < len(names) else ""
@@ -225,7 +228,7 @@ def game_page(request, pk):
     can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
     return render(request, "web/game.html", {
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
-        "lines": lines, "standings": standings, "can_join": can_join, "moves": moves,
+        "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
         "long_moves": any(len(a["label"]) > 26 for a in moves),
         "my_turn": selectors.waiting_for(game, request.user),
         "status_label": STATUS_LABELS.get(game.status, game.status),

@@ -343,3 +343,19 @@ def test_it_has_error_pages_that_render_without_a_request():
 
     html = get_template("500.html").render({})
     assert "Something went wrong on our side" in html and "kinplay.css" in html
+
+
+@pytest.mark.parametrize("slug", list(kinds()))
+def test_it_draws_each_seat_its_own_view_and_spectators_the_public_one(signed_in, alice, bob, charlie, slug):
+    from games.selectors import seat_names
+
+    kind = kinds()[slug]
+    seats = [{"user": "alice"}, {"user": "bob"}] + [{"bot": "random"}] * (kind.rules.MIN_PLAYERS - 2)
+    game = services.create_game(creator=alice, kind=slug, options={}, seats=seats, per_move=None)
+    state, names = load_state(game), seat_names(game)
+    for user, seat in ((alice, 0), (bob, 1), (charlie, None)):
+        page = signed_in(user).get(reverse("game", args=[game.pk])).content.decode()
+        assert kind.render(kind.rules.view(state, seat), seat, names) in page
+        if seat is None:
+            assert "Spectating" in page and 'class="move-form"' not in page and "Resign" not in page
+            assert game.seed not in page
