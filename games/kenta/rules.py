@@ -1320,7 +1320,8 @@ def describe(e, names):
                 "back": "move the finish line back."}[d["choice"]]
         return f"{cn(d['card'])}: {txt}."
     if t == "dir":
-        return f"{nm(d['seat'])} will move {nm(d['mover'])} {'forward' if d['dir'] == 'forward' else 'back'}."
+        whom = "their own pawn" if d["mover"] == d["seat"] else f"{nm(d['mover'])}'s pawn"
+        return f"{nm(d['seat'])} will move {whom} {'forward' if d['dir'] == 'forward' else 'back'}."
     if t == "discard":
         return f"{nm(d['seat'])} discarded {cn(d['card'])}."
     if t == "give":
