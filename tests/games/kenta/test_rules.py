@@ -586,3 +586,16 @@ def test_it_skips_the_discard_of_a_target_who_resigns_and_drops_a_resigning_vote
     assert sorted(R.to_act(s)) == [1]
     s, _ = act(s, 1, {"type": "vote", "marker": "black"})
     assert s["line"] == 27 and s["vote"] is None
+
+
+def test_it_keeps_events_and_state_plain_json():
+    import json
+    from tests.games.harness import play
+    from games.engine import canonical
+    from games.registry import Kind
+    kind = Kind("kenta")
+    for i in range(4):
+        events, state = play(kind, 2 + i, {}, f"json-{i}", check_every=99)
+        again = json.loads(json.dumps(events))
+        assert again == events and json.loads(json.dumps(state)) == state
+        assert canonical(replay(R, again)) == canonical(state)
