@@ -12,7 +12,7 @@ import json
 import os
 from collections import deque
 
-from games.engine import IllegalAction, canonical, event
+from games.engine import IllegalAction, event
 
 SLUG = "project_kin"
 NAME = "Project_Kin"
@@ -288,12 +288,6 @@ def _mk_cached(pid, loc):
 
 def _mk(pid, loc):
     return dict(_mk_cached(pid, loc))
-
-
-def _unused_mk(pid, loc):
-    board = loc not in ZONES
-    return {"id": pid, "seat": pseat(pid), "type": ptype(pid), "zone": "board" if board else loc,
-            "at": loc if board else None}
 
 
 _POS_CACHE = {}
@@ -842,9 +836,8 @@ def _do_move(b, seat, action):
     b.ev("moved", seat=seat, piece=p["id"], frm=p["at"], to=dest, path=path, direction=d)
     if action.get("split"):
         f, back = action["split"]
-        king = occ
         new = sorted((q for q in _zone(b.s, seat, "extra") if q["type"] == "normal"), key=lambda q: q["id"])[0]
-        b.ev("split", seat=seat, piece=new["id"], at=back, king=king["id"])
+        b.ev("split", seat=seat, piece=new["id"], at=back, king=occ["id"])
         focc = _occupant(b.s, f)
         b.ev("moved", seat=seat, piece=p["id"], frm=dest, to=f, path=[dest, f], direction="forward")
         if focc is not None:
