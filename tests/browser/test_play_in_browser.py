@@ -62,11 +62,18 @@ def create_game(page, base, kind, viewport):
     for i in range(2, n + 1):
         page.select_option(f"select[name='seat-{i}-type']", "heuristic" if i % 2 == 0 else "random")
     page.select_option("#id_per_move", "none")
+    assert_fits(page)
     page.click("button:has-text('Create game')")
     page.wait_for_load_state("domcontentloaded")
     error = page.locator("#form-error")
     assert not error.count(), f"the form refused the game: {error.inner_text()}"
     page.wait_for_url(re.compile(r".*/games/\d+/$"))
+
+
+def assert_fits(page):
+    """Nothing sticks out sideways: the page never scrolls horizontally, even on a phone."""
+    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"{page.url} is {wide}px wider than the screen"
 
 
 def fire_due_timers():
@@ -109,6 +116,7 @@ def test_it_plays_a_whole_game_in_the_browser(browser, live_server, purgeable_ev
             if n:
                 idle_since = None
                 if clicks in (1, 8):  # the later one overwrites the first in a long enough game
+                    assert_fits(page)
                     page.screenshot(path=str(SHOTS / f"{slug}-{viewport}-mid.png"), full_page=True)
                 button = moves.nth(0 if clicks % 2 == 0 else rnd.randrange(n))
                 with page.expect_navigation():
@@ -124,6 +132,7 @@ def test_it_plays_a_whole_game_in_the_browser(browser, live_server, purgeable_ev
             page.wait_for_timeout(500)
             page.reload()
         page.screenshot(path=str(SHOTS / f"{slug}-{viewport}-end.png"), full_page=True)
+        assert_fits(page)
         result = page.locator("#result")
         assert result.is_visible()
         assert "Game over" in page.locator("#turn-banner").inner_text()
@@ -132,5 +141,9 @@ def test_it_plays_a_whole_game_in_the_browser(browser, live_server, purgeable_ev
         assert game.seed in page.content()  # the fairness block reveals the seed at the end
         assert clicks > 0 and not errors, errors
         assert not game.events.filter(type__icontains="resign").exists(), "the game ended by a resignation"
+    except Exception:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{slug}-{viewport}-failure.png"), full_page=True)
+        raise
     finally:
         context.close()
