@@ -221,20 +221,39 @@ def game_page(request, pk):
                 "score": scores[i] if i < len(scores) else None, "winner": i in winners,
             })
         standings.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0))
+    winners = (result or {}).get("winners") or []
     seats = [{"index": s.index, "name": s.name, "bot": s.bot, "you": s.index == seat, "open": s.is_open,
-              "to_act": game.status == Game.ACTIVE and s.index in data["to_act"]} for s in game.seats.all()]
+              "to_act": game.status == Game.ACTIVE and s.index in data["to_act"], "winner": s.index in winners}
+             for s in game.seats.all()]
     # Resigning has its own button, with a confirmation: it is not offered among the moves.
     moves = [a for a in data["legal_actions"] if a.get("action") != RESIGN]
     can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
     return render(request, "web/game.html", {
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
-        "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
+        "options": _options_summary(kind, game.options), "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
         "long_moves": any(len(a["label"]) > 26 for a in moves),
         "my_turn": selectors.waiting_for(game, request.user),
         "status_label": STATUS_LABELS.get(game.status, game.status),
         "playing": seat is not None and game.status == Game.ACTIVE,
         "i_won": bool(result) and seat is not None and seat in (result.get("winners") or []),
     })
+
+
+def _options_summary(kind, options):
+    """The game's options in words, with the titles of the kind's schema."""
+    out = []
+    for name, prop in kind.rules.OPTIONS_SCHEMA.get("properties", {}).items():
+        value = options.get(name, prop.get("default"))
+        if isinstance(value, bool):
+            text = "on" if value else "off"
+        elif value is None:
+            text = "none"
+        elif isinstance(value, list):
+            text = ", ".join(str(v).replace("_", " ") for v in value)
+        else:
+            text = str(value).replace("_", " ")
+        out.append({"title": prop.get("title") or name.replace("_", " ").capitalize(), "value": text})
+    return out
 
 
 def _version(raw):
