@@ -842,15 +842,15 @@ def run(sim):
         s = sim.state
         if s["over"]:
             return
+        if len(players(s)) <= 1:  # before any open vote: the last player left wins at once
+            game_over(sim, players(s), "resign")
+            return
         if s["vote"] is not None:
             if not s["vote"]["waiting"]:
                 reveal(sim)
                 continue
             return
         if s["race_over"]:
-            return
-        if len(players(s)) <= 1:
-            game_over(sim, players(s), "resign")
             return
         if s["react"] is not None:
             return

@@ -599,3 +599,15 @@ def test_it_keeps_events_and_state_plain_json():
         again = json.loads(json.dumps(events))
         assert again == events and json.loads(json.dumps(state)) == state
         assert canonical(replay(R, again)) == canonical(state)
+
+
+def test_it_ends_the_game_at_once_when_one_of_two_resigns_during_a_vote():
+    # Doubles: both players must vote on the finish line; the non-active player resigns.
+    s = rolled(game(2), 2, 2)
+    sim = R.Sim(s, Script())
+    R.run(sim)
+    s = apply(R, s, sim.events)
+    assert s["vote"] is not None and sorted(R.to_act(s)) == [0, 1]
+    s, evs = act(s, 1, {"type": "resign"})
+    assert types(evs) == ["resign", "game_over"]
+    assert R.result(s)["winners"] == [0] and R.to_act(s) == {}
