@@ -72,6 +72,66 @@ def pct(values, p):
     return values[k]
 
 
+# ------------------------------------------------------------------ CPU accounting (Linux /proc)
+
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def proc_cpu(pid) -> float:
+    """User + system CPU seconds of one process (0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICK
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def children(pid) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return out
+
+
+def machine_cpu():
+    """(busy, total) jiffies of the whole machine."""
+    with open("/proc/stat") as fh:
+        v = [int(x) for x in fh.readline().split()[1:]]
+    idle = v[3] + (v[4] if len(v) > 4 else 0)
+    return sum(v) - idle, sum(v)
+
+
+class CpuMeter:
+    """CPU spent by gunicorn (master + workers) and by the PostgreSQL backends serving the
+    bench database, to tell the server's own cost per move from the machine's other load."""
+
+    def __init__(self, gunicorn_pid, pg):
+        self.gunicorn_pid, self.pg = gunicorn_pid, pg
+
+    def backends(self):
+        out = subprocess.run(["psql", *self.pg.cli, "-tAc",
+                              f"SELECT pid FROM pg_stat_activity WHERE datname = '{BENCH_DB}' AND pid <> pg_backend_pid()",
+                              BENCH_DB], env=self.pg.env, capture_output=True, text=True)
+        return [int(x) for x in out.stdout.split() if x.strip().isdigit()]
+
+    def sample(self):
+        g = [self.gunicorn_pid, *children(self.gunicorn_pid)]
+        b = self.backends()
+        return {"gunicorn": {p: proc_cpu(p) for p in g}, "postgres": {p: proc_cpu(p) for p in b},
+                "machine": machine_cpu(), "t": time.monotonic()}
+
+    @staticmethod
+    def spent(a, b, key):
+        return sum(cpu - a[key].get(pid, 0.0) for pid, cpu in b[key].items())
+
+
 # ------------------------------------------------------------------ database
 
 
@@ -165,7 +225,7 @@ def new_game(client, username):
     return body
 
 
-def run_clients(port, players, seconds, warmup):
+def run_clients(port, players, seconds, warmup, meter=None):
     """Client threads posting legal actions; returns the latencies (s) of the 201 answers
     inside the measured window, the other answers, and the games replaced."""
     ready = threading.Barrier(len(players) + 1)
@@ -214,8 +274,15 @@ def run_clients(port, players, seconds, warmup):
     ready.wait()  # every client has its game
     now = time.monotonic()
     window[0], window[1] = now + warmup, now + warmup + seconds
+    samples = []
+    if meter is not None:
+        time.sleep(max(0.0, window[0] - time.monotonic()))
+        samples.append(meter.sample())
+        time.sleep(max(0.0, window[1] - time.monotonic()))
+        samples.append(meter.sample())
     for t in threads:
         t.join()
+    run_clients.samples = samples
     latencies = [x for r in results for x in r[0]]
     errors = sum((r[1] for r in results), Counter())
     return latencies, errors, sum(r[2] for r in results), seconds
@@ -354,7 +421,9 @@ def main(argv=None):
 
         # ---- moves
         print(f"\n{args.clients} clients, {args.warmup:g}s warm-up then {args.seconds:g}s measured ...")
-        latencies, errors, games, span = run_clients(port, players, args.seconds, args.warmup)
+        meter = CpuMeter(procs[-1].pid, pg)
+        load_before = os.getloadavg()[0]
+        latencies, errors, games, span = run_clients(port, players, args.seconds, args.warmup, meter)
         moves_per_s = len(latencies) / span
         print(f"  durable moves/s      {moves_per_s:8.1f}   (target >= 200)")
         print(f"  latency p50          {pct(latencies, 50) * 1000:8.1f} ms")
@@ -363,6 +432,17 @@ def main(argv=None):
         print(f"  latency max          {max(latencies, default=float('nan')) * 1000:8.1f} ms")
         print(f"  moves measured       {len(latencies):8d}   games finished and replaced: {games}"
               f"   non-201 answers: {dict(errors) or 'none'}")
+        a, b = run_clients.samples
+        if latencies:
+            g_ms = CpuMeter.spent(a, b, "gunicorn") / len(latencies) * 1000
+            p_ms = CpuMeter.spent(a, b, "postgres") / len(latencies) * 1000
+            busy = (b["machine"][0] - a["machine"][0]) / max(1, b["machine"][1] - a["machine"][1])
+            ours = (CpuMeter.spent(a, b, "gunicorn") + CpuMeter.spent(a, b, "postgres")) / (b["t"] - a["t"]) / (os.cpu_count() or 1)
+            print(f"  CPU per move         {g_ms + p_ms:8.2f} ms   (gunicorn {g_ms:.2f} + PostgreSQL backends {p_ms:.2f})")
+            print(f"  machine CPU busy     {busy * 100:8.0f} %    of which this server {ours * 100:.0f} %; "
+                  f"load average {load_before:.1f} before the run")
+            print(f"  projection           {(os.cpu_count() or 1) * 1000 / (g_ms + p_ms):8.0f} moves/s if this server had "
+                  f"all {os.cpu_count()} CPUs (CPU-bound estimate, excludes the clients' own CPU)")
 
         # ---- load cost: ~10 vs ~10,000 events
         from django.db import connection
