@@ -28,15 +28,67 @@
     if (moves) moves.classList.add("is-sending");
   });
 
-  document.addEventListener("click", function (ev) {
-    var el = ev.target.closest("#board [data-notation]");
+  function norm(text) { return String(text || "").trim().replace(/\s+/g, " ").toLowerCase(); }
+
+  /* The move forms by notation, as the server compares them (case and spaces ignored). */
+  function legalForms() {
+    var forms = {};
+    live.querySelectorAll("form.move-form").forEach(function (f) {
+      forms[norm(f.querySelector("input[name=notation]").value)] = f;
+    });
+    return forms;
+  }
+
+  /* Pieces and cards of the board that are one of my moves now become clickable. */
+  function markBoard() {
+    var forms = legalForms();
+    live.querySelectorAll("#board [data-notation]").forEach(function (el) {
+      var form = forms[norm(el.getAttribute("data-notation"))];
+      el.classList.toggle("is-legal", !!form);
+      if (form) {
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("role", "button");
+        var label = form.querySelector(".move-label");
+        if (label) el.setAttribute("aria-label", label.textContent.trim());
+      }
+    });
+  }
+
+  function boardMove(ev) {
+    var el = ev.target.closest && ev.target.closest("#board [data-notation]");
     if (!el || sending) return;
-    var form = document.getElementById("board-move-form");
-    if (!form) return;  // not my move (or a spectator): the board is only a picture
+    var form = legalForms()[norm(el.getAttribute("data-notation"))];
+    if (!form) return;  // not one of my moves now (or I am watching): the board is only a picture
     ev.preventDefault();
-    form.querySelector("input[name=notation]").value = el.getAttribute("data-notation");
     if (form.requestSubmit) form.requestSubmit(); else form.submit();
+  }
+  document.addEventListener("click", boardMove);
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "Enter" || ev.key === " ") boardMove(ev);
   });
+
+  /* Relative times ("in 2 days") stay true while the page is open. */
+  var UNITS = [[604800, "week"], [86400, "day"], [3600, "hour"], [60, "minute"]];
+  function amount(s) {
+    s = Math.abs(s);
+    if (s < 45) return s > 5 ? "a few seconds" : "a moment";
+    for (var i = 0; i < UNITS.length; i++) {
+      if (s >= UNITS[i][0]) {
+        var n = UNITS[i][0] >= 86400 ? Math.round(s / UNITS[i][0]) : Math.floor(s / UNITS[i][0]);
+        return n + " " + UNITS[i][1] + (n === 1 ? "" : "s");
+      }
+    }
+    return Math.floor(s) + " seconds";
+  }
+  function tick() {
+    live.querySelectorAll("time[data-relative]").forEach(function (t) {
+      var s = (Date.parse(t.getAttribute("datetime")) - Date.now()) / 1000;
+      if (isNaN(s)) return;
+      t.textContent = Math.abs(s) < 45 ? (s <= 0 ? "now" : "in a few seconds") : (s > 0 ? "in " + amount(s) : amount(s) + " ago");
+    });
+  }
+  setInterval(tick, 15000);
+  markBoard();
 
   ["pointerdown", "keydown", "touchstart"].forEach(function (t) {
     document.addEventListener(t, function () { lastPointer = Date.now(); }, { passive: true });
@@ -81,6 +133,7 @@
         var nfair = live.querySelector(".fairness"); if (nfair && fairOpen) nfair.open = true;
         document.title = live.getAttribute("data-title") || document.title;
         window.scrollTo(0, scroll);
+        markBoard();
         showHint(live.querySelector(".turn-banner--me") ? "Your turn" : "Updated");
         return true;
       })

@@ -55,3 +55,35 @@ def test_it_updates_the_page_when_someone_else_moves(live_server, purgeable_even
             assert page.locator("#game-live").get_attribute("data-version") == str(game.version)
         finally:
             browser.close()
+
+
+def test_it_plays_a_move_by_clicking_the_board(live_server, purgeable_events, make_user, tiny):
+    if not os.path.exists(CHROMIUM):
+        unavailable("Chromium is not installed (apt-get install chromium)")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import expect, sync_playwright
+
+    from games import services
+    from games.models import Event
+    from games.store import load_state
+
+    alice = make_user("alice")
+    make_user("bob")
+    game = services.create_game(creator=alice, kind="tiny", options={}, per_move=None,
+                                seats=[{"user": "alice"}, {"user": "bob"}])
+    card = tinygame.legal_actions(load_state(game), 0)[0]["action"]["card"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1366, "height": 860})
+            sign_in(page, live_server.url, "alice", "a-long-password")
+            page.goto(f"{live_server.url}/games/{game.pk}/")
+            piece = page.locator(f'#board [data-notation="play {card}"]').first
+            expect(piece).to_have_class("tiny-card is-legal")
+            with page.expect_navigation():
+                piece.click()
+            expect(page.locator(".log")).to_contain_text(f"alice played a {card}.")
+            assert Event.objects.filter(game=game, type="played", seat=0).get().data["card"] == card
+            assert page.locator("#board .is-legal").count() == 0  # bob's turn now: nothing to click
+        finally:
+            browser.close()
