@@ -1,5 +1,5 @@
-"""The game page follows the game by itself: when another player moves, the page shows
-the new position and my moves without a reload, with a small hint."""
+"""The pages in a real browser: the game page follows the game by itself, the board is
+clickable, and every page fits a phone's width."""
 
 import os
 
@@ -85,5 +85,43 @@ def test_it_plays_a_move_by_clicking_the_board(live_server, purgeable_events, ma
             expect(page.locator(".log")).to_contain_text(f"alice played a {card}.")
             assert Event.objects.filter(game=game, type="played", seat=0).get().data["card"] == card
             assert page.locator("#board .is-legal").count() == 0  # bob's turn now: nothing to click
+        finally:
+            browser.close()
+
+
+def test_it_fits_every_page_on_a_phone(live_server, purgeable_events, make_user, tiny):
+    if not os.path.exists(CHROMIUM):
+        unavailable("Chromium is not installed (apt-get install chromium)")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    from games import services
+    from tests.browser.test_play_in_browser import assert_fits
+
+    alice = make_user("alice")
+    make_user("a-player-with-a-really-long-username-that-goes-on-and-on")
+    game = services.create_game(creator=alice, kind="tiny", options={}, per_move=3600, seats=[
+        {"user": "alice"}, {"user": "a-player-with-a-really-long-username-that-goes-on-and-on"}])
+    base = live_server.url
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 360, "height": 740})
+            for path in ("/", "/login/", "/signup/"):
+                page.goto(base + path)
+                assert_fits(page)
+            sign_in(page, base, "alice", "a-long-password")
+            page.goto(base + "/settings/")
+            page.click("text=Create API token")
+            page.wait_for_selector("#api-token")
+            for path in ("/", "/games/new/", "/settings/", f"/games/{game.pk}/", "/games/999999/"):
+                page.goto(base + path)
+                assert_fits(page)
+            page.goto(base + f"/games/{game.pk}/")
+            with page.expect_navigation():  # a move that is not legal (any more): the reason, as a message
+                page.evaluate("""() => { const f = document.querySelector('form.move-form');
+                                        f.querySelector('input[name=notation]').value = 'fly away'; f.submit(); }""")
+            assert "“fly away” is not one of your moves now." in page.locator(".flash-error").inner_text()
+            assert_fits(page)
         finally:
             browser.close()
