@@ -26,6 +26,7 @@ from kinplay.web import forms
 log = logging.getLogger("kinplay.web")
 
 LOG_EVENTS = 300
+FINISHED_SHOWN = 12
 
 STATUS_LABELS = {
     Game.WAITING: "Waiting for players",
@@ -112,10 +113,13 @@ def lobby(request):
         ("waiting", "Waiting for players", [c for c in mine if c["game"].status == Game.WAITING]),
         ("finished", "Finished", [c for c in mine if c["game"].is_over]),
     ]
+    finished = sections[3][2]
+    older = max(0, len(finished) - FINISHED_SHOWN)
+    sections[3] = ("finished", "Finished", finished[:FINISHED_SHOWN])
     open_cards = [_card(g, request.user) for g in selectors.open_games(request.user)[:30]]
     return render(request, "web/lobby.html", {
         "sections": [s for s in sections if s[2]], "has_games": bool(mine),
-        "my_turn_count": len(sections[0][2]), "open_games": open_cards,
+        "my_turn_count": len(sections[0][2]), "open_games": open_cards, "older_finished": older,
     })
 
 
