@@ -255,7 +255,7 @@ def _new_state(e):
         "hidden": [None] * n, "placed": [0] * n,
         "round": 0, "phase": "setup", "announced": None,
         "answers": [None] * n, "waiting": [], "raised": [], "silent": [],
-        "liar": None, "expose_give": False, "taken": None, "target": None,
+        "liar": None, "expose_give": False, "taken": None, "target": None, "taken_hidden": False,
         "flipped": None, "switched": False, "pair_shown": False,
         "end": None, "recent": [],
     }
@@ -342,9 +342,12 @@ def evolve(state, e):
     elif t == "no_exchange":
         s["phase"] = "flip"
     elif t == "take":
-        _move(s, d["card"], d["from"], d["emperor"])
+        src = d["from"]
+        s["taken_hidden"] = src < s["n"] and s["hidden"][src] is not None and s["hidden"][src] == d["card"]
+        _move(s, d["card"], src, d["emperor"])
         s["taken"], s["target"], s["phase"] = d["card"], d["from"], "give"
     elif t == "demand":
+        s["taken_hidden"] = False
         _move(s, d["card"], d["from"], d["emperor"])
         s["taken"], s["target"], s["phase"] = d["card"], d["from"], "give"
         if d.get("liar"):
@@ -383,6 +386,13 @@ def evolve(state, e):
         s["phase"] = "next"
     elif t == "resign":
         seat = d["seat"]
+        back = d.get("back")
+        if back is not None and s.get("taken") in s["hands"][seat]:
+            # the Emperor left in the middle of an exchange: the card just taken goes back
+            card = s["taken"]
+            _move(s, card, seat, back)
+            if s.get("taken_hidden"):
+                s["hidden"][back] = card
         s["active"][seat] = False
         s["resigned"].append(seat)
         s["hands"][seat] = []
@@ -596,7 +606,13 @@ def decide(state, seat, action, rng):
     if not state["active"][seat]:
         raise IllegalAction("You have left this game.")
     if action == RESIGN:
-        evs = [event("resign", seat=seat, cards=len(state["hands"][seat]))]
+        data = {"seat": seat, "cards": len(state["hands"][seat])}
+        target = state["target"]
+        if (seat == state["emperor"] and state["phase"] == "give" and state["taken"] is not None
+                and target is not None and target < state["n"] and state["active"][target]):
+            data["back"] = target  # the card just taken goes back to its owner (RULES.md, Resign)
+            data["cards"] -= 1
+        evs = [event("resign", **data)]
     else:
         legal = [item["action"] for item in legal_actions(state, seat)]
         if action not in legal:
@@ -868,6 +884,9 @@ def describe(e, names):
     if t == "hide":
         return f"No matching pair: object {d['pos'] + 1} is turned face down again."
     if t == "resign":
+        if d.get("back") is not None:
+            return (f"{who(d['seat'])} resigns; the card they had just taken goes back to {who(d['back'])}, "
+                    "their other cards leave the game.")
         return f"{who(d['seat'])} resigns; their cards leave the game."
     if t == "end":
         if d["reason"] == "win":

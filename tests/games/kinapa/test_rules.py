@@ -1,8 +1,10 @@
 """Kinapa: the rulebook's rules and examples as scenario tests."""
 
+import json
+
 import pytest
 
-from games.engine import IllegalAction, RESIGN, replay
+from games.engine import IllegalAction, RESIGN, canonical, replay
 from games.kinapa import rules
 from games.rng import Rng
 
@@ -528,3 +530,70 @@ def test_it_two_players_a_punished_opponent_is_not_asked():
     state, evs, new = act(state, evs, 0, {"type": "announce", "number": 4})
     assert types(new) == ["announce", "reveal", "choose_target"]
     assert [a["notation"] for a in rules.legal_actions(state, 0)] == ["take 2", "take bot 2"]
+
+
+def _six_player_game_where_the_emperor_resigns_mid_exchange_twice():
+    """X (seat 1) puts a pair down, then two Emperors take a card from X and resign before giving back."""
+    hands = [["A1", "S1", "A2", "S2"], ["A3", "S3", "A4", "A9"], ["S4", "A5", "S5", "A6"],
+             ["S6", "A7", "S7", "A8"], ["S8", "S9", "A10", "S10"], ["A11", "S11", "A12", "S12"]]
+    X = 1
+    state, evs = start(hands, emperor=X)
+    state, evs, _ = act(state, evs, X, {"type": "announce", "number": 3})
+    state, evs, _ = answer_all(state, evs, raises={0, 2, 3, 4, 5})
+    state, evs, _ = act(state, evs, X, {"type": "flip", "pos": 1})      # 3-4: the pair of 3 goes down
+    state, evs, _ = act(state, evs, X, {"type": "flip", "pos": 0})      # 1-2: face down again
+    state, evs, _ = act(state, evs, X, {"type": "next", "seat": 2})
+    assert state["placed"][X] == 1 and state["hands"][X] == ["A4", "A9"]
+    for emp in (2, 3):
+        state, evs, _ = act(state, evs, emp, {"type": "announce", "number": 12})
+        state, evs, _ = answer_all(state, evs, raises={p for p in range(6) if p not in (0, X)})
+        state, evs, new = act(state, evs, emp, {"type": "take", "from": X})
+        taken = new[0]["data"]["card"]
+        state, evs, new = act(state, evs, emp, RESIGN)
+        assert taken in state["hands"][X]
+    return state, evs, X
+
+
+def test_it_the_emperor_resigning_mid_exchange_gives_the_taken_card_back():
+    state, evs, X = _six_player_game_where_the_emperor_resigns_mid_exchange_twice()
+    # X lost nothing to the two Emperors who left (before: X's hand shrank to nothing) ...
+    assert sorted(state["hands"][X]) == ["A4", "A9"]
+    # ... so when X later becomes Emperor and takes a card, there is always one to give back
+    state, evs, _ = act(state, evs, 4, {"type": "announce", "number": 12})
+    state, evs, _ = answer_all(state, evs, raises={X})
+    state, evs, _ = act(state, evs, 4, {"type": "take", "from": 5})
+    give = next(a for a in rules.legal_actions(state, 4) if a["action"]["type"] == "give")
+    state, evs, _ = act(state, evs, 4, give["action"])
+    state, evs, _ = act(state, evs, 4, rules.legal_actions(state, 4)[0]["action"])
+    assert state["emperor"] == X
+    state, evs, _ = act(state, evs, X, {"type": "announce", "number": 12})
+    state, evs, _ = answer_all(state, evs, raises=set())
+    state, evs, _ = act(state, evs, X, {"type": "take", "from": 0})
+    assert rules.to_act(state) == {X: {"kind": "turn", "default": None, "seconds": None}}
+    assert any(a["action"]["type"] == "give" for a in rules.legal_actions(state, X))
+    assert canonical(replay(rules, evs)) == canonical(state)
+
+
+def test_it_a_face_down_card_taken_from_a_punished_player_goes_back_face_down_if_the_emperor_leaves():
+    state, evs = start(DEAL4, emperor=A)
+    state["sheep"][B] = True                                             # so C, not B, is the next Emperor
+    state, evs, _ = act(state, evs, A, {"type": "announce", "number": 7})
+    state, evs, _ = answer_all(state, evs, raises={B, C})               # B lied: B holds S7
+    state, evs, _ = act(state, evs, A, {"type": "give", "card": "A3"})   # A3 lies face down with B
+    state, evs, _ = act(state, evs, A, {"type": "flip", "pos": 2})
+    assert state["emperor"] == C and state["foxes"][B] == 2 and state["hidden"][B] == "A3"
+    state, evs, _ = act(state, evs, C, {"type": "announce", "number": 8})
+    state, evs, _ = answer_all(state, evs, raises=set())
+    hidden = state["hidden"][B]
+    assert hidden is not None
+    before = {seat: rules.view(state, seat)["players"][B]["public"] for seat in (A, D, None)}
+    for i in range(200):    # a seed whose random draw is B's face-down card
+        s2, e2, new = act(state, evs, C, {"type": "take", "from": B}, seed=f"draw-{i}")
+        if new[0]["data"]["card"] == hidden:
+            break
+    assert new[0]["data"]["public"] is False
+    s2, e2, new = act(s2, e2, C, RESIGN)
+    assert hidden in s2["hands"][B] and s2["hidden"][B] == hidden and s2["foxes"][B] == 1
+    for seat in (A, D, None):
+        assert rules.view(s2, seat)["players"][B]["public"] == before[seat]
+        assert hidden not in json.dumps([rules.redact(e, seat) for e in new])
