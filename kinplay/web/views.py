@@ -84,7 +84,7 @@ def settings_token(request):
 # ---------------------------------------------------------------- lobby
 
 
-def _card(game, user, names_cache=None):
+def _card(game, user):
     """What the lobby shows of one game."""
     kind = kinds().get(game.kind)
     seats = list(game.seats.all())
@@ -198,11 +198,11 @@ def game_page(request, pk):
     kind = kinds().get(game.kind)
     if kind is None:
         raise Http404("This kind of game is not installed on this server.")
-    data = selectors.game_for(game, request.user)
+    data = _game_data(game, request.user)
     seat = data["you"]
     names = selectors.seat_names(game)
     board = ""
-    if game.status != Game.WAITING:
+    if game.version > 0:
         try:
             board = mark_safe(kind.render(data["view"], seat, names))  # our code, from the view only
         except Exception:  # a drawing bug must not hide the moves
@@ -241,6 +241,21 @@ def game_page(request, pk):
         "playing": seat is not None and game.status == Game.ACTIVE,
         "i_won": bool(result) and seat is not None and seat in (result.get("winners") or []),
     })
+
+
+def _game_data(game, user):
+    """The API's <game> for this user; a game that never started (aborted while waiting)
+    has no state to show, so it gets an empty view instead of asking the rules about ``{}``."""
+    if game.version > 0 or game.status == Game.WAITING:
+        return selectors.game_for(game, user)
+    seat = game.seat_of(user)
+    return {
+        "id": game.pk, "kind": game.kind, "options": game.options, "status": game.status, "version": 0,
+        "seats": [{"index": s.index, "name": s.name, "bot": s.bot or None, "you": s.index == seat}
+                  for s in game.seats.all()],
+        "you": seat, "to_act": [], "deadline": None, "view": {}, "legal_actions": [], "result": game.result,
+        "fairness": {"seed_sha256": game.seed_sha256, "seed": None},
+    }
 
 
 def _options_summary(kind, options):

@@ -359,3 +359,14 @@ def test_it_draws_each_seat_its_own_view_and_spectators_the_public_one(signed_in
         if seat is None:
             assert "Spectating" in page and 'class="move-form"' not in page and "Resign" not in page
             assert game.seed not in page
+
+
+@pytest.mark.parametrize("slug", list(kinds()))
+def test_it_shows_an_aborted_game_that_never_started(signed_in, alice, slug):
+    game = services.create_game(creator=alice, kind=slug, options={}, per_move=None,
+                                seats=[{"user": "alice"}] + [{}] * (kinds()[slug].rules.MIN_PLAYERS - 1))
+    services.abort(game.pk)
+    r = signed_in(alice).get(reverse("game", args=[game.pk]))
+    page = r.content.decode()
+    assert r.status_code == 200 and "This game was aborted." in page and 'class="move-form"' not in page
+    assert "Aborted" in signed_in(alice).get(reverse("lobby")).content.decode()
