@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 
 from django.contrib import messages
@@ -295,8 +296,14 @@ def act(request, pk):
     if not notation:
         messages.error(request, "Choose a move first.")
         return redirect("game", pk=pk)
+    version = _version(request.POST.get("expected_version"))
+    # A double click (or a re-sent form) repeats the same command: the idempotency key makes the
+    # repeat return the first one's outcome instead of a "the game moved on" warning.
+    key = None
+    if version is not None:
+        key = f"web:{seat}:{version}:" + hashlib.sha256(" ".join(notation.split()).lower().encode()).hexdigest()[:24]
     try:
-        services.act(game.pk, seat, notation=notation, expected_version=_version(request.POST.get("expected_version")))
+        services.act(game.pk, seat, notation=notation, expected_version=version, idempotency_key=key)
     except IllegalAction as exc:
         messages.error(request, exc.reason)
     except VersionConflict:

@@ -370,3 +370,13 @@ def test_it_shows_an_aborted_game_that_never_started(signed_in, alice, slug):
     page = r.content.decode()
     assert r.status_code == 200 and "This game was aborted." in page and 'class="move-form"' not in page
     assert "Aborted" in signed_in(alice).get(reverse("lobby")).content.decode()
+
+
+def test_it_takes_a_double_click_as_one_move(signed_in, alice, bob, tiny):
+    game = tiny_game(alice, bob)
+    c = signed_in(alice)
+    data = {"notation": legal(game, 0)[0]["notation"], "expected_version": game.version}
+    c.post(reverse("game-act", args=[game.pk]), data)
+    r = c.post(reverse("game-act", args=[game.pk]), data, follow=True)
+    assert Event.objects.filter(game=game, type="played").count() == 1
+    assert "flash-warning" not in r.content.decode() and "flash-error" not in r.content.decode()
