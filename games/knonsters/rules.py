@@ -405,8 +405,11 @@ def is_decided(state: dict) -> bool:
             outcomes.append(list(podium) + list(order))
     seen = None
     sp = bool(state["options"].get("superpowers"))
+    # Rithle's and Aristas's powers need their own Knonster still racing; Celya's and
+    # Elaari's act on another Knonster's card, so they stay usable after their owner finished
     powers_left = sp and any(
-        k not in state["powers_used"] and k not in podium and k in (state["favs"][s] or [])
+        k not in state["powers_used"] and k in (state["favs"][s] or [])
+        and not (k in podium and POWERS[k] in ("back_then_forward", "follow"))
         for s in range(state["n"]) if not state["resigned"][s] for k in KNONSTERS
     )
     for pod in outcomes:

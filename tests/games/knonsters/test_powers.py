@@ -144,3 +144,31 @@ def test_it_counts_a_tie_as_undecided_while_a_hidden_power_could_break_it():
     st = race(n=3, options=SP, favs=favs, podium=["Rithle", "Aristas"])
     st["powers_used"] = list(R.KNONSTERS)
     assert R.is_decided(st)
+
+
+def test_it_counts_a_tie_as_undecided_while_a_finished_celyas_power_could_break_it():
+    # Celya's power doubles the +5/+7 card of any unfinished Knonster: Celya herself may
+    # have finished. Seats 0 and 1 tie at 36; seat 0 can still reveal Celya and lose the
+    # tie-break, so the ranking is not decided yet.
+    favs = [["Rithle", "Celya"], ["Rithle", "Celya"], ["Aristas", "Elaari"]]
+    st = race(n=3, options=SP, favs=favs, podium=["Celya", "Rithle"], pos={"Aristas": 30, "Elaari": 20},
+              hands=[["Aristas+5", "Elaari+5", "rank2", "rank3", "rank4"]] * 3, pile=["rank2"] * 5)
+    st["powers_used"] = ["Aristas", "Elaari"]
+    st["revealed"][2] = ["Aristas", "Elaari"]
+    assert R.player_ranks(st)[:2] == [1, 1]
+    assert "power Celya Aristas+5" in notations(st)
+    assert not R.is_decided(st)
+    _, st2 = power(st, 0, "Celya", "Aristas+5")
+    assert R.player_ranks(st2)[:2] == [2, 1]  # the reveal did change the ranking
+    # the same for Elaari's power (another Knonster's card backwards) after Elaari finished
+    favs = [["Rithle", "Elaari"], ["Rithle", "Elaari"], ["Aristas", "Celya"]]
+    st = race(n=3, options=SP, favs=favs, podium=["Elaari", "Rithle"], pos={"Aristas": 30, "Celya": 20},
+              hands=[["Aristas+5", "Celya+5", "rank2", "rank3", "rank4"]] * 3, pile=["rank2"] * 5)
+    st["powers_used"] = ["Aristas", "Celya"]
+    assert "power Elaari Aristas+5" in notations(st)
+    assert not R.is_decided(st)
+    # Rithle's and Aristas's powers need their own Knonster still racing
+    favs = [["Rithle", "Aristas"], ["Rithle", "Aristas"], ["Celya", "Elaari"]]
+    st = race(n=3, options=SP, favs=favs, podium=["Rithle", "Aristas"])
+    st["powers_used"] = ["Celya", "Elaari"]
+    assert R.is_decided(st)
