@@ -41,7 +41,7 @@ def game_for(game, user, *, at: int | None = None) -> dict:
     kind = get(game.kind)
     rules = kind.rules
     seat = game.seat_of(user)
-    playing = game.status != Game.WAITING
+    playing = game.version > 0  # an aborted game that never started has no state to view
     historical = at is not None and at < game.version
     state = load_state(game, at) if playing else None
     finished = game.status == Game.FINISHED
