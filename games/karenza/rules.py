@@ -673,7 +673,7 @@ def _end(scores, reason):
 
 
 def decide(state, seat, action, rng):
-    if not isinstance(action, dict) or action.get("type") not in KNOWN:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str) or action["type"] not in KNOWN:
         raise IllegalAction("That is not a Karenza move.")
     if not state or state.get("finished"):
         raise IllegalAction("The game is over.")

@@ -547,3 +547,11 @@ def test_it_ends_a_game_where_every_turn_is_skipped():
         for e in rules.decide(state, seat, action, Rng("idle", step + 1)):
             state = rules.evolve(state, e)
     assert rules.result(state) is not None
+
+
+def test_it_refuses_a_move_whose_type_is_not_a_word():
+    # a malformed API call must get a reason, not crash decide (a list or object is not hashable)
+    g = Game(["swallow"], ["root"])
+    for bad in ({"type": ["attack"]}, {"type": {"a": 1}}, {"type": 3}):
+        with pytest.raises(IllegalAction, match="not a Karenza move"):
+            g.do(0, bad)
