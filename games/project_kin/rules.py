@@ -840,18 +840,19 @@ def _do_move(b, seat, action):
         b.ev("split", seat=seat, piece=new["id"], at=back, king=occ["id"])
         focc = _occupant(b.s, f)
         b.ev("moved", seat=seat, piece=p["id"], frm=dest, to=f, path=[dest, f], direction="forward")
+        took_carrier = focc is not None and b.s["bomb"]["carrier"] == focc["id"]
         if focc is not None:
             b.ev("captured", seat=seat, piece=focc["id"], at=f, by=p["id"])
-        _land_effects(b, seat, p["id"], f)
+        _land_effects(b, seat, p["id"], f, pickup=not took_carrier)  # that bomb resets, it is not taken
         _check_end(b)
         return
     if occ is not None:
         was_carrier = b.s["bomb"]["carrier"] == occ["id"]
         if occ["seat"] == seat:  # a Sage eats a friendly piece
             pts = PIECES["sage_points"]["special" if _is_special(occ) else occ["type"]]
-            b.ev("eaten", seat=seat, piece=occ["id"], at=dest, by=p["id"], points=pts)
-            if was_carrier:
+            if was_carrier:  # taken over first, so the countdown and the fuse keep running
                 b.ev("bomb_taken", seat=seat, piece=p["id"])
+            b.ev("eaten", seat=seat, piece=occ["id"], at=dest, by=p["id"], points=pts)
         else:
             b.ev("captured", seat=seat, piece=occ["id"], at=dest, by=p["id"])
             if was_carrier:
@@ -861,11 +862,15 @@ def _do_move(b, seat, action):
                          fuse=bool(_opts(b.s)["fuse_seconds"]), turns=BOARD["tracker"])
                 else:
                     b.ev("bomb_reset", seat=seat, reason="the carrier was taken")
+                    # letting it reset is not taking it, even on the bomb space itself
+                    _land_effects(b, seat, p["id"], dest, pickup=False)
+                    _check_end(b)
+                    return
     _land_effects(b, seat, p["id"], dest)
     _check_end(b)
 
 
-def _land_effects(b, seat, pid, dest):
+def _land_effects(b, seat, pid, dest, pickup=True):
     s = b.s
     if dest == BOARD["base"][1 - seat]:
         carrier = s["bomb"]["carrier"] == pid
@@ -874,7 +879,7 @@ def _land_effects(b, seat, pid, dest):
             b.ev("bomb_reset", seat=seat, reason="the carrier left the board")
         _maybe_final(b, seat)
         return
-    if dest == BOARD["bomb"] and s["bomb"]["carrier"] is None:
+    if pickup and dest == BOARD["bomb"] and s["bomb"]["carrier"] is None:
         pid_ = s["bomb"]["pickup"] + 1
         demo = _opts(s)["mode"] == "demolition"
         b.ev("bomb_picked", seat=seat, piece=pid, pickup=pid_, fuse=bool(_opts(s)["fuse_seconds"]),

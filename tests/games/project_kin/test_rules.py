@@ -601,3 +601,35 @@ def test_it_refuses_resign_after_the_game_is_over():
     with pytest.raises(IllegalAction):
         rules.decide(s, 1, {"type": "resign"}, FixedRng())
     assert rules.to_act(s) == {} and rules.timers(s) == [] and rules.legal_actions(s, 1) == []
+
+
+def test_it_keeps_the_countdown_and_fuse_when_a_sage_eats_the_friendly_carrier():
+    opts = {"variant": "to_kingdom_come", "mode": "demolition", "fuse_seconds": 60}
+    s = board(opts, pos={"rK": "RB", "rs1": "M1", "r2": "M2", "bK": "BG"}, roll=1,
+              bomb={"carrier": "r2", "pickup": 1, "fuse": True, "countdown": {"from": 0, "pos": 3}})
+    events, s2 = act(s, 0, "move rs1 M2 eat")
+    assert s2["bomb"]["carrier"] == "rs1"
+    # eating the carrier is no free defuse: the tracker moves on and the same fuse keeps burning
+    assert rules.turns_left(s2) == rules.turns_left(s) - 1
+    assert rules.timers(s2) == rules.timers(s)
+    assert canonical(replay(rules, events, rules._clone(s))) == canonical(s2)
+
+
+def test_it_does_not_hand_a_reset_bomb_to_the_piece_that_took_its_carrier_on_the_bomb_space():
+    s = board(pos={"r1": "L2", "b1": "BOMB", "b2": "BG"}, roll=2,
+              bomb={"carrier": "b1", "pickup": 1, "fuse": False, "countdown": None})
+    events, s2 = act(s, 0, "move r1 BOMB reset")
+    # letting it reset means not taking it: the bomb lies on its space, nobody carries it
+    assert "bomb_picked" not in types(events)
+    assert s2["bomb"]["carrier"] is None and rules.turns_left(s2) is None
+    # taking it is the steal, and a stolen bomb always counts down
+    _, s3 = act(s, 0, "move r1 BOMB steal")
+    assert s3["bomb"]["carrier"] == "r1" and rules.turns_left(s3) == rules.BOARD["tracker"] - 1
+
+
+def test_it_resets_without_handing_over_the_bomb_when_a_split_takes_its_carrier_on_the_bomb_space():
+    s = board(TKC, pos={"rK": "L3", "r2": "L2", "bK": "BG", "b2": "BOMB"}, roll=1,
+              bomb={"carrier": "b2", "pickup": 1, "fuse": False, "countdown": None})
+    events, s2 = act(s, 0, "move r2 L3 split BOMB L2")
+    assert P(s2)["r2"] == "BOMB" and P(s2)["b2"] == "spawn"
+    assert "bomb_picked" not in types(events) and s2["bomb"]["carrier"] is None
