@@ -327,8 +327,16 @@ class Worker:
         self.proc = None
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the item, so a fixture's teardown knows the test failed."""
+    outcome = yield
+    rep = outcome.get_result()
+    setattr(item, f"rep_{rep.when}", rep)
+
+
 @pytest.fixture
-def start_worker(purgeable_events, service_var):
+def start_worker(request, purgeable_events, service_var):
     """``start_worker(broker, smtp=None)`` starts a worker + beat publishing to ``broker``;
     this process publishes there too while the test runs. Killed at teardown, before the
     database is flushed; its log is printed (shown by pytest when the test fails)."""
@@ -347,7 +355,10 @@ def start_worker(purgeable_events, service_var):
     finally:
         for w in workers:
             w.stop()
+        failed = getattr(request.node, "rep_call", None)
         for w in workers:
             w.dump()
+            if failed is not None and failed.failed:  # shown with the failure, at the end of the run
+                failed.sections.append((f"{w.name} log ({w.log_path})", w.log()[-20000:]))
         for ctx in reversed(contexts):
             ctx.__exit__(None, None, None)
