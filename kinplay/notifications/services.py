@@ -110,6 +110,7 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         "names": names,
         "deadline": game.deadline,
         "detail": row.detail,
+        "winners": ", ".join(names[i] for i in ((payload["result"] or {}).get("winners") or [])),
     }
     subject = SUBJECTS[row.kind].format(kind=kind.name, id=game.pk)
     text = render_to_string("mail/game.txt", context)

@@ -34,6 +34,8 @@ def test_it_tells_everyone_the_result(alice, bob, inbox):
     assert sorted(m.to[0] for m in over) == ["alice@example.com", "bob@example.com"]
     game.refresh_from_db()
     assert game.result["summary"] in over[0].body
+    winners = [("alice", "bob")[i] for i in game.result["winners"]]
+    assert f"Won by {', '.join(winners)}." in over[0].body
 
 
 def test_it_never_writes_to_bots(alice, inbox):
