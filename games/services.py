@@ -172,12 +172,18 @@ def _act_once(game_id, seat, action, notation, expected_version, idempotency_key
     state = load_state(game)
     if notation is not None:
         action = find_legal(rules, state, seat, notation=notation)
-    if not isinstance(action, dict):
-        raise IllegalAction("An action must be an object with a “type”.")
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("An action must be an object with a “type” text.")
     if seat is not None and action != RESIGN and seat not in rules.to_act(state):
         raise IllegalAction("It is not your turn.")
     version = game.version
-    events = rules.decide(state, seat, action, Rng(game.seed, version))
+    try:
+        events = rules.decide(state, seat, action, Rng(game.seed, version))
+    except IllegalAction:
+        raise
+    except Exception:  # a malformed action the rules did not foresee: refuse it, keep the trace
+        log.exception("%s refused %r with an error", game.kind, action)
+        raise IllegalAction("That move could not be understood.") from None
     for e in events:
         state = rules.evolve(state, e)
     command = {"seat": seat, "action": action, "by": by}
