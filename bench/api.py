@@ -125,6 +125,7 @@ class CpuMeter:
         g = [self.gunicorn_pid, *children(self.gunicorn_pid)]
         b = self.backends()
         return {"gunicorn": {p: proc_cpu(p) for p in g}, "postgres": {p: proc_cpu(p) for p in b},
+                "clients": {os.getpid(): proc_cpu(os.getpid())},
                 "machine": machine_cpu(), "t": time.monotonic()}
 
     @staticmethod
@@ -439,8 +440,11 @@ def main(argv=None):
             busy = (b["machine"][0] - a["machine"][0]) / max(1, b["machine"][1] - a["machine"][1])
             ours = (CpuMeter.spent(a, b, "gunicorn") + CpuMeter.spent(a, b, "postgres")) / (b["t"] - a["t"]) / (os.cpu_count() or 1)
             print(f"  CPU per move         {g_ms + p_ms:8.2f} ms   (gunicorn {g_ms:.2f} + PostgreSQL backends {p_ms:.2f})")
-            print(f"  machine CPU busy     {busy * 100:8.0f} %    of which this server {ours * 100:.0f} %; "
-                  f"load average {load_before:.1f} before the run")
+            c_ms = CpuMeter.spent(a, b, "clients") / len(latencies) * 1000
+            theirs = CpuMeter.spent(a, b, "clients") / (b["t"] - a["t"]) / (os.cpu_count() or 1)
+            print(f"  clients' CPU         {c_ms:8.2f} ms per move (this process: 8 threads building and parsing JSON)")
+            print(f"  machine CPU busy     {busy * 100:8.0f} %    of which this server {ours * 100:.0f} %, the clients "
+                  f"{theirs * 100:.0f} %; load average {load_before:.1f} before the run")
             print(f"  projection           {(os.cpu_count() or 1) * 1000 / (g_ms + p_ms):8.0f} moves/s if this server had "
                   f"all {os.cpu_count()} CPUs (CPU-bound estimate, excludes the clients' own CPU)")
 
