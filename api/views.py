@@ -1,6 +1,7 @@
 """Thin views over games.services (writes) and games.selectors (reads)."""
 
 from django.contrib.auth import authenticate, get_user_model
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -12,7 +13,7 @@ from rest_framework.response import Response
 from api import serializers as s
 from api.errors import error
 from games import selectors, services
-from games.models import Game
+from games.models import Game, Seat
 from games.registry import kinds
 
 
@@ -103,8 +104,11 @@ def game_join(request, id):
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
-def _seat_or_403(game, user):
-    seat = game.seat_of(user)
+def _seat_or_403(game_id, user):
+    """The caller's seat at the game: 404 for no such game, 403 for no seat at it."""
+    if not Game.objects.filter(pk=game_id).exists():
+        raise Http404
+    seat = Seat.objects.filter(game_id=game_id, user=user).values_list("index", flat=True).first()
     if seat is None:
         raise services.NotYourSeat("You have no seat at this game.")
     return seat
@@ -114,24 +118,23 @@ def _seat_or_403(game, user):
                parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)])
 @api_view(["POST"])
 def game_action(request, id):
-    game = _game(id)
-    seat = _seat_or_403(game, request.user)
+    seat = _seat_or_403(id, request.user)
     data = _valid(s.ActionSerializer, request)
     outcome = services.act(
-        game.pk, seat, action=data.get("action"), notation=data.get("notation"),
+        id, seat, action=data.get("action"), notation=data.get("notation"),
         expected_version=data.get("expected_version"),
         idempotency_key=request.headers.get("Idempotency-Key") or None,
     )
-    return _action_response(game.pk, request.user, seat, outcome)
+    return _action_response(request.user, seat, outcome)
 
 
-def _action_response(pk, user, seat, outcome):
-    game = _game(pk)
-    seqs = {e.seq for e in outcome.events}
-    first = min(seqs) if seqs else game.version + 1
-    events = [e for e in selectors.redacted_events(game, seat, after=first - 1, upto=max(seqs) if seqs else None) if e["seq"] in seqs]
+def _action_response(user, seat, outcome):
+    """201 with what this command stored, as the caller may see it, and the game after it."""
+    game = outcome.game
+    events = selectors.redacted_events(game, seat, rows=outcome.events)
+    version = outcome.events[-1].seq if outcome.events else game.version
     return Response(
-        {"version": max(seqs) if seqs else game.version, "events": events, "game": selectors.game_for(game, user)},
+        {"version": version, "events": events, "game": selectors.game_for(game, user, state=outcome.state)},
         status=status.HTTP_201_CREATED,
     )
 
@@ -149,6 +152,5 @@ def game_events(request, id):
 @extend_schema(request=None, responses={201: s.ActionResultOut})
 @api_view(["POST"])
 def game_resign(request, id):
-    game = _game(id)
-    seat = _seat_or_403(game, request.user)
-    return _action_response(game.pk, request.user, seat, services.resign(game.pk, seat))
+    seat = _seat_or_403(id, request.user)
+    return _action_response(request.user, seat, services.resign(id, seat))

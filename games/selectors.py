@@ -13,11 +13,11 @@ def seat_names(game) -> list[str]:
     return [s.name for s in game.seats.all()]
 
 
-def redacted_events(game, seat, *, after=0, upto=None) -> list[dict]:
-    """The log as ``seat`` (None: a spectator) may see it."""
+def redacted_events(game, seat, *, after=0, upto=None, rows=None) -> list[dict]:
+    """The log as ``seat`` (None: a spectator) may see it (of ``rows`` when given)."""
     rules = get(game.kind).rules
     out = []
-    for row in stream(game, after, upto):
+    for row in stream(game, after, upto) if rows is None else rows:
         e = rules.redact(row.as_rules_event(), seat)
         if e is not None:
             out.append({"seq": row.seq, "type": e["type"], "data": e["data"], "seat": row.seat, "at": row.at})
@@ -36,14 +36,18 @@ def log_lines(game, seat, *, after=0, upto=None, names=None) -> list[dict]:
     return lines
 
 
-def game_for(game, user, *, at: int | None = None) -> dict:
-    """The ``<game>`` of the API contract, as ``user`` may see it (at version ``at``)."""
+def game_for(game, user, *, at: int | None = None, state: dict | None = None) -> dict:
+    """The ``<game>`` of the API contract, as ``user`` may see it (at version ``at``).
+
+    ``state``, when the caller already holds the current state, saves loading it again.
+    """
     kind = get(game.kind)
     rules = kind.rules
     seat = game.seat_of(user)
     playing = game.version > 0  # an aborted game that never started has no state to view
     historical = at is not None and at < game.version
-    state = load_state(game, at) if playing else None
+    if playing and (state is None or historical):
+        state = load_state(game, at)
     finished = game.status == Game.FINISHED
     return {
         "id": game.pk,

@@ -32,8 +32,9 @@ class NotYourSeat(Exception):
 
 @dataclass
 class Outcome:
-    game: Game
+    game: Game  # the read model after the command, seats prefetched
     events: list[Event]
+    state: dict  # the state after the command (or now, for a repeat)
     replayed: bool = False  # an idempotent repeat: nothing new was stored
 
 
@@ -162,7 +163,7 @@ def _act_once(game_id, seat, action, notation, expected_version, idempotency_key
     if idempotency_key:
         first = Event.objects.filter(game=game, idempotency_key=idempotency_key).first()
         if first is not None:
-            return Outcome(game, _command_rows(game, first), replayed=True)
+            return Outcome(game, _command_rows(game, first), load_state(game), replayed=True)
     if game.status != Game.ACTIVE:
         raise IllegalAction("This game is over." if game.is_over else "This game has not started yet.")
     if expected_version is not None and expected_version != game.version:
@@ -190,8 +191,10 @@ def _act_once(game_id, seat, action, notation, expected_version, idempotency_key
     rows = append(game, version, events, state, seat=seat, command=command, idempotency_key=idempotency_key)
     new_version = version + len(events)
     bot_rows, new_version, state, bots_acted = _run_bots(game, kind, state, new_version)
-    _after(game, kind, state, rows + bot_rows, acted={seat} | bots_acted, old_version=version, new_version=new_version)
-    return Outcome(game, rows + bot_rows)
+    present = seat if by in ("player", "email", "resign") else None
+    _after(game, kind, state, rows + bot_rows, acted={seat} | bots_acted, old_version=version,
+           new_version=new_version, present=present)
+    return Outcome(game, rows + bot_rows, state)
 
 
 def _run_bots(game, kind, state, version):
@@ -224,7 +227,7 @@ def _command_rows(game, first: Event) -> list[Event]:
     return rows
 
 
-def _after(game, kind, state, rows, *, acted, old_version, new_version):
+def _after(game, kind, state, rows, *, acted, old_version, new_version, present=None):
     """Update the read model, deadlines and outbox in the same transaction as the events."""
     from kinplay.clocks.services import reschedule
     from kinplay.notifications.services import notify_after_change
@@ -243,7 +246,7 @@ def _after(game, kind, state, rows, *, acted, old_version, new_version):
     )
     if not updated:
         raise VersionConflict(Game.objects.get(pk=game.pk).version)
-    notify_after_change(game, before=before, now=set(entries), acted=acted)
+    notify_after_change(game, before=before, now=set(entries), acted=acted, present=present)
 
 
 def resign(game_id, seat) -> Outcome:

@@ -17,15 +17,20 @@ from kinplay.notifications.replies import reply_address
 log = logging.getLogger("kinplay.notifications")
 
 
-def notify_after_change(game, *, before: set, now: set, acted: set):
-    """One "your turn" per turn change to each human who must act; "game over" at the end."""
+def notify_after_change(game, *, before: set, now: set, acted: set, present=None):
+    """One "your turn" per turn change to each human who must act; "game over" at the end.
+
+    The player who made the move (``present``) is looking at the game: when the turn comes
+    straight back to them (bots answered, an extra turn) they get no email about it.
+    """
     humans = {s.index: s.user for s in game.seats.all() if s.user_id}
     rows = []
     if game.status == "finished":
         rows = [Outbox(kind=Outbox.GAME_OVER, game=game, user=u, version=game.version) for u in humans.values()]
     else:
         for seat in sorted(now):
-            if seat in humans and (seat not in before or seat in acted) and wants_turn_mail(humans[seat]):
+            turn_changed = seat not in before or seat in acted
+            if seat in humans and seat != present and turn_changed and wants_turn_mail(humans[seat]):
                 rows.append(Outbox(kind=Outbox.YOUR_TURN, game=game, user=humans[seat], version=game.version))
     rows = [r for r in rows if r.user.email]
     if rows:

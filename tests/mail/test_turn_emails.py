@@ -41,3 +41,28 @@ def test_it_tells_everyone_the_result(alice, bob, inbox):
 def test_it_never_writes_to_bots(alice, inbox):
     services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"bot": "random"}, {"bot": "heuristic"}], per_move=None)
     assert [m.to[0] for m in inbox()] == ["alice@example.com"]
+
+
+def test_it_does_not_email_a_player_about_the_turn_that_comes_straight_back_to_them(alice, inbox):
+    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"bot": "heuristic"}], per_move=None)
+    assert len(inbox()) == 1
+    for _ in range(4):
+        step(game, seat=0)  # alice moves, the bot answers, it is alice's turn again: she is right there
+    game.refresh_from_db()
+    assert game.to_act == [0]
+    assert len(inbox()) == 1
+
+
+def test_it_emails_a_player_whose_turn_came_back_after_a_timeout(alice, inbox):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from kinplay.clocks.services import sweep
+
+    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"bot": "heuristic"}], per_move=60)
+    inbox().clear()
+    sweep(now=timezone.now() + timedelta(seconds=61))  # the bot chose for alice, who was away
+    game.refresh_from_db()
+    assert game.to_act == [0]
+    assert [m.to[0] for m in inbox()] == ["alice@example.com"]
