@@ -112,7 +112,7 @@ else:
     _broker = VAR_DIR / "broker"
     for sub in ("out", "processed", "control"):
         (_broker / sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_URL = "filesystem://localhost/"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker / "out"),
         "data_folder_out": str(_broker / "out"),
