@@ -41,6 +41,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.engine import replay_1000_ms  # noqa: E402  (after the path is set)
+
 BENCH_DB = "kinplay_bench"
 PASSWORD = "bench-password-123"
 
@@ -505,27 +507,15 @@ def main(argv=None):
         from games.models import Game as G
 
         finished = [g for g in G.objects.filter(status="finished").order_by("pk")[:200]]
-        race_events = []
+        race_streams, count = [], 0
         for g in finished:
-            race_events += [None] + [{"type": t, "data": d} for t, d in
-                                     Event.objects.filter(game=g).order_by("seq").values_list("type", "data")]
-            if sum(e is not None for e in race_events) >= 1000:
+            race_streams.append([{"type": t, "data": d} for t, d in
+                                 Event.objects.filter(game=g).order_by("seq").values_list("type", "data")])
+            count += len(race_streams[-1])
+            if count >= 1000:
                 break
-        if sum(e is not None for e in race_events) >= 1000:
-            enc = json.dumps(race_events)
-            for _ in range(30):
-                fresh = json.loads(enc)
-                t = time.perf_counter()
-                state, n = {}, 0
-                for e in fresh:
-                    if e is None:
-                        state = {}
-                        continue
-                    state = rules.evolve(state, e)
-                    n += 1
-                    if n == 1000:
-                        break
-                race.append((time.perf_counter() - t) * 1000)
+        if count >= 1000:
+            race = replay_1000_ms(rules, race_streams, 30, time.perf_counter)
         print("\nreplay 1,000 events (knonsters)                p50        best   (target <= 20 ms)")
         print(f"  read from PostgreSQL + evolve (restarts)  {statistics.median(db_ms):7.2f} ms  {min(db_ms):7.2f} ms")
         print(f"  evolve only (restarts stream)             {statistics.median(pure):7.2f} ms  {min(pure):7.2f} ms")
