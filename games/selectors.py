@@ -58,7 +58,7 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None) ->
         "at": at if historical else game.version,
         "seats": [{"index": s.index, "name": s.name, "bot": s.bot or None, "you": s.index == seat} for s in game.seats.all()],
         "you": seat,
-        "to_act": game.to_act,
+        "to_act": sorted(rules.to_act(state)) if historical and rules.result(state) is None else game.to_act,
         "deadline": game.deadline,
         "clock": {"per_move": game.per_move, "on_timeout": game.on_timeout},
         "view": rules.view(state, seat) if playing else {},

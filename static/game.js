@@ -148,6 +148,7 @@
   function poll() {
     var s = state();
     if (s.status === "finished" || s.status === "aborted") return;  // nothing more will happen
+    if (live.hasAttribute("data-history")) return;  // a replay stays where the reader put it
     if (inflight) return schedule();
     inflight = true;
     fetch(s.api, { credentials: "same-origin", headers: { "Accept": "application/json" } })

@@ -199,7 +199,8 @@ def game_page(request, pk):
     kind = kinds().get(game.kind)
     if kind is None:
         raise Http404("This kind of game is not installed on this server.")
-    data = _game_data(game, request.user)
+    at = _replay_point(request.GET.get("at"), game)
+    data = selectors.game_for(game, request.user, at=at) if at is not None else _game_data(game, request.user)
     seat = data["you"]
     names = selectors.seat_names(game)
     board = ""
@@ -209,12 +210,13 @@ def game_page(request, pk):
         except Exception:  # a drawing bug must not hide the moves
             log.exception("render failed for game %s", game.pk)
             board = ""
-    after = max(0, game.version - LOG_EVENTS)  # the page shows the recent history; the API has it all
-    lines = selectors.log_lines(game, seat, after=after, names=names)
+    upto = game.version if at is None else at
+    after = max(0, upto - LOG_EVENTS)  # the page shows the recent history; the API has it all
+    lines = selectors.log_lines(game, seat, after=after, upto=upto, names=names)
     lines.reverse()
     for line in lines:
         line["who"] = names[line["seat"]] if line["seat"] is not None and line["seat"] < len(names) else ""
-    result = data["result"]
+    result = data["result"] if at is None else None  # a replay shows the game as it was then
     standings = []
     if result:
         ranks, scores, winners = result.get("ranks") or [], result.get("scores") or [], result.get("winners") or []
@@ -239,9 +241,21 @@ def game_page(request, pk):
         "long_moves": any(len(a["label"]) > 26 for a in moves),
         "my_turn": selectors.waiting_for(game, request.user),
         "status_label": STATUS_LABELS.get(game.status, game.status),
-        "playing": seat is not None and game.status == Game.ACTIVE,
+        "playing": seat is not None and game.status == Game.ACTIVE and at is None,
         "i_won": bool(result) and seat is not None and seat in (result.get("winners") or []),
+        "replay": None if at is None else {
+            "at": at, "of": game.version, "previous": at - 1 if at > 1 else None,
+            "next": at + 1 if at + 1 < game.version else None,
+        },
     })
+
+
+def _replay_point(raw, game):
+    """``?at=N``: the page as this player saw it after event N (1 .. version-1); else live."""
+    if raw is None or not str(raw).isdigit():
+        return None
+    at = int(raw)
+    return at if 1 <= at < game.version else None
 
 
 def _game_data(game, user):
