@@ -73,7 +73,7 @@ def game_list(request):
         clock = data.get("clock") or {}
         game = services.create_game(
             creator=request.user, kind=data["kind"], options=data["options"], seats=data["seats"],
-            per_move=clock.get("per_move", "default") if "per_move" in clock else "default",
+            per_move=clock.get("per_move", "default"),
             on_timeout=clock.get("on_timeout", "bot"),
         )
         return Response(selectors.game_for(_game(game.pk), request.user), status=status.HTTP_201_CREATED)

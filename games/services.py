@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from games.engine import RESIGN, IllegalAction, clone, find_legal
+from games.engine import RESIGN, IllegalAction, clone, find_legal, replay
 from games.models import Event, Game, Seat
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
@@ -125,9 +125,7 @@ def join_game(game_id: int, user) -> Game:
 def _start(game: Game):
     kind = get(game.kind)
     events = kind.rules.setup(game.seats.count(), game.options, Rng(game.seed, 0))
-    state = clone({})
-    for e in events:
-        state = kind.rules.evolve(state, e)
+    state = replay(kind.rules, events)
     rows = append(game, 0, events, state, seat=None, command={"setup": True})
     game.status = Game.ACTIVE
     bot_rows, version, state, bots_acted = _run_bots(game, kind, state, len(events))

@@ -67,15 +67,21 @@ def _fail(path, problem):
     raise ValueError(f"{os.path.basename(path)}: {problem}")
 
 
-def load_board(path):
-    """Read and validate a board file; returns the board with derived adjacency."""
+def _read_object(path, what):
+    """A data file's JSON object, or a ValueError naming the file."""
     try:
         with open(path, encoding="utf-8") as fh:
             raw = json.load(fh)
     except (OSError, json.JSONDecodeError) as exc:
         _fail(path, f"cannot be read as JSON ({exc})")
     if not isinstance(raw, dict):
-        _fail(path, "the board must be a JSON object")
+        _fail(path, f"{what} must be a JSON object")
+    return raw
+
+
+def load_board(path):
+    """Read and validate a board file; returns the board with derived adjacency."""
+    raw = _read_object(path, "the board")
     nodes = raw.get("nodes")
     edges = raw.get("edges")
     if not isinstance(nodes, list) or not nodes:
@@ -213,13 +219,7 @@ def load_board(path):
 
 
 def load_pieces(path):
-    try:
-        with open(path, encoding="utf-8") as fh:
-            raw = json.load(fh)
-    except (OSError, json.JSONDecodeError) as exc:
-        _fail(path, f"cannot be read as JSON ({exc})")
-    if not isinstance(raw, dict):
-        _fail(path, "must be a JSON object")
+    raw = _read_object(path, "the pieces file")
     for k in ("pawns", "extra_normals", "king_points"):
         v = raw.get(k)
         if not isinstance(v, int) or isinstance(v, bool) or v < 0:

@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games.registry import get
+from games.store import load_state
 from kinplay.clocks.models import Deadline
 
 log = logging.getLogger("kinplay.clocks")
@@ -78,7 +79,7 @@ def sweep(now=None, limit=200) -> int:
             elif d.kind == Deadline.REMINDER:
                 outcome = remind(d.game_id, d.seat)
             else:
-                timer = next((t for t in get(d.game.kind).rules.timers(_state(d.game)) if t["key"] == d.key), None)
+                timer = next((t for t in get(d.game.kind).rules.timers(load_state(d.game)) if t["key"] == d.key), None)
                 outcome = services.fire_timer(d.game_id, timer["action"]) if timer else "gone"
         except Exception:  # one broken game must not stop the sweep for the others
             log.exception("deadline %s failed", d.pk)
@@ -86,9 +87,3 @@ def sweep(now=None, limit=200) -> int:
         d.finish(outcome)
         fired += 1
     return fired
-
-
-def _state(game):
-    from games.store import load_state
-
-    return load_state(game)

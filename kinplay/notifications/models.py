@@ -33,8 +33,7 @@ class Outbox(models.Model):
         return cls.objects.filter(sent_at__isnull=True, attempts__lt=10).filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
 
     def claim(self) -> bool:
-        stale = timezone.now() - self.CLAIM_TIMEOUT
+        """Compare-and-set: only one relay gets a row that is unclaimed (or whose claim went stale)."""
         return bool(
-            Outbox.pending().filter(pk=self.pk).filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
-            .update(claimed_at=timezone.now(), attempts=models.F("attempts") + 1)
+            Outbox.pending().filter(pk=self.pk).update(claimed_at=timezone.now(), attempts=models.F("attempts") + 1)
         )

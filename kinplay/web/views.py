@@ -200,7 +200,7 @@ def game_page(request, pk):
     if kind is None:
         raise Http404("This kind of game is not installed on this server.")
     at = _replay_point(request.GET.get("at"), game)
-    data = selectors.game_for(game, request.user, at=at) if at is not None else _game_data(game, request.user)
+    data = selectors.game_for(game, request.user, at=at)
     seat = data["you"]
     names = selectors.seat_names(game)
     board = ""
@@ -256,21 +256,6 @@ def _replay_point(raw, game):
         return None
     at = int(raw)
     return at if 1 <= at < game.version else None
-
-
-def _game_data(game, user):
-    """The API's <game> for this user; a game that never started (aborted while waiting)
-    has no state to show, so it gets an empty view instead of asking the rules about ``{}``."""
-    if game.version > 0 or game.status == Game.WAITING:
-        return selectors.game_for(game, user)
-    seat = game.seat_of(user)
-    return {
-        "id": game.pk, "kind": game.kind, "options": game.options, "status": game.status, "version": 0,
-        "seats": [{"index": s.index, "name": s.name, "bot": s.bot or None, "you": s.index == seat}
-                  for s in game.seats.all()],
-        "you": seat, "to_act": [], "deadline": None, "view": {}, "legal_actions": [], "result": game.result,
-        "fairness": {"seed_sha256": game.seed_sha256, "seed": None},
-    }
 
 
 def _options_summary(kind, options):
