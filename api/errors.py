@@ -25,6 +25,7 @@ def error(code: str, detail: str, status_code: int, **extra) -> Response:
 
 
 def handler(exc, context):
+    from django.core.exceptions import ObjectDoesNotExist
     from django.http import Http404
 
     if isinstance(exc, IllegalAction):
@@ -36,7 +37,7 @@ def handler(exc, context):
     if isinstance(exc, VersionConflict):
         return error("version_conflict", f"Someone moved first: the game is now at version {exc.current}.",
                      status.HTTP_409_CONFLICT, version=exc.current)
-    if isinstance(exc, Http404):
+    if isinstance(exc, (Http404, ObjectDoesNotExist)):
         return error("not_found", "Not found.", status.HTTP_404_NOT_FOUND)
     response = exception_handler(exc, context)
     if response is None:

@@ -1,8 +1,6 @@
 """Thin views over games.services (writes) and games.selectors (reads)."""
 
 from django.contrib.auth import authenticate, get_user_model
-from django.http import Http404
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.authtoken.models import Token
@@ -13,7 +11,7 @@ from rest_framework.response import Response
 from api import serializers as s
 from api.errors import error
 from games import selectors, services
-from games.models import Game, Seat
+from games.models import Game
 from games.registry import kinds
 
 
@@ -24,7 +22,7 @@ def _valid(serializer_class, request):
 
 
 def _game(pk):
-    return get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=pk)
+    return Game.objects.get_with_seats(pk)  # no such game: 404 (api.errors)
 
 
 @extend_schema(request=s.RegisterSerializer, responses={201: dict}, auth=[])
@@ -104,34 +102,23 @@ def game_join(request, id):
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
-def _seat_or_403(game_id, user):
-    """The caller's seat at the game: 404 for no such game, 403 for no seat at it."""
-    if not Game.objects.filter(pk=game_id).exists():
-        raise Http404
-    seat = Seat.objects.filter(game_id=game_id, user=user).values_list("index", flat=True).first()
-    if seat is None:
-        raise services.NotYourSeat("You have no seat at this game.")
-    return seat
-
-
 @extend_schema(request=s.ActionSerializer, responses={201: s.ActionResultOut},
                parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)])
 @api_view(["POST"])
 def game_action(request, id):
-    seat = _seat_or_403(id, request.user)
     data = _valid(s.ActionSerializer, request)
     outcome = services.act(
-        id, seat, action=data.get("action"), notation=data.get("notation"),
+        id, user=request.user, action=data.get("action"), notation=data.get("notation"),
         expected_version=data.get("expected_version"),
         idempotency_key=request.headers.get("Idempotency-Key") or None,
     )
-    return _action_response(request.user, seat, outcome)
+    return _action_response(request.user, outcome)
 
 
-def _action_response(user, seat, outcome):
+def _action_response(user, outcome):
     """201 with what this command stored, as the caller may see it, and the game after it."""
     game = outcome.game
-    events = selectors.redacted_events(game, seat, rows=outcome.events)
+    events = selectors.redacted_events(game, outcome.seat, rows=outcome.events)
     version = outcome.events[-1].seq if outcome.events else game.version
     return Response(
         {"version": version, "events": events, "game": selectors.game_for(game, user, state=outcome.state)},
@@ -152,5 +139,4 @@ def game_events(request, id):
 @extend_schema(request=None, responses={201: s.ActionResultOut})
 @api_view(["POST"])
 def game_resign(request, id):
-    seat = _seat_or_403(id, request.user)
-    return _action_response(request.user, seat, services.resign(id, seat))
+    return _action_response(request.user, services.resign(id, user=request.user))

@@ -231,8 +231,13 @@ def new_game(client, username):
 def run_clients(port, players, seconds, warmup, meter=None):
     """Client threads posting legal actions; returns the latencies (s) of the 201 answers
     inside the measured window, the other answers, and the games replaced."""
-    ready = threading.Barrier(len(players) + 1)
     window = [0.0, 0.0]
+
+    def start_window():  # runs once, before any thread passes the barrier
+        now = time.monotonic()
+        window[0], window[1] = now + warmup, now + warmup + seconds
+
+    ready = threading.Barrier(len(players) + 1, action=start_window)
     results, lock = [], threading.Lock()
 
     def work(i, name, token):
@@ -274,9 +279,7 @@ def run_clients(port, players, seconds, warmup, meter=None):
     threads = [threading.Thread(target=work, args=(i, name, token)) for i, (name, token) in enumerate(players)]
     for t in threads:
         t.start()
-    ready.wait()  # every client has its game
-    now = time.monotonic()
-    window[0], window[1] = now + warmup, now + warmup + seconds
+    ready.wait()  # every client has its game; the window is set
     samples = []
     if meter is not None:
         time.sleep(max(0.0, window[0] - time.monotonic()))
@@ -375,6 +378,7 @@ def main(argv=None):
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--threads", type=int, default=4)
+    ap.add_argument("--worker-class", default="gthread", help="gunicorn worker class (gthread keeps connections alive; sync does not)")
     ap.add_argument("--long-events", type=int, default=10_000)
     ap.add_argument("--through-service", action="store_true",
                     help="build the long game with games.services.act (minutes) instead of games.store.append")
@@ -415,11 +419,11 @@ def main(argv=None):
         glog = open(tmp / "gunicorn.log", "wb")
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "kinplay.wsgi", "-b", f"127.0.0.1:{port}",
-             "-w", str(args.workers), "--threads", str(args.threads), "-k", "gthread",
+             "-w", str(args.workers), "--threads", str(args.threads), "-k", args.worker_class,
              "--keep-alive", "30", "--log-level", "warning"],
             cwd=ROOT, env=child_env, stdout=glog, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
         wait_port(port, procs[-1])
-        print(f"gunicorn on 127.0.0.1:{port}: {args.workers} workers x {args.threads} threads (gthread); "
+        print(f"gunicorn on 127.0.0.1:{port}: {args.workers} workers x {args.threads} threads ({args.worker_class}); "
               f"PostgreSQL {pg.version()}; broker: {broker}; {os.cpu_count()} CPUs")
 
         # ---- moves

@@ -70,7 +70,7 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None) ->
 
 def games_of(user, *, status=None, my_turn=None):
     """The user's games, the ones waiting for them first."""
-    qs = Game.objects.filter(seats__user=user).distinct().prefetch_related("seats__user")
+    qs = Game.objects.filter(seats__user=user).distinct().with_seats()
     if status:
         qs = qs.filter(status=status)
     games = sorted(qs.order_by("-updated_at"), key=lambda g: (not waiting_for(g, user), g.is_over))
@@ -89,7 +89,7 @@ def open_games(user):
     qs = Game.objects.filter(status=Game.WAITING, seats__user__isnull=True, seats__bot="").distinct()
     if user.is_authenticated:
         qs = qs.exclude(seats__user=user)
-    return qs.prefetch_related("seats__user").order_by("-created_at")
+    return qs.with_seats().order_by("-created_at")
 
 
 def visible_games(user):

@@ -9,12 +9,13 @@ import jsonschema
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from games.engine import RESIGN, IllegalAction, clone, find_legal, replay
 from games.models import Event, Game, Seat
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
-from games.store import VersionConflict, append, load_state
+from games.store import Appender, VersionConflict, load_state
 
 log = logging.getLogger("kinplay.games")
 
@@ -35,6 +36,7 @@ class Outcome:
     game: Game  # the read model after the command, seats prefetched
     events: list[Event]
     state: dict  # the state after the command (or now, for a repeat)
+    seat: int | None = None  # who acted (None: the system)
     replayed: bool = False  # an idempotent repeat: nothing new was stored
 
 
@@ -126,25 +128,28 @@ def _start(game: Game):
     kind = get(game.kind)
     events = kind.rules.setup(game.seats.count(), game.options, Rng(game.seed, 0))
     state = replay(kind.rules, events)
-    rows = append(game, 0, events, state, seat=None, command={"setup": True})
+    appender = Appender(game, 0)
+    appender.add(events, state, seat=None, command={"setup": True})
     game.status = Game.ACTIVE
-    bot_rows, version, state, bots_acted = _run_bots(game, kind, state, len(events))
-    _after(game, kind, state, rows + bot_rows, acted=bots_acted, old_version=0, new_version=version)
+    state, bots_acted = _run_bots(game, kind, state, appender)
+    _after(game, kind, state, appender.save(), acted=bots_acted, old_version=0, new_version=appender.version)
 
 
 # ---------------------------------------------------------------- acting
 
 
-def act(game_id, seat, *, action=None, notation=None, expected_version=None, idempotency_key=None, by="player") -> Outcome:
+def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_version=None, idempotency_key=None,
+        by="player") -> Outcome:
     """Decide one action for a seat (None: the system) and store what it causes.
 
-    Without ``expected_version`` a lost race is retried against the fresh state; with it,
+    Given ``user`` instead of a seat, acts for that user's seat (NotYourSeat if they have
+    none; Game.DoesNotExist for no such game). Without ``expected_version`` a lost race is retried against the fresh state; with it,
     the loser gets VersionConflict (409), as DESIGN.md asks.
     """
     for attempt in range(5):
         try:
             with transaction.atomic():
-                return _act_once(game_id, seat, action, notation, expected_version, idempotency_key, by)
+                return _act_once(game_id, seat, user, action, notation, expected_version, idempotency_key, by)
         except IntegrityError:
             if idempotency_key and Event.objects.filter(game_id=game_id, idempotency_key=idempotency_key).exists():
                 continue  # a twin request landed first: the next pass returns its response
@@ -156,12 +161,16 @@ def act(game_id, seat, *, action=None, notation=None, expected_version=None, ide
     raise VersionConflict(Game.objects.get(pk=game_id).version)
 
 
-def _act_once(game_id, seat, action, notation, expected_version, idempotency_key, by) -> Outcome:
-    game = Game.objects.prefetch_related("seats__user").get(pk=game_id)
+def _act_once(game_id, seat, user, action, notation, expected_version, idempotency_key, by) -> Outcome:
+    game = Game.objects.get_with_seats(game_id)
+    if user is not None:
+        seat = game.seat_of(user)
+        if seat is None:
+            raise NotYourSeat("You have no seat at this game.")
     if idempotency_key:
         first = Event.objects.filter(game=game, idempotency_key=idempotency_key).first()
         if first is not None:
-            return Outcome(game, _command_rows(game, first), load_state(game), replayed=True)
+            return Outcome(game, _command_rows(game, first), load_state(game), seat, replayed=True)
     if game.status != Game.ACTIVE:
         raise IllegalAction("This game is over." if game.is_over else "This game has not started yet.")
     if expected_version is not None and expected_version != game.version:
@@ -169,6 +178,7 @@ def _act_once(game_id, seat, action, notation, expected_version, idempotency_key
     kind = get(game.kind)
     rules = kind.rules
     state = load_state(game)
+    had_timers = bool(rules.timers(state))
     if notation is not None:
         action = find_legal(rules, state, seat, notation=notation)
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -185,34 +195,34 @@ def _act_once(game_id, seat, action, notation, expected_version, idempotency_key
         raise IllegalAction("That move could not be understood.") from None
     for e in events:
         state = rules.evolve(state, e)
-    command = {"seat": seat, "action": action, "by": by}
-    rows = append(game, version, events, state, seat=seat, command=command, idempotency_key=idempotency_key)
-    new_version = version + len(events)
-    bot_rows, new_version, state, bots_acted = _run_bots(game, kind, state, new_version)
+    appender = Appender(game, version)
+    appender.add(events, state, seat=seat, command={"seat": seat, "action": action, "by": by},
+                 idempotency_key=idempotency_key)
+    state, bots_acted = _run_bots(game, kind, state, appender)
+    rows = appender.save()
     present = seat if by in ("player", "email", "resign") else None
-    _after(game, kind, state, rows + bot_rows, acted={seat} | bots_acted, old_version=version,
-           new_version=new_version, present=present)
-    return Outcome(game, rows + bot_rows, state)
+    _after(game, kind, state, rows, acted={seat} | bots_acted, old_version=version,
+           new_version=appender.version, present=present, had_deadlines=bool(game.deadline) or had_timers)
+    return Outcome(game, rows, state, seat)
 
 
-def _run_bots(game, kind, state, version):
+def _run_bots(game, kind, state, appender):
     """Bots answer at once, inside the same transaction as the move that woke them."""
-    rules, seats, rows, acted = kind.rules, {s.index: s for s in game.seats.all()}, [], set()
+    rules, seats, acted = kind.rules, {s.index: s for s in game.seats.all()}, set()
     for _ in range(MAX_BOT_STEPS):
         if rules.result(state) is not None:
             break
         waiting = [s for s in sorted(rules.to_act(state)) if seats[s].bot]
         if not waiting:
             break
-        seat = waiting[0]
+        seat, version = waiting[0], appender.version
         action = kind.bot(seats[seat].bot)(clone(state), seat, Rng(game.seed, f"bot:{version}"))
         events = rules.decide(state, seat, action, Rng(game.seed, version))
         for e in events:
             state = rules.evolve(state, e)
-        rows += append(game, version, events, state, seat=seat, command={"seat": seat, "action": action, "by": "bot"})
-        version += len(events)
+        appender.add(events, state, seat=seat, command={"seat": seat, "action": action, "by": "bot"})
         acted.add(seat)
-    return rows, version, state, acted
+    return state, acted
 
 
 def _command_rows(game, first: Event) -> list[Event]:
@@ -225,7 +235,7 @@ def _command_rows(game, first: Event) -> list[Event]:
     return rows
 
 
-def _after(game, kind, state, rows, *, acted, old_version, new_version, present=None):
+def _after(game, kind, state, rows, *, acted, old_version, new_version, present=None, had_deadlines=False):
     """Update the read model, deadlines and outbox in the same transaction as the events."""
     from kinplay.clocks.services import reschedule
     from kinplay.notifications.services import notify_after_change
@@ -238,17 +248,19 @@ def _after(game, kind, state, rows, *, acted, old_version, new_version, present=
     game.to_act = sorted(entries)
     if result is not None:
         game.status, game.result = Game.FINISHED, result
-    game.deadline = reschedule(game, state, entries, acted)
+    game.deadline = reschedule(game, state, entries, acted, had_deadlines)
+    game.updated_at = timezone.now()
     updated = Game.objects.filter(pk=game.pk, version=old_version).update(
         version=game.version, to_act=game.to_act, status=game.status, result=game.result, deadline=game.deadline,
+        updated_at=game.updated_at,
     )
     if not updated:
         raise VersionConflict(Game.objects.get(pk=game.pk).version)
     notify_after_change(game, before=before, now=set(entries), acted=acted, present=present)
 
 
-def resign(game_id, seat) -> Outcome:
-    return act(game_id, seat, action=RESIGN, by="resign")
+def resign(game_id, seat=None, *, user=None) -> Outcome:
+    return act(game_id, seat, user=user, action=RESIGN, by="resign")
 
 
 def timeout(game_id, seat) -> str:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from django.conf import settings
+import marshal
+import threading
+from collections import OrderedDict
 
-from games.engine import replay
+from django.conf import settings
+from django.db import transaction
+
+from games.engine import clone, replay
 from games.models import Event, Snapshot
 from games.registry import get
 
@@ -15,13 +20,61 @@ class VersionConflict(Exception):
         self.current = current
 
 
-def load_state(game, upto: int | None = None) -> dict:
-    """The state after event ``upto`` (default: the last), from the nearest snapshot."""
+class StateCache:
+    """The latest states this process has seen, by (game, version): a cache like snapshots.
+
+    The state after event N of a game never changes (the stream is append-only), so a hit
+    needs no check but the game's seed, which tells a new game from an old one that had the
+    same id (a test database flushed). Entries are written only after their transaction
+    commits, so a rolled-back move is never remembered. States are kept marshalled: a
+    reader always gets its own copy, since ``evolve`` updates states in place.
+    """
+
+    def __init__(self, size: int):
+        self.size, self.lock, self.entries = size, threading.Lock(), OrderedDict()
+
+    def get(self, game, version):
+        with self.lock:
+            hit = self.entries.get((game.pk, version))
+            if hit is None or hit[0] != game.seed:
+                return None
+            self.entries.move_to_end((game.pk, version))
+        return marshal.loads(hit[1])
+
+    def put(self, game, version, state):
+        try:
+            frozen = (game.seed, marshal.dumps(state))
+        except ValueError:  # not plain data: do without the cache
+            return
+        with self.lock:
+            self.entries[(game.pk, version)] = frozen
+            self.entries.move_to_end((game.pk, version))
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+    def put_on_commit(self, game, version, state):
+        transaction.on_commit(lambda: self.put(game, version, state))
+
+    def clear(self):
+        with self.lock:
+            self.entries.clear()
+
+
+states = StateCache(settings.STATE_CACHE_SIZE)
+
+
+def load_state(game, upto: int | None = None, *, cached=True) -> dict:
+    """The state after event ``upto`` (default: the last), from the cache or the nearest snapshot."""
     upto = game.version if upto is None else upto
+    state = states.get(game, upto) if cached else None
+    if state is not None:
+        return state
     snap = Snapshot.objects.filter(game=game, seq__lte=upto).order_by("-seq").first()
     state, start = (snap.state, snap.seq) if snap else ({}, 0)
     rows = Event.objects.filter(game=game, seq__gt=start, seq__lte=upto).order_by("seq").values_list("type", "data")
-    return replay(get(game.kind).rules, ({"type": t, "data": d} for t, d in rows), state)
+    state = replay(get(game.kind).rules, ({"type": t, "data": d} for t, d in rows), state)
+    states.put_on_commit(game, upto, state)
+    return state
 
 
 def stream(game, after: int = 0, upto: int | None = None):
@@ -31,19 +84,49 @@ def stream(game, after: int = 0, upto: int | None = None):
     return qs.order_by("seq")
 
 
+class Appender:
+    """The events of one request (a command and the bot answers it woke), stored together.
+
+    ``add`` stamps each command's events with their sequence numbers; ``save`` writes them
+    in one INSERT, with the snapshots due, inside the caller's transaction.
+    """
+
+    def __init__(self, game, version: int):
+        self.game, self.version = game, version
+        self.rows: list[Event] = []
+        self.snapshots: list[Snapshot] = []
+        self.state = None
+
+    def add(self, events: list[dict], state_after: dict, *, seat, command, idempotency_key=None) -> list[Event]:
+        version = self.version
+        rows = [
+            Event(
+                game=self.game, seq=version + i, type=e["type"], data=e["data"], seat=seat,
+                idempotency_key=idempotency_key if i == 1 else None,
+                command=command if i == 1 else None,
+            )
+            for i, e in enumerate(events, start=1)
+        ]
+        self.rows += rows
+        self.version += len(events)
+        every = settings.SNAPSHOT_EVERY
+        if self.version // every > version // every:
+            self.snapshots.append(Snapshot(game=self.game, seq=self.version, state=clone(state_after)))
+        self.state = state_after
+        return rows
+
+    def save(self) -> list[Event]:
+        """Store everything added; IntegrityError if another command took these numbers first."""
+        Event.objects.bulk_create(self.rows)
+        if self.snapshots:
+            Snapshot.objects.bulk_create(self.snapshots)
+        if self.rows:
+            states.put_on_commit(self.game, self.version, self.state)
+        return self.rows
+
+
 def append(game, version: int, events: list[dict], state_after: dict, *, seat, command, idempotency_key=None) -> list[Event]:
     """Append one command's events after ``version``; IntegrityError if another landed first."""
-    rows = [
-        Event(
-            game=game, seq=version + i, type=e["type"], data=e["data"], seat=seat,
-            idempotency_key=idempotency_key if i == 1 else None,
-            command=command if i == 1 else None,
-        )
-        for i, e in enumerate(events, start=1)
-    ]
-    Event.objects.bulk_create(rows)
-    new_version = version + len(events)
-    every = settings.SNAPSHOT_EVERY
-    if new_version // every > version // every:
-        Snapshot.objects.create(game=game, seq=new_version, state=state_after)
-    return rows
+    appender = Appender(game, version)
+    appender.add(events, state_after, seat=seat, command=command, idempotency_key=idempotency_key)
+    return appender.save()

@@ -158,7 +158,7 @@ ANYMAIL = {"WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", "")}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "api.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -178,6 +178,7 @@ SPECTACULAR_SETTINGS = {
 # Game clocks (DESIGN.md, "Time").
 DEFAULT_PER_MOVE_SECONDS = 3 * 24 * 3600
 SNAPSHOT_EVERY = 50
+STATE_CACHE_SIZE = env.int("STATE_CACHE_SIZE", 512)  # latest game states kept per process (games/store.py)
 
 LOGGING = {
     "version": 1,

@@ -10,7 +10,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
@@ -188,7 +188,10 @@ def new_game(request):
 
 
 def _game(pk):
-    return get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=pk)
+    try:
+        return Game.objects.get_with_seats(pk)
+    except Game.DoesNotExist:
+        raise Http404("No such game.") from None
 
 
 @login_required
