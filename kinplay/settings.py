@@ -83,6 +83,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
+    # Parameters bound by the server and statements prepared after their 2nd use: PostgreSQL
+    # parses and plans a move's few statements once per connection, not on every move
+    # (measured in bench/api.py). Behind a transaction-mode pooler set PG_PREPARE=false.
+    if env.bool("PG_PREPARE", True):
+        DATABASES["default"]["OPTIONS"] = {
+            "server_side_binding": True, "prepare_threshold": 2, **DATABASES["default"].get("OPTIONS", {}),
+        }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
