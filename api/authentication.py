@@ -1,11 +1,12 @@
 """DRF's token check, in one light query: every API request pays for it."""
 
 from django.contrib.auth import get_user_model
+from django.db import connection
 from rest_framework import authentication, exceptions
 
-USER_BY_TOKEN = """
-    SELECT u.id, u.username, u.email, u.is_active FROM auth_user u
-    JOIN authtoken_token t ON t.user_id = u.id WHERE t.key = %s"""
+from kinplay import sql
+
+FIELDS = ("id", "username", "email", "is_active")
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
@@ -13,9 +14,14 @@ class TokenAuthentication(authentication.TokenAuthentication):
     address and active flag (the rest loads on first use) rather than token and full user."""
 
     def authenticate_credentials(self, key):
-        user = next(iter(get_user_model().objects.raw(USER_BY_TOKEN, [key])), None)
-        if user is None:
+        user_model = get_user_model()
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT {sql.columns(user_model, FIELDS, 'u.')} FROM {user_model._meta.db_table} u "
+                           "JOIN authtoken_token t ON t.user_id = u.id WHERE t.key = %s", [key])
+            row = cursor.fetchone()
+        if row is None:
             raise exceptions.AuthenticationFailed("Invalid token.")
+        user = sql.instance(user_model, FIELDS, row)
         if not user.is_active:
             raise exceptions.AuthenticationFailed("User inactive or deleted.")
         return user, key

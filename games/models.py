@@ -3,28 +3,30 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 from django.conf import settings
 from django.db import connections, models
 
+from kinplay import sql
+
 
 # A game row and its seats (with each player's name and address) in one statement: every
 # move and every page starts here, and the ORM's prefetch would take three.
-GAME_WITH_SEATS = {
-    "postgresql": """
-        SELECT g.*, (
-            SELECT json_agg(json_build_array(s.id, s."index", s.user_id, s.bot, u.username, u.email) ORDER BY s."index")
-            FROM games_seat s LEFT JOIN auth_user u ON u.id = s.user_id WHERE s.game_id = g.id
-        ) AS seat_rows
-        FROM games_game g WHERE g.id = %s""",
-    "sqlite": """
-        SELECT g.*, (
-            SELECT json_group_array(json_array(id, "index", user_id, bot, username, email)) FROM (
-                SELECT s.id, s."index", s.user_id, s.bot, u.username, u.email
-                FROM games_seat s LEFT JOIN auth_user u ON u.id = s.user_id WHERE s.game_id = g.id ORDER BY s."index")
-        ) AS seat_rows
-        FROM games_game g WHERE g.id = %s""",
+SEATS_OF_GAME = {
+    "postgresql": """(
+        SELECT json_agg(json_build_array(s.id, s."index", s.user_id, s.bot, u.username, u.email) ORDER BY s."index")
+        FROM games_seat s LEFT JOIN auth_user u ON u.id = s.user_id WHERE s.game_id = g.id)""",
+    "sqlite": """(
+        SELECT json_group_array(json_array(id, "index", user_id, bot, username, email)) FROM (
+            SELECT s.id, s."index", s.user_id, s.bot, u.username, u.email
+            FROM games_seat s LEFT JOIN auth_user u ON u.id = s.user_id WHERE s.game_id = g.id ORDER BY s."index"))""",
 }
+
+
+@lru_cache(maxsize=None)
+def _game_with_seats_sql(fields, alias, vendor):
+    return f"SELECT {sql.columns(Game, fields, 'g.', alias)}, {SEATS_OF_GAME[vendor]} FROM games_game g WHERE g.id = %s"
 
 
 class GameQuerySet(models.QuerySet):
@@ -37,22 +39,26 @@ class GameQuerySet(models.QuerySet):
         one query; Game.DoesNotExist if there is none."""
         from django.contrib.auth import get_user_model
 
-        sql = GAME_WITH_SEATS.get(connections[self.db].vendor)
-        if sql is None:  # another database: the ORM's way, in three queries
+        conn = connections[self.db]
+        if conn.vendor not in SEATS_OF_GAME:  # another database: the ORM's way, in three queries
             return self.with_seats().get(pk=pk)
-        game = next(iter(Game.objects.using(self.db).raw(sql, [pk])), None)
-        if game is None:
+        fields = tuple(f.name for f in Game._meta.concrete_fields)
+        with conn.cursor() as cursor:
+            cursor.execute(_game_with_seats_sql(fields, self.db, conn.vendor), [pk])
+            row = cursor.fetchone()
+        if row is None:
             raise Game.DoesNotExist(f"no game {pk}")
-        db, user_model, seats = game._state.db, get_user_model(), []
-        rows = game.__dict__.pop("seat_rows")
-        for seat_id, index, user_id, bot, username, email in json.loads(rows) if isinstance(rows, str) else rows or []:
-            seat = Seat.from_db(db, ["id", "game_id", "index", "user_id", "bot"], [seat_id, game.pk, index, user_id, bot])
+        game = sql.instance(Game, fields, row[:-1], self.db)
+        seat_rows = json.loads(row[-1]) if isinstance(row[-1], str) else row[-1] or []
+        user_model, seats = get_user_model(), []
+        for seat_id, index, user_id, bot, username, email in seat_rows:
+            seat = Seat.from_db(self.db, ["id", "game_id", "index", "user_id", "bot"], [seat_id, game.pk, index, user_id, bot])
             seat.game = game
             if user_id is not None:
-                seat.user = user_model.from_db(db, ["id", "username", "email"], [user_id, username, email])
+                seat.user = user_model.from_db(self.db, ["id", "username", "email"], [user_id, username, email])
             seats.append(seat)
         # What prefetch_related("seats") leaves behind, so game.seats.all() needs no query.
-        cached = Seat.objects.filter(game=game)
+        cached = Seat.objects.filter(game_id=game.pk)
         cached._result_cache, cached._prefetch_done = seats, True
         game._prefetched_objects_cache = {"seats": cached}
         return game

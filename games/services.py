@@ -15,7 +15,8 @@ from games.engine import RESIGN, IllegalAction, clone, find_legal, replay
 from games.models import Event, Game, Seat
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
-from games.store import Appender, VersionConflict, advance, load_state
+from games.store import Appender, VersionConflict, load_state
+from kinplay import sql
 
 log = logging.getLogger("kinplay.games")
 
@@ -250,7 +251,7 @@ def _after(game, kind, state, rows, *, acted, old_version, new_version, present=
         game.status, game.result = Game.FINISHED, result
     game.deadline = reschedule(game, state, entries, acted, had_deadlines)
     game.updated_at = timezone.now()
-    if not advance(game, old_version, ("version", "to_act", "status", "result", "deadline", "updated_at")):
+    if not sql.update_if(game, ("version", "to_act", "status", "result", "deadline", "updated_at"), {"version": old_version}):
         raise VersionConflict(Game.objects.get(pk=game.pk).version)
     notify_after_change(game, before=before, now=set(entries), acted=acted, present=present)
 

@@ -12,8 +12,9 @@ from django.db import connections, transaction
 from django.utils import timezone
 
 from games.engine import clone, replay
-from games.models import Event, Game, Snapshot
+from games.models import Event, Snapshot
 from games.registry import get
+from kinplay import sql
 
 
 class VersionConflict(Exception):
@@ -140,7 +141,7 @@ class Appender:
         at = timezone.now()
         for row in self.rows:
             row.at = at
-        insert(Event, self.rows, EVENT_FIELDS)
+        sql.insert(Event, self.rows, ("game", "seq", "type", "data", "seat", "at", "idempotency_key", "command"))
         if self.snapshots:
             Snapshot.objects.bulk_create(self.snapshots)
         if self.rows:
@@ -153,35 +154,3 @@ def append(game, version: int, events: list[dict], state_after: dict, *, seat, c
     appender = Appender(game, version)
     appender.add(events, state_after, seat=seat, command=command, idempotency_key=idempotency_key)
     return appender.save()
-
-
-# ---------------------------------------------------------------- the two writes of every move
-# Plain statements with the fields' own conversions: the ORM's bulk_create and update cost
-# several times more CPU to build than to run, and every move makes one of each.
-
-EVENT_FIELDS = ("game", "seq", "type", "data", "seat", "at", "idempotency_key", "command")
-
-
-def insert(model, objs, fields) -> None:
-    """INSERT ``objs`` (their ``fields``) in one statement; the objects get no primary key."""
-    if not objs:
-        return
-    conn = connections[model.objects.db]
-    cols = [model._meta.get_field(f) for f in fields]
-    row = "(" + ", ".join(["%s"] * len(cols)) + ")"
-    sql = (f"INSERT INTO {conn.ops.quote_name(model._meta.db_table)} "
-           f"({', '.join(conn.ops.quote_name(c.column) for c in cols)}) VALUES {', '.join([row] * len(objs))}")
-    with conn.cursor() as cursor:
-        cursor.execute(sql, [c.get_db_prep_save(getattr(o, c.attname), conn) for o in objs for c in cols])
-
-
-def advance(game, old_version: int, fields) -> bool:
-    """Write ``fields`` of the game row if it is still at ``old_version``: the read model's
-    compare-and-set. False if another command moved the game first."""
-    conn = connections[Game.objects.db]
-    cols = [Game._meta.get_field(f) for f in fields]
-    sql = (f"UPDATE {conn.ops.quote_name(Game._meta.db_table)} "
-           f"SET {', '.join(f'{conn.ops.quote_name(c.column)} = %s' for c in cols)} WHERE id = %s AND version = %s")
-    with conn.cursor() as cursor:
-        cursor.execute(sql, [c.get_db_prep_save(getattr(game, c.attname), conn) for c in cols] + [game.pk, old_version])
-        return cursor.rowcount == 1

@@ -1,0 +1,73 @@
+"""Plain statements for the few queries every move makes, with each field's own conversions.
+
+Building a query costs the ORM several times what running it costs the database, and a
+move makes five; these do without the query builder. Everything else uses the ORM.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from django.db import connections
+
+
+def _column(conn, model, name) -> str:
+    return conn.ops.quote_name(model._meta.get_field(name).column)
+
+
+def columns(model, fields, prefix="", alias="default") -> str:
+    """``fields`` of ``model`` as a SELECT list; ``prefix`` is a table alias and a dot."""
+    conn = connections[alias]
+    return ", ".join(prefix + _column(conn, model, f) for f in fields)
+
+
+@lru_cache(maxsize=None)
+def _converters(model, fields: tuple, alias: str):
+    """What the ORM applies to each column it reads (an SQLite boolean arrives as 0 or 1,
+    a PostgreSQL jsonb as text...); it depends only on the model and the database."""
+    conn = connections[alias]
+    out = []
+    for name in fields:
+        field = model._meta.get_field(name)
+        out.append((field, conn.ops.get_db_converters(field.get_col(model._meta.db_table)) + field.get_db_converters(conn)))
+    return out
+
+
+def instance(model, fields: tuple, values, alias="default"):
+    """A model instance from one row of ``fields``, as the ORM would load it (other fields
+    load on first use)."""
+    conn = connections[alias]
+    loaded = []
+    for value, (field, converters) in zip(values, _converters(model, fields, alias)):
+        for convert in converters:
+            value = convert(value, field, conn)
+        loaded.append(value)
+    return model.from_db(alias, [model._meta.get_field(f).attname for f in fields], loaded)
+
+
+def insert(model, objs, fields, alias="default") -> None:
+    """INSERT ``objs`` (their ``fields``) in one statement; the objects get no primary key."""
+    if not objs:
+        return
+    conn = connections[alias]
+    cols = [model._meta.get_field(f) for f in fields]
+    row = "(" + ", ".join(["%s"] * len(cols)) + ")"
+    sql = (f"INSERT INTO {conn.ops.quote_name(model._meta.db_table)} ({columns(model, fields, alias=alias)}) "
+           f"VALUES {', '.join([row] * len(objs))}")
+    with conn.cursor() as cursor:
+        cursor.execute(sql, [c.get_db_prep_save(getattr(o, c.attname), conn) for o in objs for c in cols])
+
+
+def update_if(obj, fields, expected: dict, alias="default") -> bool:
+    """Write ``fields`` of ``obj`` to its row if the row still holds the ``expected`` values
+    (a compare-and-set); False if it does not."""
+    model, conn = type(obj), connections[alias]
+    cols = [model._meta.get_field(f) for f in fields]
+    sets = ", ".join(f"{conn.ops.quote_name(c.column)} = %s" for c in cols)
+    where = " AND ".join([f"{conn.ops.quote_name(model._meta.pk.column)} = %s",
+                          *(f"{_column(conn, model, k)} = %s" for k in expected)])
+    sql = f"UPDATE {conn.ops.quote_name(model._meta.db_table)} SET {sets} WHERE {where}"
+    params = [c.get_db_prep_save(getattr(obj, c.attname), conn) for c in cols] + [obj.pk, *expected.values()]
+    with conn.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount == 1
