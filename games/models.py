@@ -57,10 +57,7 @@ class GameQuerySet(models.QuerySet):
             if user_id is not None:
                 seat.user = user_model.from_db(self.db, ["id", "username", "email"], [user_id, username, email])
             seats.append(seat)
-        # What prefetch_related("seats") leaves behind, so game.seats.all() needs no query.
-        cached = Seat.objects.filter(game_id=game.pk)
-        cached._result_cache, cached._prefetch_done = seats, True
-        game._prefetched_objects_cache = {"seats": cached}
+        game.hold_seats(seats)
         return game
 
 
@@ -93,6 +90,13 @@ class Game(models.Model):
 
     def __str__(self):
         return f"{self.kind} #{self.pk}"
+
+    def hold_seats(self, seats):
+        """Keep ``seats`` (in order) as this game's: ``game.seats.all()`` then needs no query.
+        The same cache prefetch_related("seats") leaves behind."""
+        cached = Seat.objects.filter(game_id=self.pk)
+        cached._result_cache, cached._prefetch_done = list(seats), True
+        self._prefetched_objects_cache = {"seats": cached}
 
     @property
     def is_over(self):

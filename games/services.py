@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import lru_cache
 
 import jsonschema
 from django.conf import settings
@@ -51,12 +52,21 @@ def options_with_defaults(kind, options) -> dict:
     filled = {k: p["default"] for k, p in schema.get("properties", {}).items() if "default" in p}
     filled.update(options)
     try:
-        jsonschema.validate(filled, schema)
+        _options_validator(kind.slug).validate(filled)
     except jsonschema.ValidationError as exc:
         where = ".".join(str(p) for p in exc.absolute_path) or "options"
         allowed = ", ".join(schema.get("properties", {})) or "none"
         raise BadRequest(f"Bad option {where}: {exc.message}. Options of {kind.name}: {allowed}.") from None
     return filled
+
+
+@lru_cache(maxsize=None)
+def _options_validator(slug):
+    """Checking a schema costs more than using it: once per kind."""
+    schema = get(slug).rules.OPTIONS_SCHEMA
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
 
 
 def create_game(*, creator, kind: str, options=None, seats, per_move="default", on_timeout="bot") -> Game:
@@ -103,7 +113,7 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
             kind=kind, options=options, seed=seed, seed_sha256=seed_digest(seed),
             per_move=per_move, on_timeout=on_timeout, created_by=creator,
         )
-        Seat.objects.bulk_create([Seat(game=game, index=i, **p) for i, p in enumerate(planned)])
+        game.hold_seats(Seat.objects.bulk_create([Seat(game=game, index=i, **p) for i, p in enumerate(planned)]))
         if not any(not p for p in planned):
             _start(game)
     return game
@@ -120,14 +130,17 @@ def join_game(game_id: int, user) -> Game:
         open_seats = [s for s in seats if s.is_open]
         open_seats[0].user = user
         open_seats[0].save(update_fields=["user"])
+        game.hold_seats(seats)
         if len(open_seats) == 1:
             _start(game)
     return game
 
 
 def _start(game: Game):
+    """Deal and let the bots answer. Every human who must act gets a "your turn" email, the
+    creator too: it is how a player by email makes the first move."""
     kind = get(game.kind)
-    events = kind.rules.setup(game.seats.count(), game.options, Rng(game.seed, 0))
+    events = kind.rules.setup(len(game.seats.all()), game.options, Rng(game.seed, 0))
     state = replay(kind.rules, events)
     appender = Appender(game, 0)
     appender.add(events, state, seat=None, command={"setup": True})
