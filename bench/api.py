@@ -4,11 +4,12 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres python bench/api.py [--seconds 20]
 
 1. Creates a bench database ``kinplay_bench`` (createdb) on the server of DATABASE_URL,
-   migrates it, and starts gunicorn (kinplay.wsgi, gthread, 2 workers x 4 threads) on a free
+   migrates it, and starts gunicorn as bin/run does (gunicorn.conf.py: sync workers) on a free
    loopback port, with a private redis-server as the broker when one is installed (the
    on-commit outbox kick really publishes), else the embedded filesystem broker.
 2. Creates one user and one Knonsters game against a bot (no clock) per client; then 8
-   client threads, each with one keep-alive http.client connection, POST a legal action
+   client threads, each with one http.client connection (sync workers close it after each
+   answer and the client opens another, as a client behind a proxy would), POST a legal action
    (picked from the last response's legal_actions, with expected_version) to
    /api/games/{id}/actions/ for --seconds; a finished game is replaced by a new one
    (not counted). Prints durable moves/s (201 answers: committed) and p50/p99 latency.
@@ -376,9 +377,8 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=20, help="measured seconds of moves (default 20)")
     ap.add_argument("--warmup", type=float, default=3)
     ap.add_argument("--clients", type=int, default=8)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--threads", type=int, default=4)
-    ap.add_argument("--worker-class", default="gthread", help="gunicorn worker class (gthread keeps connections alive; sync does not)")
+    ap.add_argument("--workers", type=int, help="gunicorn workers (default: gunicorn.conf.py's, as bin/run)")
+    ap.add_argument("--threads", type=int, help="threads per worker (more than 1: the gthread worker class)")
     ap.add_argument("--long-events", type=int, default=10_000)
     ap.add_argument("--through-service", action="store_true",
                     help="build the long game with games.services.act (minutes) instead of games.store.append")
@@ -417,13 +417,20 @@ def main(argv=None):
 
         port = free_port()
         glog = open(tmp / "gunicorn.log", "wb")
+        # The server as bin/run starts it (gunicorn.conf.py), unless --workers/--threads say otherwise.
+        overrides = [*(["-w", str(args.workers)] if args.workers else []),
+                     *(["--threads", str(args.threads), "-k", "gthread", "--keep-alive", "30"] if args.threads else [])]
         procs.append(subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "kinplay.wsgi", "-b", f"127.0.0.1:{port}",
-             "-w", str(args.workers), "--threads", str(args.threads), "-k", args.worker_class,
-             "--keep-alive", "30", "--log-level", "warning"],
+            [sys.executable, "-m", "gunicorn", "kinplay.wsgi", "--config", "gunicorn.conf.py", "-b", f"127.0.0.1:{port}", *overrides],
             cwd=ROOT, env=child_env, stdout=glog, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
         wait_port(port, procs[-1])
-        print(f"gunicorn on 127.0.0.1:{port}: {args.workers} workers x {args.threads} threads ({args.worker_class}); "
+        for _ in range(50):  # the arbiter listens first, then forks its workers
+            workers = len(children(procs[-1].pid))
+            if workers >= (args.workers or 2):
+                break
+            time.sleep(0.1)
+        print(f"gunicorn on 127.0.0.1:{port}: {workers} workers, "
+              f"{f'{args.threads} threads each (gthread)' if args.threads else 'sync (gunicorn.conf.py)'}; "
               f"PostgreSQL {pg.version()}; broker: {broker}; {os.cpu_count()} CPUs")
 
         # ---- moves

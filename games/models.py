@@ -86,7 +86,9 @@ class Game(models.Model):
     objects = GameQuerySet.as_manager()
 
     class Meta:
-        indexes = [models.Index(fields=["status", "updated_at"])]
+        # Not updated_at: a move changes it, and an index on it would stop PostgreSQL
+        # updating the row in place (HOT) on every move.
+        indexes = [models.Index(fields=["status"], name="games_game_status")]
 
     def __str__(self):
         return f"{self.kind} #{self.pk}"
@@ -152,7 +154,8 @@ class EventQuerySet(models.QuerySet):
 class Event(models.Model):
     """One fact in a game's history. Rows are never updated or deleted (a trigger agrees)."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    # db_index=False: the unique (game, seq) index serves every lookup by game.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=64)
     data = models.JSONField(default=dict)
@@ -190,7 +193,7 @@ class Event(models.Model):
 class Snapshot(models.Model):
     """A cache of a game's state after event ``seq``; rebuildable, checked against replay."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots", db_index=False)  # (game, seq) is unique
     seq = models.PositiveIntegerField()
     state = models.JSONField()
 
