@@ -14,3 +14,11 @@ import os
 workers = int(os.environ.get("WEB_WORKERS") or (os.cpu_count() or 1) + 1)
 worker_class = "sync"
 loglevel = "warning"
+
+
+def post_worker_init(worker):
+    """Once Django is loaded, move its objects out of the collector's sight: a full collection
+    then walks only what requests allocate, not the whole framework (a pause in the p99)."""
+    import gc
+
+    gc.freeze()

@@ -424,12 +424,8 @@ def main(argv=None):
             [sys.executable, "-m", "gunicorn", "kinplay.wsgi", "--config", "gunicorn.conf.py", "-b", f"127.0.0.1:{port}", *overrides],
             cwd=ROOT, env=child_env, stdout=glog, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
         wait_port(port, procs[-1])
-        for _ in range(50):  # the arbiter listens first, then forks its workers
-            workers = len(children(procs[-1].pid))
-            if workers >= (args.workers or 2):
-                break
-            time.sleep(0.1)
-        print(f"gunicorn on 127.0.0.1:{port}: {workers} workers, "
+        time.sleep(1)  # the arbiter listens first, then forks its workers
+        print(f"gunicorn on 127.0.0.1:{port}: {len(children(procs[-1].pid))} workers, "
               f"{f'{args.threads} threads each (gthread)' if args.threads else 'sync (gunicorn.conf.py)'}; "
               f"PostgreSQL {pg.version()}; broker: {broker}; {os.cpu_count()} CPUs")
 
