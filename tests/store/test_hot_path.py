@@ -87,3 +87,14 @@ def test_it_hands_out_copies_and_never_mistakes_one_game_for_another(alice):
     assert states.get(game, game.version)["hands"] != "scribbled on"
     reused_id = Game(pk=game.pk, version=game.version, seed="0" * 64)  # another game that got the same id
     assert states.get(reused_id, game.version) is None
+
+
+def test_it_brings_the_game_just_played_to_the_top_of_my_list(alice):
+    from games.selectors import games_of
+
+    older, newer = (services.create_game(creator=alice, kind="knonsters", per_move=None,
+                                         seats=[{"user": "alice"}, {"bot": "random"}]) for _ in range(2))
+    assert [g.pk for g in games_of(alice)] == [newer.pk, older.pk]
+    older.refresh_from_db()
+    services.act(older.pk, 0, action=bot_action(older, 0))  # the move writes the game row itself
+    assert [g.pk for g in games_of(alice)] == [older.pk, newer.pk]
