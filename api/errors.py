@@ -25,8 +25,9 @@ def error(code: str, detail: str, status_code: int, **extra) -> Response:
 
 
 def handler(exc, context):
-    from django.core.exceptions import ObjectDoesNotExist
     from django.http import Http404
+
+    from games.models import Game
 
     if isinstance(exc, IllegalAction):
         return error("illegal_action", exc.reason, status.HTTP_400_BAD_REQUEST)
@@ -37,7 +38,7 @@ def handler(exc, context):
     if isinstance(exc, VersionConflict):
         return error("version_conflict", f"Someone moved first: the game is now at version {exc.current}.",
                      status.HTTP_409_CONFLICT, version=exc.current)
-    if isinstance(exc, (Http404, ObjectDoesNotExist)):
+    if isinstance(exc, (Http404, Game.DoesNotExist)):
         return error("not_found", "Not found.", status.HTTP_404_NOT_FOUND)
     response = exception_handler(exc, context)
     if response is None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 
 from django.conf import settings
@@ -49,7 +48,7 @@ class GameQuerySet(models.QuerySet):
         if row is None:
             raise Game.DoesNotExist(f"no game {pk}")
         game = sql.instance(Game, fields, row[:-1], self.db)
-        seat_rows = json.loads(row[-1]) if isinstance(row[-1], str) else row[-1] or []
+        seat_rows = sql.json_value(row[-1]) or []
         user_model, seats = get_user_model(), []
         for seat_id, index, user_id, bot, username, email in seat_rows:
             seat = Seat.from_db(self.db, ["id", "game_id", "index", "user_id", "bot"], [seat_id, game.pk, index, user_id, bot])

@@ -157,8 +157,9 @@ def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_v
     """Decide one action for a seat (None: the system) and store what it causes.
 
     Given ``user`` instead of a seat, acts for that user's seat (NotYourSeat if they have
-    none; Game.DoesNotExist for no such game). Without ``expected_version`` a lost race is retried against the fresh state; with it,
-    the loser gets VersionConflict (409), as DESIGN.md asks.
+    none; Game.DoesNotExist for no such game). Without ``expected_version`` a lost race is
+    retried against the fresh state; with it, the loser gets VersionConflict (409), as
+    DESIGN.md asks.
     """
     for attempt in range(5):
         try:
@@ -216,7 +217,7 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
     rows = appender.save()
     present = seat if by in ("player", "email", "resign") else None
     _after(game, kind, state, rows, acted={seat} | bots_acted, old_version=version,
-           new_version=appender.version, present=present, had_deadlines=bool(game.deadline) or had_timers)
+           new_version=appender.version, present=present, had_timers=had_timers)
     return Outcome(game, rows, state, seat)
 
 
@@ -249,7 +250,7 @@ def _command_rows(game, first: Event) -> list[Event]:
     return rows
 
 
-def _after(game, kind, state, rows, *, acted, old_version, new_version, present=None, had_deadlines=False):
+def _after(game, kind, state, rows, *, acted, old_version, new_version, present=None, had_timers=False):
     """Update the read model, deadlines and outbox in the same transaction as the events."""
     from kinplay.clocks.services import reschedule
     from kinplay.notifications.services import notify_after_change
@@ -262,7 +263,7 @@ def _after(game, kind, state, rows, *, acted, old_version, new_version, present=
     game.to_act = sorted(entries)
     if result is not None:
         game.status, game.result = Game.FINISHED, result
-    game.deadline = reschedule(game, state, entries, acted, had_deadlines)
+    game.deadline = reschedule(game, state, entries, acted, had_timers)
     game.updated_at = timezone.now()
     if not sql.update_if(game, ("version", "to_act", "status", "result", "deadline", "updated_at"), {"version": old_version}):
         raise VersionConflict(Game.objects.get(pk=game.pk).version)

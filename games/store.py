@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import marshal
 import threading
 from collections import OrderedDict
@@ -77,8 +76,8 @@ def load_state(game, upto: int | None = None, *, cached=True) -> dict:
         rows = cursor.fetchall()
     state = {}
     if rows and rows[0][1] is None:  # the snapshot leads, then the events after it
-        state = _json(rows.pop(0)[2])
-    state = replay(get(game.kind).rules, ({"type": t, "data": _json(d)} for _, t, d in rows), state)
+        state = sql.json_value(rows.pop(0)[2])
+    state = replay(get(game.kind).rules, ({"type": t, "data": sql.json_value(d)} for _, t, d in rows), state)
     states.put_on_commit(game, upto, state)
     return state
 
@@ -92,10 +91,6 @@ SNAPSHOT_AND_EVENTS = """
     SELECT seq, type, data FROM games_event
     WHERE game_id = %s AND seq > COALESCE((SELECT seq FROM snap), 0) AND seq <= %s
     ORDER BY 1"""
-
-
-def _json(value):
-    return json.loads(value) if isinstance(value, (str, bytes)) else value
 
 
 def stream(game, after: int = 0, upto: int | None = None):
@@ -118,9 +113,9 @@ class Appender:
         self.snapshots: list[Snapshot] = []
         self.state = None
 
-    def add(self, events: list[dict], state_after: dict, *, seat, command, idempotency_key=None) -> list[Event]:
+    def add(self, events: list[dict], state_after: dict, *, seat, command, idempotency_key=None) -> None:
         version = self.version
-        rows = [
+        self.rows += [
             Event(
                 game=self.game, seq=version + i, type=e["type"], data=e["data"], seat=seat,
                 idempotency_key=idempotency_key if i == 1 else None,
@@ -128,13 +123,11 @@ class Appender:
             )
             for i, e in enumerate(events, start=1)
         ]
-        self.rows += rows
         self.version += len(events)
         every = settings.SNAPSHOT_EVERY
         if self.version // every > version // every:
             self.snapshots.append(Snapshot(game=self.game, seq=self.version, state=clone(state_after)))
         self.state = state_after
-        return rows
 
     def save(self) -> list[Event]:
         """Store everything added; IntegrityError if another command took these numbers first."""

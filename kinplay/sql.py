@@ -6,6 +6,7 @@ move makes five; these do without the query builder. Everything else uses the OR
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 
 from django.db import connections
@@ -31,6 +32,12 @@ def _converters(model, fields: tuple, alias: str):
         field = model._meta.get_field(name)
         out.append((field, conn.ops.get_db_converters(field.get_col(model._meta.db_table)) + field.get_db_converters(conn)))
     return out
+
+
+def json_value(value):
+    """A JSON column read with a plain cursor: text from SQLite (and PostgreSQL's jsonb, as
+    Django sets psycopg up), already decoded from PostgreSQL's json."""
+    return json.loads(value) if isinstance(value, (str, bytes)) else value
 
 
 def instance(model, fields: tuple, values, alias="default"):

@@ -17,17 +17,19 @@ REMIND_FROM = 3600  # clocks shorter than an hour get no reminder
 REMIND_BEFORE_MAX = 24 * 3600
 
 
-def reschedule(game, state, entries: dict, acted: set, had_deadlines=True):
+def reschedule(game, state, entries: dict, acted: set, had_timers=True):
     """Keep the deadlines of seats still waiting, replace the rest; return the earliest.
 
     A seat keeps its running clock while others act (a simultaneous choice), and gets a
-    fresh one when it has just acted and must act again. ``had_deadlines`` False (the game
-    showed no deadline and ran no timer) spares looking for pending rows: there are none.
+    fresh one when it has just acted and must act again. A game that showed no deadline (its
+    row, not yet updated) and ran no timer before this change (``had_timers``) has no
+    pending rows to look for.
     """
     now = timezone.now()
     humans = {s.index for s in game.seats.all() if s.user_id}
     running = game.status == "active"
     timer_keys = {t["key"]: t for t in get(game.kind).rules.timers(state)} if running else {}
+    had_deadlines = game.deadline is not None or had_timers
     pending = list(Deadline.objects.filter(game=game, done_at__isnull=True)) if had_deadlines else []
     kept, stale = [], []
     for d in pending:
