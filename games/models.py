@@ -160,7 +160,7 @@ class Event(models.Model):
     data = models.JSONField(default=dict)
     seat = models.SmallIntegerField(null=True)  # the acting seat; None for the system
     at = models.DateTimeField(auto_now_add=True)
-    idempotency_key = models.CharField(max_length=128, null=True, blank=True)
+    idempotency_key = models.CharField(max_length=128, null=True, blank=True)  # the acting seat's
     # On the first event of each command: what was decided, so verify_game can decide it again.
     command = models.JSONField(null=True, blank=True)
 
@@ -170,10 +170,11 @@ class Event(models.Model):
         ordering = ["game", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
+            # A key is the acting seat's (one player's), never another player's.
             models.UniqueConstraint(
-                fields=["game", "idempotency_key"],
+                fields=["game", "seat", "idempotency_key"],
                 condition=models.Q(idempotency_key__isnull=False),
-                name="event_unique_idempotency_key",
+                name="event_unique_seat_idempotency_key",
             ),
         ]
 

@@ -1,5 +1,10 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
+
+from kinplay.params import IdConverter
+
+register_converter(IdConverter, "id")  # <id:pk>: a database id (api/urls.py, web/urls.py)
+handler500 = "api.errors.server_error"
 
 urlpatterns = [
     path("api/", include("api.urls")),

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
@@ -21,6 +21,8 @@ from games.engine import RESIGN, IllegalAction
 from games.models import Game
 from games.registry import kinds
 from games.store import VersionConflict
+from kinplay import params
+from kinplay.accounts import services as account_services
 from kinplay.accounts.models import Profile
 from kinplay.web import forms
 
@@ -44,8 +46,8 @@ def signup(request):
     if request.user.is_authenticated:
         return redirect("lobby")
     form = forms.SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
+    user = form.save() if request.method == "POST" and form.is_valid() else None
+    if user is not None:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to kinplay, {user.username}! Start a game or join an open one.")
         return redirect("lobby")
@@ -58,10 +60,19 @@ def settings_page(request):
     if request.method == "POST":
         form = forms.SettingsForm(request.POST)
         if form.is_valid():
-            request.user.email = form.cleaned_data["email"]
-            request.user.save(update_fields=["email"])
             profile.email_turns = form.cleaned_data["email_turns"]
             profile.save(update_fields=["email_turns"])
+            new_email = form.cleaned_data["email"]
+            if new_email and new_email.lower() != (request.user.email or "").lower():
+                # Mail goes to a new address only once its owner follows the link sent there.
+                account_services.request_email_change(
+                    request.user, new_email,
+                    lambda token: request.build_absolute_uri(reverse("settings-email-confirm", args=[token])))
+                messages.info(request, f"We sent a confirmation link to {new_email}. Your emails go to "
+                                       f"{request.user.email or 'no address'} until you follow it.")
+            elif not new_email and request.user.email:
+                request.user.email = ""
+                request.user.save(update_fields=["email"])
             messages.success(request, "Your settings are saved.")
             return redirect("settings")
     else:
@@ -71,6 +82,17 @@ def settings_page(request):
         "form": form, "token": token,
         "api_root": request.build_absolute_uri("/api/"),
     })
+
+
+@login_required
+def settings_email_confirm(request, token):
+    try:
+        email = account_services.confirm_email_change(request.user, token)
+    except ValidationError as exc:
+        messages.error(request, exc.messages[0])
+    else:
+        messages.success(request, f"Your email address is now {email}.")
+    return redirect("settings")
 
 
 @login_required
@@ -254,11 +276,13 @@ def game_page(request, pk):
 
 
 def _replay_point(raw, game):
-    """``?at=N``: the page as this player saw it after event N (1 .. version-1); else live."""
-    if raw is None or not str(raw).isdigit():
+    """``?at=N``: the page as this player saw it after event N; else live. A point inside the
+    game's setup shows the table as dealt (there is nothing to see before)."""
+    at = params.natural(raw)
+    if at is None or not 1 <= at < game.version:
         return None
-    at = int(raw)
-    return at if 1 <= at < game.version else None
+    at = max(at, selectors.first_viewable(game))
+    return at if at < game.version else None
 
 
 def _options_summary(kind, options):
@@ -279,7 +303,7 @@ def _options_summary(kind, options):
 
 
 def _version(raw):
-    return int(raw) if raw and str(raw).isdigit() else None
+    return params.natural(raw, maximum=2**31 - 1)
 
 
 def _seat_or_403(game, user):
@@ -299,11 +323,16 @@ def act(request, pk):
         messages.error(request, "Choose a move first.")
         return redirect("game", pk=pk)
     version = _version(request.POST.get("expected_version"))
+    if len(notation) > services.MAX_NOTATION:
+        messages.error(request, "That is not one of your moves now.")
+        return redirect("game", pk=pk)
     # A double click (or a re-sent form) repeats the same command: the idempotency key makes the
-    # repeat return the first one's outcome instead of a "the game moved on" warning.
+    # repeat return the first one's outcome instead of a "the game moved on" warning. Keyed with
+    # the server's secret: nobody can compute another player's key.
     key = None
     if version is not None:
-        key = f"web:{seat}:{version}:" + hashlib.sha256(" ".join(notation.split()).lower().encode()).hexdigest()[:24]
+        key = "web:" + salted_hmac("kinplay.web.move", f"{request.user.pk}:{game.pk}:{seat}:{version}:"
+                                   + " ".join(notation.split()).lower(), algorithm="sha256").hexdigest()
     try:
         services.act(game.pk, seat, notation=notation, expected_version=version, idempotency_key=key)
     except IllegalAction as exc:
