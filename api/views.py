@@ -94,7 +94,7 @@ def kind_list(request):
 
 
 @extend_schema(
-    methods=["GET"], responses={200: s.GameOut(many=True), **_errors(401)},
+    methods=["GET"], responses={200: s.GameOut(many=True), **_errors(400, 401)},
     parameters=[OpenApiParameter("status", str, enum=["waiting", "active", "finished", "aborted"]),
                 OpenApiParameter("my_turn", bool)],
 )
