@@ -361,6 +361,8 @@ def timeout(game_id, seat) -> str:
     game = Game.objects.get(pk=game_id)
     if game.status != Game.ACTIVE:
         return "game-over"
+    if any(s.index == seat and s.bot for s in game.seats.all()):
+        return play_bots(game_id)  # a bot's clock ran out while the worker owed its move: play it, never forfeit it
     kind = get(game.kind)
     state = load_state(game)
     entry = kind.rules.to_act(state).get(seat)

@@ -130,7 +130,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # Repeated failed logins (page and API token) lock that username from that address for a while
 # (django-axes, its attempts in the database so every web process agrees).
-AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AUTHENTICATION_BACKENDS = ["kinplay.accounts.backends.LockoutBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]

@@ -241,3 +241,23 @@ def test_it_answers_an_unknown_name_like_a_wrong_password(api, alice):
     unknown = c.post("/api/accounts/token/", {"username": "nobody", "password": "guess"}, format="json")
     wrong = c.post("/api/accounts/token/", {"username": "alice", "password": "guess"}, format="json")
     assert unknown.status_code == wrong.status_code == 401 and unknown.json() == wrong.json()
+
+
+def test_a_bot_whose_clock_runs_out_plays_rather_than_forfeits(api, alice, django_capture_on_commit_callbacks):
+    """Bots that owe moves (the worker is behind) have clocks like anyone; running out must not
+    apply a player's forfeit policy to them."""
+    import time_machine
+    from django.utils import timezone
+
+    from kinplay.clocks.models import Deadline
+    from kinplay.clocks.services import sweep
+
+    with django_capture_on_commit_callbacks(execute=False):
+        game = create(api(alice), kind="kenta", seats=[{"bot": "heuristic"}] * 5,
+                      clock={"per_move": 10, "on_timeout": "forfeit"})
+    version = Game.objects.get(pk=game["id"]).version
+    first = Deadline.objects.filter(game_id=game["id"], kind=Deadline.MOVE).earliest("due_at")
+    with time_machine.travel(first.due_at + timezone.timedelta(seconds=1), tick=False):
+        assert sweep() >= 1
+    assert not Event.objects.filter(game_id=game["id"], command__by="timeout-forfeit").exists()
+    assert Game.objects.get(pk=game["id"]).version > version

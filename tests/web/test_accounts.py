@@ -126,3 +126,8 @@ def test_the_pages_move_key_cannot_be_computed_by_another_player(client, alice, 
     key = Event.objects.get(game=game, seat=0, command__isnull=False).idempotency_key
     digest = hashlib.sha256(" ".join(move.split()).lower().encode()).hexdigest()
     assert key and digest[:24] not in key and digest not in key
+
+
+def test_code_that_signs_in_without_a_request_still_can(client, alice):
+    """Client.login has no request to count failures on; the lockout does not get in its way."""
+    assert client.login(username="alice", password="a-long-password")
