@@ -5,6 +5,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from api.parsers import TooLarge
 from games.engine import IllegalAction
 from games.services import BadRequest, IdempotencyKeyReused, NotYourSeat
 from games.store import VersionConflict
@@ -18,6 +19,7 @@ CODES = {
     exceptions.NotFound: "not_found",
     exceptions.MethodNotAllowed: "method_not_allowed",
     exceptions.Throttled: "throttled",
+    TooLarge: "too_large",
 }
 
 
@@ -67,3 +69,13 @@ def server_error(request):
         return JsonResponse({"error": "server_error", "detail": "Something went wrong on our side; it is logged."},
                             status=500)
     return page(request)
+
+
+def page_not_found(request, exception):
+    """No such address (kinplay.urls handler404): JSON under /api/, the 404 page elsewhere."""
+    from django.http import JsonResponse
+    from django.views.defaults import page_not_found as page
+
+    if request.path.startswith("/api/"):
+        return JsonResponse({"error": "not_found", "detail": "Not found."}, status=404)
+    return page(request, exception)

@@ -167,7 +167,7 @@ def test_it_refuses_a_superscript_version(api, alice, bob):
 
 def test_a_game_id_beyond_64_bits_is_not_found(api, alice):
     r = api(alice).get("/api/games/99999999999999999999999/")
-    assert r.status_code == 404
+    assert r.status_code == 404 and r.json()["error"] == "not_found"
 
 
 def test_a_stale_version_on_a_finished_game_is_a_conflict(api, alice, bob):
