@@ -10,6 +10,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("settings/", views.settings_page, name="settings"),
     path("settings/token/", views.settings_token, name="settings-token"),
+    path("settings/vacation/", views.settings_vacation, name="settings-vacation"),
     path("games/new/", views.new_game, name="new-game"),
     path("games/<int:pk>/", views.game_page, name="game"),
     path("games/<int:pk>/act/", views.act, name="game-act"),

@@ -22,6 +22,7 @@ from games.models import Game
 from games.registry import kinds
 from games.store import VersionConflict
 from kinplay.accounts.models import Profile
+from kinplay.clocks import vacation
 from kinplay.web import forms
 
 log = logging.getLogger("kinplay.web")
@@ -70,7 +71,34 @@ def settings_page(request):
     return render(request, "web/settings.html", {
         "form": form, "token": token,
         "api_root": request.build_absolute_uri("/api/"),
+        "vacation": _vacation_summary(profile),
     })
+
+
+def _vacation_summary(profile):
+    from django.conf import settings as conf
+
+    used = vacation.used(profile)
+    return {"on": profile.on_vacation, "since": profile.vacation_since, "until": profile.vacation_ends_at,
+            "allowance": conf.VACATION_DAYS_PER_YEAR, "used_days": round(used.total_seconds() / 86400, 1),
+            "left_days": round(vacation.left(profile).total_seconds() / 86400, 1)}
+
+
+@login_required
+@require_POST
+def settings_vacation(request):
+    """The vacation switch: pauses this player's clocks in friendly games (kinplay.clocks.vacation)."""
+    try:
+        if request.POST.get("vacation") == "on":
+            profile = vacation.start(request.user)
+            messages.success(request, f"Enjoy your vacation! Your clocks are paused until you come back, "
+                                      f"at the latest {profile.vacation_ends_at:%a %d %b %Y, %H:%M} UTC.")
+        else:
+            vacation.end(request.user)
+            messages.success(request, "Welcome back! Your clocks run again, each with the time it had left.")
+    except vacation.VacationRefused as exc:
+        messages.error(request, str(exc))
+    return redirect(reverse("settings") + "#vacation")
 
 
 @login_required
@@ -248,6 +276,7 @@ def game_page(request, pk):
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
         "options": _options_summary(kind, game.options), "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
         "invited": selectors.invited_to(game, request.user), "pending": pending,
+        "away": vacation.away_at(game),
         "creator": game.created_by.username if game.created_by_id else None,
         "long_moves": any(len(a["label"]) > 26 for a in moves),
         "my_turn": selectors.waiting_for(game, request.user),
