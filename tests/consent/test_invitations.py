@@ -159,3 +159,29 @@ def test_it_answers_an_invitation_from_the_game_page(client, alice, bob, charlie
     assert seat.is_open
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert "Join game" in page
+
+
+def test_it_creates_an_invite_only_game_from_the_form_and_cancels_it_on_a_decline(client, alice, bob, tiny, inbox):
+    from tests.web.test_pages import form_data
+
+    client.force_login(alice)
+    r = client.post(reverse("new-game"), form_data(**{"seat-2-type": "user", "seat-2-user": "bob", "invite_only": "on"}))
+    game = Game.objects.get()
+    assert r.status_code == 302 and game.invite_only and game.status == Game.WAITING
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "Waiting for <strong>bob</strong> to accept" in page
+    client.force_login(bob)
+    r = client.post(reverse("game-decline", args=[game.pk]), follow=True)
+    assert "You declined the invitation." in r.content.decode()
+    assert Game.objects.get(pk=game.pk).status == Game.ABORTED
+    told = [m for m in inbox() if m.to == ["alice@example.com"]]
+    assert len(told) == 1 and "The game is cancelled." in told[0].body
+
+
+def test_it_writes_the_invitation_email_in_text_and_html(alice, bob, inbox):
+    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=86400)
+    mail = inbox()[0]
+    assert mail.to == ["bob@example.com"] and mail.subject == f"alice invites you to play Knonsters #{game.pk}"
+    assert "Players: alice, bob." in mail.body and "1 day" in mail.body and f"/games/{game.pk}/" in mail.body
+    html = mail.alternatives[0][0]
+    assert "Accept or decline" in html and f"/games/{game.pk}/" in html
