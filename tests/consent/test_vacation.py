@@ -55,12 +55,14 @@ def test_it_pauses_a_players_clock_and_resumes_it_with_the_time_left(game, alice
     assert timed_out(game, 0)
 
 
-def test_it_holds_a_clock_set_while_the_player_is_away(alice, clock):
+def test_it_holds_a_clock_set_while_the_player_is_away(alice, clock, client):
     game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"bot": "heuristic"}], per_move=3600)
     vacation.start(alice)
     step(game, seat=0)  # she may still play while away; the bot answers and her next clock starts held
     game.refresh_from_db()
     assert game.to_act == [0] and game.deadline is None
+    client.force_login(alice)
+    assert "Clock paused" in client.get(reverse("game", args=[game.pk])).content.decode()
     clock.shift(timedelta(days=2))
     sweep()
     assert not timed_out(game, 0)
