@@ -98,3 +98,16 @@ class KindOut(serializers.Serializer):
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     options = serializers.DictField()
+
+
+class VacationSerializer(serializers.Serializer):
+    on = serializers.BooleanField()
+
+
+class VacationOut(serializers.Serializer):
+    on = serializers.BooleanField()
+    since = serializers.DateTimeField(allow_null=True)
+    until = serializers.DateTimeField(allow_null=True, help_text="when it ends by itself, the allowance used up")
+    allowance_days = serializers.IntegerField()
+    used_days = serializers.FloatField(help_text="this calendar year (UTC)")
+    left_days = serializers.FloatField()

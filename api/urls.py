@@ -6,6 +6,7 @@ from api import views
 urlpatterns = [
     path("accounts/register/", views.register),
     path("accounts/token/", views.token),
+    path("accounts/vacation/", views.vacation),
     path("kinds/", views.kind_list),
     path("games/", views.game_list),
     path("games/<int:id>/", views.game_detail),

@@ -158,3 +158,22 @@ def game_events(request, id):
 @api_view(["POST"])
 def game_resign(request, id):
     return _action_response(request.user, services.resign(id, user=request.user))
+
+
+@extend_schema(request=s.VacationSerializer, responses=s.VacationOut)
+@api_view(["GET", "POST"])
+def vacation(request):
+    """The caller's vacation switch (as on the settings page): {"on": true} pauses their clocks
+    in friendly games, {"on": false} resumes them with the time they had left."""
+    from kinplay.clocks import vacation as away
+
+    if request.method == "POST":
+        on = _valid(s.VacationSerializer, request)["on"]
+        try:
+            if on:
+                away.start(request.user)
+            else:
+                away.end(request.user)
+        except away.VacationRefused as exc:
+            return error("bad_request", str(exc), status.HTTP_400_BAD_REQUEST)
+    return Response(away.summary(request.user))

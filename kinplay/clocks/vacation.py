@@ -134,6 +134,16 @@ def hold_new(game, rows):
 # ---------------------------------------------------------------- reads
 
 
+def summary(user, now=None) -> dict:
+    """The switch and the allowance as the settings page and the API show them."""
+    now = now or timezone.now()
+    profile = Profile.of(user)
+    return {"on": profile.on_vacation, "since": profile.vacation_since, "until": profile.vacation_ends_at,
+            "allowance_days": settings.VACATION_DAYS_PER_YEAR,
+            "used_days": round(used(profile, now).total_seconds() / 86400, 1),
+            "left_days": round(left(profile, now).total_seconds() / 86400, 1)}
+
+
 @dataclass
 class Away:
     name: str

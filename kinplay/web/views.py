@@ -71,17 +71,8 @@ def settings_page(request):
     return render(request, "web/settings.html", {
         "form": form, "token": token,
         "api_root": request.build_absolute_uri("/api/"),
-        "vacation": _vacation_summary(profile),
+        "vacation": vacation.summary(request.user),
     })
-
-
-def _vacation_summary(profile):
-    from django.conf import settings as conf
-
-    used = vacation.used(profile)
-    return {"on": profile.on_vacation, "since": profile.vacation_since, "until": profile.vacation_ends_at,
-            "allowance": conf.VACATION_DAYS_PER_YEAR, "used_days": round(used.total_seconds() / 86400, 1),
-            "left_days": round(vacation.left(profile).total_seconds() / 86400, 1)}
 
 
 @login_required

@@ -118,3 +118,17 @@ def test_it_leaves_the_clocks_of_games_that_are_not_friendly(game, alice, clock,
     clock.shift(2 * HOUR)
     sweep()
     assert timed_out(game, 0)
+
+
+def test_it_switches_vacation_through_the_api(api, game, alice, clock):
+    client = api(alice)
+    assert client.get("/api/accounts/vacation/").json()["on"] is False
+    r = client.post("/api/accounts/vacation/", {"on": True}, format="json")
+    assert r.status_code == 200 and r.json()["on"] is True and r.json()["allowance_days"] == 30
+    assert Deadline.objects.get(game=game, seat=0, kind=Deadline.MOVE, done_at__isnull=True).paused_left == 3600
+    again = client.post("/api/accounts/vacation/", {"on": True}, format="json")
+    assert again.status_code == 400 and again.json() == {"error": "bad_request", "detail": "You are already on vacation."}
+    clock.shift(timedelta(hours=12))
+    r = client.post("/api/accounts/vacation/", {"on": False}, format="json")
+    assert r.json()["on"] is False and r.json()["used_days"] == 0.5 and r.json()["left_days"] == 29.5
+    assert client.post("/api/accounts/vacation/", {}, format="json").status_code == 400
