@@ -6,10 +6,13 @@ from api import views
 urlpatterns = [
     path("accounts/register/", views.register),
     path("accounts/token/", views.token),
+    path("accounts/vacation/", views.vacation),
     path("kinds/", views.kind_list),
     path("games/", views.game_list),
     path("games/<id:id>/", views.game_detail),
     path("games/<id:id>/join/", views.game_join),
+    path("games/<id:id>/accept/", views.game_accept),
+    path("games/<id:id>/decline/", views.game_decline),
     path("games/<id:id>/actions/", views.game_action),
     path("games/<id:id>/events/", views.game_events),
     path("games/<id:id>/resign/", views.game_resign),

@@ -11,9 +11,12 @@ urlpatterns = [
     path("settings/", views.settings_page, name="settings"),
     path("settings/token/", views.settings_token, name="settings-token"),
     path("settings/email/<str:token>/", views.settings_email_confirm, name="settings-email-confirm"),
+    path("settings/vacation/", views.settings_vacation, name="settings-vacation"),
     path("games/new/", views.new_game, name="new-game"),
     path("games/<id:pk>/", views.game_page, name="game"),
     path("games/<id:pk>/act/", views.act, name="game-act"),
     path("games/<id:pk>/resign/", views.resign, name="game-resign"),
     path("games/<id:pk>/join/", views.join, name="game-join"),
+    path("games/<id:pk>/accept/", views.accept, name="game-accept"),
+    path("games/<id:pk>/decline/", views.decline, name="game-decline"),
 ]

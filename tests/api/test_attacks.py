@@ -2,6 +2,7 @@
 unbounded, no request makes a 500."""
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
 from games import services
@@ -24,7 +25,10 @@ def create(client, **overrides):
     body.update(overrides)
     r = client.post("/api/games/", body, format="json")
     assert r.status_code == 201, r.json()
-    return r.json()
+    invited = [seat["name"] for seat in r.json()["seats"] if seat["invited"]]
+    for name in invited:  # the invited players say yes at once
+        services.accept_invitation(r.json()["id"], get_user_model().objects.get(username=name))
+    return client.get(f"/api/games/{r.json()['id']}/").json() if invited else r.json()
 
 
 def first_move(client, game_id):

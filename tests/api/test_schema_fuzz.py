@@ -36,8 +36,9 @@ def token(alice, bob):
     from rest_framework.authtoken.models import Token
 
     from games import services
+    from tests.play import accepted
 
-    services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
     return Token.objects.get_or_create(user=alice)[0].key
 
 

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Event
+from tests.play import accepted
 
 pytestmark = pytest.mark.django_db
 
@@ -93,7 +94,8 @@ def test_the_login_page_locks_out_repeated_failures(client, alice, settings):
 
 
 def test_the_pages_answer_odd_numbers_without_crashing(client, alice, bob):
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=None))
     client.force_login(alice)
     assert client.get("/games/99999999999999999999999/").status_code == 404
     assert client.get(f"/games/{game.pk}/?at=²").status_code == 200
@@ -103,8 +105,8 @@ def test_the_pages_answer_odd_numbers_without_crashing(client, alice, bob):
 
 def test_every_kinapa_log_link_opens(client, alice, bob):
     """The first lines of a Kinapa log link to ?at=1, inside the deal: it used to crash."""
-    game = services.create_game(creator=alice, kind="kinapa", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
-    game.refresh_from_db()
+    game = accepted(services.create_game(creator=alice, kind="kinapa", seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=None))
     client.force_login(alice)
     for at in range(1, game.version + 1):
         assert client.get(f"/games/{game.pk}/?at={at}").status_code == 200
@@ -115,8 +117,8 @@ def test_the_pages_move_key_cannot_be_computed_by_another_player(client, alice, 
     seat, version and move)."""
     import hashlib
 
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
-    game.refresh_from_db()
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=None))
     client.force_login(alice)
     from games.registry import get
     from games.store import load_state

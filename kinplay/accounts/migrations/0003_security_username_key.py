@@ -22,7 +22,7 @@ def fill_keys(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0001_initial'),
+        ('accounts', '0002_consent_vacation'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
