@@ -136,6 +136,12 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "kinplay.accounts.lockout.locked_out"
+# Whose address a request is (throttles and lockouts): the socket's, unless PROXY_COUNT trusted
+# proxies (nginx: 1) put the client's in X-Forwarded-For. Never the header alone, which anyone can send.
+PROXY_COUNT = env.int("PROXY_COUNT", 0)
+if PROXY_COUNT:
+    AXES_IPWARE_PROXY_COUNT = PROXY_COUNT
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
 AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
@@ -224,6 +230,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": ["api.throttles.AnonThrottle", "api.throttles.UserThrottle"],
     "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser", "rest_framework.parsers.FormParser",
                                "rest_framework.parsers.MultiPartParser"],
+    "NUM_PROXIES": PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("THROTTLE_ANON", "120/min"),
         "user": env.str("THROTTLE_USER", "1200/min"),

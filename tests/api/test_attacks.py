@@ -265,3 +265,13 @@ def test_a_bot_whose_clock_runs_out_plays_rather_than_forfeits(api, alice, djang
         assert sweep() >= 1
     assert not Event.objects.filter(game_id=game["id"], command__by="timeout-forfeit").exists()
     assert Game.objects.get(pk=game["id"]).version > version
+
+
+def test_a_forged_forwarded_for_header_does_not_escape_the_throttle(api, alice, settings):
+    """Without trusted proxies (PROXY_COUNT=0) a client's own X-Forwarded-For is ignored."""
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "auth": "2/min"}}
+    c = api()
+    codes = [c.post("/api/accounts/token/", {"username": "alice", "password": "a-long-password"}, format="json",
+                    HTTP_X_FORWARDED_FOR=f"10.0.0.{i}").status_code for i in range(3)]
+    assert codes == [200, 200, 429]
