@@ -16,6 +16,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
+from api.throttles import AuthThrottle
 from games import selectors, services
 from games.engine import RESIGN, IllegalAction
 from games.models import Game
@@ -46,6 +47,15 @@ STATUS_LABELS = {
 def signup(request):
     if request.user.is_authenticated:
         return redirect("lobby")
+    if request.method == "POST":
+        throttle = AuthThrottle()  # the API's sign-in budget per address: no trying names in bulk
+        if not throttle.allow_request(request, None):
+            wait = int(throttle.wait() or 60)
+            response = render(request, "registration/locked_out.html", {
+                "detail": f"Too many sign-ups from your address. Try again in {max(1, round(wait / 60))} minutes."},
+                status=429)
+            response["Retry-After"] = str(wait)
+            return response
     form = forms.SignUpForm(request.POST or None)
     user = form.save() if request.method == "POST" and form.is_valid() else None
     if user is not None:

@@ -133,3 +133,15 @@ def test_the_pages_move_key_cannot_be_computed_by_another_player(client, alice, 
 def test_code_that_signs_in_without_a_request_still_can(client, alice):
     """Client.login has no request to count failures on; the lockout does not get in its way."""
     assert client.login(username="alice", password="a-long-password")
+
+
+def test_the_sign_up_page_shares_the_sign_in_budget_per_address(client, settings):
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "auth": "2/min"}}
+    codes = [client.post(reverse("signup"), {"username": f"dora{i}", "email": "d@example.com", "password": "x"}).status_code
+             for i in range(3)]
+    assert codes == [200, 200, 429]
+    cache.clear()
