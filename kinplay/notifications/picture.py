@@ -68,10 +68,10 @@ def previous_version(row: Outbox, game: Game, seat: int | None) -> int:
     if seat is not None:
         last_move = Event.objects.filter(game=game, seat=seat, seq__lte=row.version).aggregate(m=Max("seq"))["m"] or 0
     sent = Outbox.objects.filter(user_id=row.user_id, sent_at__isnull=False, held_at__isnull=True).exclude(pk=row.pk)
-    last_mail = sent.filter(game=game, version__lt=row.version).aggregate(m=Max("version"))["m"] or 0
+    last_mail = sent.filter(game=game, version__lte=row.version).aggregate(m=Max("version"))["m"] or 0
     for games in sent.filter(kind=Outbox.DIGEST).order_by("-pk").values_list("games", flat=True)[:20]:
         v = (games or {}).get(str(game.pk))
-        if v is not None and last_mail < v < row.version:
+        if v is not None and last_mail < v <= row.version:
             last_mail = v
     return max(last_move, last_mail)
 
