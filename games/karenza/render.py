@@ -231,7 +231,7 @@ def render_text(view, seat, names):
 
     lines = []
     for s, p in enumerate(view["players"]):
-        lines.append(f"{names[s]} ({p['character_name']}): {p['score']} points, {p['hand_count']} cards in hand, "
+        lines.append(f"{names[s]} ({p['character_name']}): {p['score']} point{'' if p['score'] == 1 else 's'}, {p['hand_count']} card{'' if p['hand_count'] == 1 else 's'} in hand, "
                      f"{p['deck_count']} in the deck")
         if p["sequence"]:
             lines.append("  on the table: " + ", ".join(

@@ -251,6 +251,10 @@ def render(view, seat, names):
     return "".join(parts)
 
 
+def _n(k, unit):
+    return f"{k} {unit}{'' if k == 1 else 's'}"
+
+
 def render_text(view, seat, names):
     """The same picture in plain text for the plain part of emails (from the seat's view only)."""
     if not view:
@@ -270,7 +274,7 @@ def render_text(view, seat, names):
         if p in view.get("to_act", []):
             status += " (to play)"
         lines.append(f"  {names[p]} ({view['colors'][p]}){status}: square {view['positions'][p]}, "
-                     f"{view['points'][p]} points, {view['hand_counts'][p]} cards, hot spots {hot}/{len(view['hot_passed'])}")
+                     f"{_n(view['points'][p], 'point')}, {_n(view['hand_counts'][p], 'card')}, hot spots {hot}/{len(view['hot_passed'])}")
     end = view.get("end")
     if end:
         lines.append("Scoring:")

@@ -192,11 +192,11 @@ def render_text(view, seat, names):
         lines.append(f"  {o['pos'] + 1}. {o['name'] if o['name'] else 'face down'}")
     lines.append("Players:")
     for p in view["players"]:
-        bits = [f"{p['count']} cards"]
+        bits = [f"{p['count']} card{'' if p['count'] == 1 else 's'}"]
         if p["sheep"]:
             bits.append("holds the sheep")
         if p["foxes"]:
-            bits.append(f"{p['foxes']} fox cards")
+            bits.append(f"{p['foxes']} Fox card{'' if p['foxes'] == 1 else 's'}")
         if p["placed"]:
             bits.append(f"{p['placed']} placed")
         if not p["active"]:

@@ -185,7 +185,7 @@ def render_text(view, seat, names):
     lines.append("Players:")
     res = view.get("result")
     for s in range(view["n"]):
-        bits = [f"{view['hand_counts'][s]} cards"]
+        bits = [f"{view['hand_counts'][s]} card{'' if view['hand_counts'][s] == 1 else 's'}"]
         if view["revealed"][s]:
             bits.append("favourites shown: " + ", ".join(view["revealed"][s]))
         if view.get("all_favourites") and view["all_favourites"][s]:

@@ -61,22 +61,22 @@ def in_words(delta) -> str:
     return n(minutes, "minute")
 
 
-def previous_version(row: Outbox, game: Game, seat: int | None) -> int:
+def previous_version(row: Outbox, game: Game, seat: int | None, version: int) -> int:
     """The version this player last saw: their own last move, or the last email about this game
     they were sent (a turn email, an answer, or a digest that listed it), whichever is later."""
     last_move = 0
     if seat is not None:
-        last_move = Event.objects.filter(game=game, seat=seat, seq__lte=row.version).aggregate(m=Max("seq"))["m"] or 0
+        last_move = Event.objects.filter(game=game, seat=seat, seq__lte=version).aggregate(m=Max("seq"))["m"] or 0
     sent = Outbox.objects.filter(user_id=row.user_id, sent_at__isnull=False, held_at__isnull=True).exclude(pk=row.pk)
-    last_mail = sent.filter(game=game, version__lte=row.version).aggregate(m=Max("version"))["m"] or 0
+    last_mail = sent.filter(game=game, version__lte=version).aggregate(m=Max("version"))["m"] or 0
     for games in sent.filter(kind=Outbox.DIGEST).order_by("-pk").values_list("games", flat=True)[:20]:
         v = (games or {}).get(str(game.pk))
-        if v is not None and last_mail < v <= row.version:
+        if v is not None and last_mail < v <= version:
             last_mail = v
     return max(last_move, last_mail)
 
 
-def of_game(row: Outbox, game: Game, user, *, version: int, tz, now: datetime, since: int | None = None) -> dict:
+def of_game(row: Outbox, game: Game, user, *, version: int, tz, now: datetime) -> dict:
     """One game as ``user``'s seat sees it at ``version``: board (HTML and text), deadline,
     every event since they last looked, and their moves."""
     kind = get(game.kind)
@@ -85,7 +85,7 @@ def of_game(row: Outbox, game: Game, user, *, version: int, tz, now: datetime, s
     names = selectors.seat_names(game)
     current = version == game.version and game.status == Game.ACTIVE
     legal = payload["legal_actions"] if current and row.kind != Outbox.GAME_OVER else []
-    after = previous_version(row, game, seat) if since is None else since
+    after = previous_version(row, game, seat, version)
     lines = selectors.log_lines(game, seat, after=after, upto=version, names=names)
     view = payload["view"]
     render = importlib.import_module(f"games.{game.kind}.render")

@@ -61,6 +61,10 @@ def test_it_sends_at_most_one_turn_email_per_hour_listing_every_waiting_game(ali
         for game in (first, second, third):
             game.refresh_from_db()
             assert f"#{game.pk} Knonsters" in digest.body
+        # each game's events since bob last looked: the first game's deal was in his first email
+        sections = {part.split()[0]: part for part in digest.body.split("=" * 64)[1:]}
+        assert "The cards are dealt" in sections[f"#{second.pk}"]
+        assert "alice has chosen" in sections[f"#{first.pk}"] and "The cards are dealt" not in sections[f"#{first.pk}"]
         row = Outbox.objects.get(kind=Outbox.DIGEST)
         assert row.game is None and row.games == {str(g.pk): g.version for g in (first, second, third)}
         # the moves are written as reply lines naming their game
