@@ -121,8 +121,10 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         from games.models import Game
 
         found = Game.objects.with_seats().in_bulk([int(pk) for pk in row.games])
-        games = [picture.of_game(row, found[int(pk)], user, version=v, tz=profile.tz, now=now)
-                 for pk, v in row.games.items() if int(pk) in found]
+        listed = sorted((found[int(pk)] for pk in row.games if int(pk) in found),  # most urgent first
+                        key=lambda game: (game.deadline is None, game.deadline or now, game.pk))
+        games = [picture.of_game(row, game, user, version=row.games[str(game.pk)], tz=profile.tz, now=now)
+                 for game in listed]
         context["games"] = games
         subject = SUBJECTS[row.kind].format(count=len(games), games=", ".join(f"{g['kind_name']} #{g['game'].pk}" for g in games))
         moves = any(g["legal"] for g in games)
