@@ -24,6 +24,12 @@ class Profile(models.Model):
     quiet_hours = models.BooleanField(default=False)
     quiet_from = models.TimeField(default=time(23, 0))
     quiet_to = models.TimeField(default=time(7, 0))
+    # Vacation (kinplay.clocks.vacation): on while vacation_since is set; it ends by itself at
+    # vacation_ends_at, when this year's allowance is used up.
+    vacation_since = models.DateTimeField(null=True, blank=True)
+    vacation_ends_at = models.DateTimeField(null=True, blank=True)
+    vacation_year = models.PositiveSmallIntegerField(null=True, blank=True)  # the year vacation_seconds counts
+    vacation_seconds = models.PositiveIntegerField(default=0)  # used in vacation_year, closed periods only
 
     @classmethod
     def of(cls, user):
@@ -49,3 +55,7 @@ class Profile(models.Model):
     @property
     def digest_interval(self) -> timedelta | None:
         return timedelta(minutes=self.email_every) if self.email_every else None
+
+    @property
+    def on_vacation(self):
+        return self.vacation_since is not None

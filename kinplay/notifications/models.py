@@ -13,8 +13,11 @@ class Outbox(models.Model):
     DIGEST = "digest"  # several games waiting for one player: game is NULL, ``games`` names them
     TURN_MAIL = (YOUR_TURN, REMINDER, DIGEST)  # what a digest interval spaces out
 
+    INVITATION, INVITE_DECLINED, INVITE_EXPIRED = "invitation", "invite_declined", "invite_expired"
+    VACATION_OVER = "vacation_over"  # about no game: game is None (kinplay.notifications.consent)
+
     kind = models.CharField(max_length=16)
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+", null=True, blank=True)
+    game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="+")
     version = models.PositiveIntegerField()  # the game version the message speaks of (0 for a digest)
     games = models.JSONField(default=dict, blank=True)  # a digest: {"<game id>": version}

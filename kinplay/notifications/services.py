@@ -107,6 +107,11 @@ SUBJECTS = {
 
 def compose(row: Outbox) -> EmailMultiAlternatives:
     """The message as the recipient's seat sees the game at that version: nothing more."""
+    from kinplay.notifications import consent
+
+    if row.kind in consent.KINDS:  # invitations and vacations have their own emails
+        return consent.compose(row)
+
     user = row.user
     profile = Profile.of(user)
     now = timezone.now()
