@@ -9,7 +9,7 @@ from games import services
 from kinplay.accounts.models import Profile
 from kinplay.notifications.digests import release_held
 from kinplay.notifications.models import Outbox
-from tests.play import finish, step
+from tests.play import accepted, finish, step
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,7 @@ def settings_of(user, **fields):
 
 def game_waiting_for_bob(alice):
     """A game where it is bob's turn (bob then has a turn email in the outbox)."""
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
     for _ in range(50):
         game.refresh_from_db()
         if game.to_act == [1]:
@@ -35,7 +35,8 @@ def game_waiting_for_bob(alice):
 
 
 def to(inbox, who):
-    return [m for m in inbox() if m.to == [f"{who}@example.com"]]
+    """What ``who`` was sent, invitations to the games aside."""
+    return [m for m in inbox() if m.to == [f"{who}@example.com"] and "invites you" not in m.subject]
 
 
 def test_it_sends_at_most_one_turn_email_per_hour_listing_every_waiting_game(alice, bob, inbox):
@@ -117,7 +118,7 @@ def test_it_holds_mail_in_quiet_hours_and_sends_it_when_they_end(alice, bob, inb
 def test_it_holds_a_game_over_email_in_quiet_hours_and_sends_it_as_it_is(alice, bob, inbox):
     settings_of(bob, quiet_hours=True, time_zone="UTC", quiet_from=time(22, 0), quiet_to=time(6, 0))
     with time_machine.travel(datetime(2026, 11, 24, 23, 0, tzinfo=dt_timezone.utc), tick=False) as clock:
-        game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+        game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
         finish(game)
         assert [m for m in to(inbox, "bob")] == []
         assert any("is over" in m.subject for m in to(inbox, "alice"))
@@ -145,6 +146,6 @@ def test_it_never_holds_the_answer_to_a_move_by_email(alice, bob, inbox):
     from kinplay.notifications.replies import receive, reply_address
 
     settings_of(bob, quiet_hours=True, time_zone="UTC", quiet_from=time(0, 0), quiet_to=time(23, 59))
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
     receive(sender="bob@example.com", recipients=[reply_address(game.pk, 1)], text="no such move")
     assert [m.subject for m in to(inbox, "bob")] == [f"Move not accepted in Knonsters #{game.pk}"]

@@ -14,7 +14,7 @@ from kinplay.notifications.models import Outbox
 from kinplay.notifications.services import compose
 from tests.games.kenta.test_leaks import _perturb as perturb_kenta
 from tests.games.knonsters.test_leaks import swap_hand_card as swap_knonsters_hand
-from tests.play import step
+from tests.play import accepted, step
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +50,7 @@ def perturbed(monkeypatch, game, change):
 
 def kenta_game_waiting_for(seat, alice, bob, charlie):
     seats = [{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}]
-    game = services.create_game(creator=alice, kind="kenta", seats=seats, per_move=None)
+    game = accepted(services.create_game(creator=alice, kind="kenta", seats=seats, per_move=None))
     for _ in range(300):
         game.refresh_from_db()
         if game.to_act == [seat] and Event.objects.filter(game=game).count() > 6:
@@ -80,7 +80,7 @@ def test_it_shows_my_own_kenta_hand_so_a_change_to_it_changes_the_email(alice, b
 
 
 def knonsters_race_waiting_for_bob(alice):
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
     for _ in range(60):
         game.refresh_from_db()
         if game.to_act == [1] and load_state(game)["phase"] == "race":

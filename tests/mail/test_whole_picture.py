@@ -11,7 +11,7 @@ from games.models import Event
 from games.store import load_state
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.services import compose
-from tests.play import finish, step
+from tests.play import accepted, finish, step
 
 pytestmark = pytest.mark.django_db
 
@@ -30,8 +30,8 @@ def until_turn_of(game, seat, max_steps=200):
 
 
 def test_it_shows_my_board_hand_objective_deadline_and_moves(alice, bob, inbox):
-    game = services.create_game(creator=alice, kind="kenta", seats=[{"user": "alice"}, {"user": "bob"}],
-                                per_move=2 * 86400, on_timeout="bot")
+    game = accepted(services.create_game(creator=alice, kind="kenta", seats=[{"user": "alice"}, {"user": "bob"}],
+                                per_move=2 * 86400, on_timeout="bot"))
     game.refresh_from_db()
     seat = game.to_act[0]
     user = (alice, bob)[seat]
@@ -52,14 +52,15 @@ def test_it_shows_my_board_hand_objective_deadline_and_moves(alice, bob, inbox):
 
 
 def test_it_says_what_the_timeout_policy_does(alice, bob, inbox):
-    services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}],
-                         per_move=3 * 3600, on_timeout="forfeit")
-    assert all("in 3 hours; then you lose the game by forfeit." in m.body for m in inbox())
+    accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}],
+                         per_move=3 * 3600, on_timeout="forfeit"))
+    turns = [m for m in inbox() if m.subject.startswith("Your turn")]
+    assert len(turns) == 2 and all("in 3 hours; then you lose the game by forfeit." in m.body for m in turns)
 
 
 def test_it_lists_every_event_since_my_last_move_not_only_the_last_eight(alice, bob, inbox):
     seats = [{"user": "alice"}, {"user": "bob"}] + [{"bot": "heuristic"}] * 3
-    game = services.create_game(creator=alice, kind="kenta", seats=seats, per_move=None)
+    game = accepted(services.create_game(creator=alice, kind="kenta", seats=seats, per_move=None))
     checked = 0
     for _ in range(60):
         game.refresh_from_db()
@@ -83,7 +84,7 @@ def test_it_lists_every_event_since_my_last_move_not_only_the_last_eight(alice, 
 def test_it_lists_only_what_happened_since_my_previous_email(alice, bob, inbox):
     from kinplay.notifications.services import remind
 
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=3600)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=3600))
     game = until_turn_of(game, 1)
     turn_mail = turn_mail_to(inbox, "bob")[-1]
     assert "What happened since you last looked" in turn_mail.body
@@ -94,7 +95,7 @@ def test_it_lists_only_what_happened_since_my_previous_email(alice, bob, inbox):
 
 def test_it_tells_everyone_the_final_standings_with_names_scores_and_result_lines(alice, bob, charlie, inbox):
     seats = [{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}]
-    game = services.create_game(creator=alice, kind="knonsters", seats=seats, per_move=None)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=seats, per_move=None))
     finish(game)
     game.refresh_from_db()
     result = game.result
@@ -118,16 +119,16 @@ def test_it_shows_deadlines_in_the_players_time_zone(alice, bob, inbox):
     p = Profile.of(bob)
     p.time_zone = "America/New_York"
     p.save()
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=86400)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=86400))
     game.refresh_from_db()
-    mail = next(m for m in inbox() if m.to == ["bob@example.com"])
+    mail = turn_mail_to(inbox, "bob")[0]
     local = game.deadline.astimezone(Profile.of(bob).tz)
     assert f"due {local.strftime('%a %H:%M')} {local.tzname()}, in 1 day" in mail.body
     assert "Times are in America/New_York." in mail.body
 
 
 def test_it_composes_a_row_whose_game_moved_on_without_offering_stale_moves(alice, bob, inbox):
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
     row = Outbox.objects.filter(kind=Outbox.YOUR_TURN).first()
     game.refresh_from_db()
     step(game)
