@@ -149,3 +149,21 @@ def test_it_never_holds_the_answer_to_a_move_by_email(alice, bob, inbox):
     game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
     receive(sender="bob@example.com", recipients=[reply_address(game.pk, 1)], text="no such move")
     assert [m.subject for m in to(inbox, "bob")] == [f"Move not accepted in Knonsters #{game.pk}"]
+
+
+@pytest.mark.parametrize("quiet, local, expected", [
+    ((time(23, 0), time(7, 0)), time(23, 0), True),
+    ((time(23, 0), time(7, 0)), time(6, 59), True),
+    ((time(23, 0), time(7, 0)), time(7, 0), False),
+    ((time(23, 0), time(7, 0)), time(12, 0), False),
+    ((time(13, 0), time(15, 0)), time(14, 0), True),  # a nap: inside one day
+    ((time(13, 0), time(15, 0)), time(16, 0), False),
+])
+def test_it_knows_when_quiet_hours_are_in_the_players_time_zone(quiet, local, expected):
+    from zoneinfo import ZoneInfo
+
+    p = Profile(quiet_hours=True, time_zone="Asia/Tokyo", quiet_from=quiet[0], quiet_to=quiet[1])
+    now = datetime(2026, 11, 24, local.hour, local.minute, tzinfo=ZoneInfo("Asia/Tokyo"))
+    assert p.is_quiet(now.astimezone(dt_timezone.utc)) is expected
+    p.quiet_hours = False
+    assert p.is_quiet(now) is False
