@@ -167,3 +167,14 @@ def test_it_knows_when_quiet_hours_are_in_the_players_time_zone(quiet, local, ex
     assert p.is_quiet(now.astimezone(dt_timezone.utc)) is expected
     p.quiet_hours = False
     assert p.is_quiet(now) is False
+
+
+def test_it_keeps_a_digest_of_many_games_under_gmails_clipping_size(alice, bob):
+    from kinplay.notifications.services import DIGEST_BOARDS, compose
+
+    games = [accepted(services.create_game(creator=alice, kind="project_kin", seats=[{"user": "alice"}, {"user": "bob"}],
+                                           per_move=None)) for _ in range(6)]
+    row = Outbox.objects.create(kind=Outbox.DIGEST, user=alice, version=0, games={str(g.pk): g.version for g in games})
+    html = compose(row).alternatives[0][0]
+    assert len(html.encode()) < 102_000
+    assert html.count("<svg") == DIGEST_BOARDS and html.count("<pre") == len(games) - DIGEST_BOARDS
