@@ -14,33 +14,39 @@ from django.db.models import Max
 
 from games import selectors
 from games.models import Event, Game
+from games.store import load_state
 from games.registry import get
 from kinplay.notifications.models import Outbox
 
 MAX_LOG_LINES = 200  # a player back after weeks gets the newest lines and a link for the rest
 
-ON_TIMEOUT = {
-    "bot": "then a bot plays for you",
-    "skip": "then your turn is skipped",
-    "forfeit": "then you lose the game by forfeit",
-}
-
-
 def site(path: str) -> str:
     return f"{settings.SITE_URL.rstrip('/')}{path}"
 
 
-def deadline_text(game: Game, tz, now: datetime) -> str:
+def deadline_text(game: Game, tz, now: datetime, then: str) -> str:
     """"due Tue 14:00 UTC, in 2 days; then a bot plays for you" in the player's time zone."""
     if not game.deadline or game.status != Game.ACTIVE:
         return ""
     local = game.deadline.astimezone(tz)
     fmt = "%a %H:%M" if (game.deadline - now).days < 6 else "%a %d %b %H:%M"
     when = f"{local.strftime(fmt)} {local.tzname()}"
-    policy = ON_TIMEOUT.get(game.on_timeout, "")
     if game.deadline <= now:
-        return f"was due {when}; {policy} at any moment"
-    return f"due {when}, in {in_words(game.deadline - now)}; {policy}"
+        return f"was due {when}; {then} at any moment"
+    return f"due {when}, in {in_words(game.deadline - now)}; {then}"
+
+
+def what_then(game: Game, entry: dict | None, legal: list[dict]) -> str:
+    """What the clock does for this seat when it runs out, as ``games.services.timeout`` does it."""
+    default = (entry or {}).get("default")
+    if entry and (entry.get("kind") == "window" or (game.on_timeout == "skip" and default is not None)):
+        label = next((a["label"] for a in legal if a["action"] == default), None)
+        if entry.get("kind") == "window":
+            return f"then “{label}” is answered for you" if label else "then the default answer is taken for you"
+        return f"then your turn is skipped (“{label}”)" if label else "then your turn is skipped"
+    if game.on_timeout == "forfeit":
+        return "then you lose the game by forfeit"
+    return "then a bot plays for you"
 
 
 def in_words(delta) -> str:
@@ -99,7 +105,7 @@ def of_game(row: Outbox, game: Game, user, *, version: int, tz, now: datetime) -
         "url": site(f"/games/{game.pk}/"),
         "board_html": render.render(view, seat, names) if view else "",
         "board_text": render.render_text(view, seat, names) if view else "",
-        "deadline": deadline_text(game, tz, now) if current else "",
+        "deadline": deadline_text(game, tz, now, what_then(game, waits_for(game, seat), legal)) if current else "",
         "recent": lines[-MAX_LOG_LINES:],
         "recent_hidden": max(0, len(lines) - MAX_LOG_LINES),
         "legal": legal,
@@ -107,6 +113,13 @@ def of_game(row: Outbox, game: Game, user, *, version: int, tz, now: datetime) -
         "standings": standings(result, names, seat) if result else [],
         "winners": ", ".join(names[i] for i in ((result or {}).get("winners") or [])),
     }
+
+
+def waits_for(game: Game, seat: int | None) -> dict | None:
+    """The seat's entry in the rules' ``to_act`` (a turn, a choice or a window, and its default)."""
+    if seat is None or seat not in (game.to_act or []):
+        return None
+    return get(game.kind).rules.to_act(load_state(game)).get(seat)
 
 
 def standings(result: dict, names: list[str], seat: int | None) -> list[dict]:

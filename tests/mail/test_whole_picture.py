@@ -41,7 +41,7 @@ def test_it_shows_my_board_hand_objective_deadline_and_moves(alice, bob, inbox):
     for card in view["hand"]:
         assert kenta.CARDS[card]["name"] in mail.body
     assert "Your secret objective:" in mail.body
-    assert re.search(r"Your move is due \w{3} \d\d:\d\d UTC, in \d+ \w+; then a bot plays for you\.", mail.body)
+    assert re.search(r"Your move is due \w{3} \d\d:\d\d UTC, in \d+ \w+; then ", mail.body)
     assert "Finish line: square" in mail.body and "Players:" in mail.body
     for a in selectors.game_for(game, user)["legal_actions"]:
         assert f"  {a['notation']}  —  {a['label']}" in mail.body
@@ -56,6 +56,24 @@ def test_it_says_what_the_timeout_policy_does(alice, bob, inbox):
                          per_move=3 * 3600, on_timeout="forfeit"))
     turns = [m for m in inbox() if m.subject.startswith("Your turn")]
     assert len(turns) == 2 and all("in 3 hours; then you lose the game by forfeit." in m.body for m in turns)
+
+
+def test_it_says_which_answer_the_clock_gives_when_a_window_closes(alice, bob, inbox):
+    game = accepted(services.create_game(creator=alice, kind="kenta", seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=2 * 86400, on_timeout="bot"))
+    for _ in range(100):
+        game.refresh_from_db()
+        seat = game.to_act[0]
+        entry = kenta.to_act(load_state(game))[seat]
+        if entry["kind"] == "window":
+            break
+        step(game)
+    else:
+        raise AssertionError("no window")
+    user = (alice, bob)[seat]
+    label = next(a["label"] for a in selectors.game_for(game, user)["legal_actions"] if a["action"] == entry["default"])
+    mail = compose(Outbox.objects.create(kind=Outbox.YOUR_TURN, game=game, user=user, version=game.version))
+    assert f"then “{label}” is answered for you." in mail.body and "a bot plays" not in mail.body
 
 
 def test_it_lists_every_event_since_my_last_move_not_only_the_last_eight(alice, bob, inbox):
