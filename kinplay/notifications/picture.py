@@ -10,7 +10,7 @@ import importlib
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import Max
+from django.db.models import Max, Min
 
 from games import selectors
 from games.models import Event, Game
@@ -18,6 +18,7 @@ from games.store import load_state
 from games.registry import get
 from kinplay.notifications.models import Outbox
 
+OWN_MOVES = ["player", "email", "resign"]  # how a command was made when the player made it
 MAX_LOG_LINES = 200  # a player back after weeks gets the newest lines and a link for the rest
 
 def site(path: str) -> str:
@@ -72,7 +73,13 @@ def previous_version(row: Outbox, game: Game, seat: int | None, version: int) ->
     they were sent (a turn email, an answer, or a digest that listed it), whichever is later."""
     last_move = 0
     if seat is not None:
-        last_move = Event.objects.filter(game=game, seat=seat, seq__lte=version).aggregate(m=Max("seq"))["m"] or 0
+        # A command's first event carries it; the player's own (not a timeout played for them,
+        # which they have not seen) runs up to the next command (the bots' answers, ...).
+        commands = Event.objects.filter(game=game, seq__lte=version, command__isnull=False)
+        own = commands.filter(seat=seat, command__by__in=OWN_MOVES).aggregate(m=Max("seq"))["m"]
+        if own:
+            following = commands.filter(seq__gt=own).aggregate(m=Min("seq"))["m"]
+            last_move = following - 1 if following else version
     sent = Outbox.objects.filter(user_id=row.user_id, sent_at__isnull=False, held_at__isnull=True).exclude(pk=row.pk)
     last_mail = sent.filter(game=game, version__lte=version).aggregate(m=Max("version"))["m"] or 0
     for games in sent.filter(kind=Outbox.DIGEST).order_by("-pk").values_list("games", flat=True)[:20]:

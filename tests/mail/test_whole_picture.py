@@ -154,3 +154,23 @@ def test_it_composes_a_row_whose_game_moved_on_without_offering_stale_moves(alic
     row.refresh_from_db()
     mail = compose(row)
     assert "Your moves" not in mail.body and mail.reply_to == []
+
+
+def test_it_shows_what_the_clock_played_for_me_while_i_was_away(alice, inbox):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from kinplay.clocks.services import sweep
+
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"bot": "heuristic"}], per_move=60))
+    step(game, seat=0)  # alice chooses her favourites herself
+    game.refresh_from_db()
+    assert game.to_act == [0]
+    inbox().clear()
+    sweep(now=timezone.now() + timedelta(seconds=61))  # a bot plays for alice, then the other bot
+    game.refresh_from_db()
+    timed_out = Event.objects.get(game=game, command__by="timeout-bot")
+    lines = selectors.log_lines(game, 0, after=timed_out.seq - 1, upto=game.version)
+    mail = turn_mail_to(inbox, "alice")[-1]
+    assert lines and all(f"  - {line['text']}" in mail.body for line in lines)
