@@ -225,7 +225,7 @@ def render_text(view, seat, names):
     lines = []
     for s in (0, 1):
         mine = [p for p in view["pieces"] if p["seat"] == s]
-        where = ", ".join(f"{p['id']}{'' if p['type'] == 'normal' else ' (' + p['type'] + ')'} at {p['at']}"
+        where = ", ".join(f"{p['id']}{'' if p['type'] == 'normal' else ' (' + p['type'] + ')'} on {rules._nname(p['at'])}"
                           for p in mine if p["zone"] == "board") or "none"
         waiting = sum(1 for p in mine if p["zone"] != "board")
         bits = [f"out {view['out'][s]}/{rules.PIECES['pawns']}", f"on the board: {where}", f"{waiting} off the board"]
@@ -236,8 +236,10 @@ def render_text(view, seat, names):
     if bomb["carrier"]:
         left = f"; detonates in {bomb['turns_left']} turn(s)" if bomb["turns_left"] is not None else ""
         lines.append(f"Bomb carried by {bomb['carrier']}{left}.")
-    else:
+    elif bomb.get("on_space", True) or not bomb.get("at"):
         lines.append("The bomb is on the bomb space.")
+    else:
+        lines.append(f"The bomb lies on {rules._nname(bomb['at'])}.")
     res, turn = view.get("result"), view["turn"]
     if res:
         lines.append(res["summary"])
