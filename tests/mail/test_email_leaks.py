@@ -12,7 +12,9 @@ from games.models import Event
 from games.store import load_state, stream
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.services import compose
+from tests.games.karenza.test_hidden import _swap_hand_card as swap_karenza_hand
 from tests.games.kenta.test_leaks import _perturb as perturb_kenta
+from tests.games.kinapa.test_leaks import _known as known_to, _swap as swap_kinapa_cards
 from tests.games.knonsters.test_leaks import swap_hand_card as swap_knonsters_hand
 from tests.play import accepted, step
 
@@ -123,3 +125,51 @@ def test_it_shows_my_own_knonsters_hand_in_the_digest_so_a_change_to_it_changes_
     perturbed(monkeypatch, game, swap_bobs_card)
     after = email(digest)
     assert after[1] != before[1] and after[2] != before[2]
+
+
+@pytest.mark.parametrize("victim, changes", [(0, False), (1, True)])
+def test_it_keeps_the_other_karenza_hand_out_of_my_email_and_shows_mine(alice, bob, monkeypatch, victim, changes):
+    game = accepted(services.create_game(creator=alice, kind="karenza", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
+    for _ in range(40):
+        game.refresh_from_db()
+        events = [r.as_rules_event() for r in stream(game)]
+        if game.to_act == [1] and swap_karenza_hand(events, load_state(game), victim) is not None:
+            break
+        step(game)
+    else:
+        raise AssertionError("no position to test")
+    row = Outbox.objects.create(kind=Outbox.YOUR_TURN, game=game, user=bob, version=game.version)
+    before = email(row)
+    perturbed(monkeypatch, game, lambda evs, st: swap_karenza_hand(evs, st, victim))
+    after = email(row)
+    assert (after != before) is changes
+
+
+def test_it_keeps_cards_i_may_not_know_out_of_my_kinapa_email(alice, bob, monkeypatch):
+    from games.engine import replay
+    from games.kinapa import rules as kinapa
+
+    game = accepted(services.create_game(creator=alice, kind="kinapa", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
+    for _ in range(40):
+        game.refresh_from_db()
+        if 1 in game.to_act:
+            break
+        step(game)
+    events = [r.as_rules_event() for r in stream(game)]
+    state = load_state(game)
+    known = known_to(events, 1)
+    # a card of alice's hand and one of a face-down BOT deck, neither of which bob has seen
+    theirs = [c for c in state["hands"][0] if c not in known]
+    decks = [c for h in state["hands"][state["n"]:] for c in h if c not in known]
+    assert theirs and decks
+    row = Outbox.objects.create(kind=Outbox.YOUR_TURN, game=game, user=bob, version=game.version)
+    before = email(row)
+
+    def swap(evs, st):
+        evs2 = swap_kinapa_cards(evs, theirs[0], decks[0])
+        st2 = replay(kinapa, evs2)
+        assert decks[0] in st2["hands"][0] and theirs[0] not in st2["hands"][0]  # a real change
+        return evs2, st2
+
+    perturbed(monkeypatch, game, swap)
+    assert email(row) == before
