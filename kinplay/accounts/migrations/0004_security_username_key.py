@@ -22,7 +22,7 @@ def fill_keys(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0002_consent_vacation'),
+        ('accounts', '0003_mailout_email_settings'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
