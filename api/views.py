@@ -19,6 +19,7 @@ from games.models import Game
 from games.registry import kinds
 from kinplay import params
 from kinplay.accounts import services as accounts
+from kinplay.accounts import usernames
 
 MAX_EVENT_SEQ = 2**31 - 1
 
@@ -63,7 +64,7 @@ def token(request):
     data = _valid(s.TokenRequestSerializer, request)
     # The Django request: django-axes counts failures on it and its middleware answers 429 once
     # this name is locked out from this address (kinplay.accounts.lockout).
-    user = authenticate(request._request, username=data["username"], password=data["password"])
+    user = authenticate(request._request, username=usernames.normalise(data["username"]), password=data["password"])
     if user is None:  # the same answer for an unknown name and a wrong password
         return error("not_authenticated", "Wrong username or password.", status.HTTP_401_UNAUTHORIZED)
     key, _ = Token.objects.get_or_create(user=user)

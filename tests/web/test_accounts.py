@@ -28,6 +28,9 @@ def test_it_takes_a_fullwidth_name_as_its_plain_form(api, alice):
     assert r.status_code == 400 and "taken" in r.json()["detail"]
     r = register(api, "ｄｏｒａ")
     assert r.status_code == 201 and r.json()["username"] == "dora"
+    # and signs in as typed, as the login page's form does
+    r = api().post("/api/accounts/token/", {"username": "ｄｏｒａ", "password": "a-long-password"}, format="json")
+    assert r.status_code == 200
 
 
 @pytest.mark.parametrize("lookalike", ["\u0430lice", "ALICE", "al\u0456ce"])  # Cyrillic а, upper case, Ukrainian і
