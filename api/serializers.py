@@ -33,6 +33,7 @@ class CreateGameSerializer(serializers.Serializer):
     options = serializers.DictField(required=False, default=dict)
     seats = serializers.ListField(child=serializers.DictField(), min_length=1)
     clock = ClockSerializer(required=False)
+    rated = serializers.BooleanField(default=True, help_text="false: a friendly game that changes no rating")
 
 
 class ActionSerializer(serializers.Serializer):
@@ -73,6 +74,7 @@ class GameOut(serializers.Serializer):
     view = serializers.DictField()
     legal_actions = LegalActionOut(many=True)
     result = serializers.DictField(allow_null=True)
+    rated = serializers.BooleanField()
     fairness = serializers.DictField()
 
 
