@@ -22,6 +22,7 @@ from games.models import Game
 from games.registry import kinds
 from games.store import VersionConflict
 from kinplay.accounts.models import Profile
+from kinplay.ratings.selectors import rating_changes
 from kinplay.web import forms
 
 log = logging.getLogger("kinplay.web")
@@ -146,7 +147,7 @@ def new_game(request):
                 seats = forms.read_seats(request.POST, form.cleaned_data["players"], request.user)
                 per_move, on_timeout = form.clock()
                 game = services.create_game(creator=request.user, kind=kind.slug, options=options, seats=seats,
-                                            per_move=per_move, on_timeout=on_timeout)
+                                            per_move=per_move, on_timeout=on_timeout, rated=form.cleaned_data["rated"])
             except (forms.OptionError, services.BadRequest) as exc:
                 error = str(exc)
             except IllegalAction as exc:
@@ -159,7 +160,7 @@ def new_game(request):
         first = choices[0] if choices else None
         form = forms.NewGameForm(kinds=available, initial={
             "kind": request.GET.get("kind") or (first and first["slug"]),
-            "players": first and first["min"], "per_move": "259200", "on_timeout": "bot",
+            "players": first and first["min"], "per_move": "259200", "on_timeout": "bot", "rated": True,
         })
     data = request.POST if request.method == "POST" else {}
     max_players = max([c["max"] for c in choices] or [1])
@@ -223,12 +224,14 @@ def game_page(request, pk):
     standings = []
     if result:
         ranks, scores, winners = result.get("ranks") or [], result.get("scores") or [], result.get("winners") or []
+        changes = rating_changes(game)  # the game-over screen shows each seat's rating change
         for s in data["seats"]:
             i = s["index"]
             standings.append({
                 "name": s["name"], "you": s["you"], "bot": s["bot"],
                 "rank": ranks[i] if i < len(ranks) else None,
                 "score": scores[i] if i < len(scores) else None, "winner": i in winners,
+                "rating": changes.get(i),
             })
         standings.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0))
     winners = (result or {}).get("winners") or []
