@@ -40,7 +40,7 @@ class Rating(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "kind"], name="rating_unique_user_kind")]
-        indexes = [models.Index(fields=["kind", "-ordinal"], name="rating_leaderboard")]
+        indexes = [models.Index(fields=["kind", "-ordinal", "-games", "user"], name="rating_leaderboard")]
 
     def __str__(self):
         return f"{self.user_id} {self.kind} {self.rating}"

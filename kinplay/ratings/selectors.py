@@ -28,8 +28,10 @@ def ratings_of(users, kind: str) -> dict[int, Rating]:
 
 
 def leaderboard(kind: str):
-    """Everyone rated in ``kind``, best first (ties by more games, then name)."""
-    return Rating.objects.filter(kind=kind).select_related("user").order_by("-ordinal", "-games", "user__username")
+    """Everyone rated in ``kind``, best first (ties: more games first, then the earlier
+    account). Exactly the order of the rating_leaderboard index, so a deep page is an index
+    walk, not a sort."""
+    return Rating.objects.filter(kind=kind).select_related("user").order_by("-ordinal", "-games", "user_id")
 
 
 def ranked_rows(page_rows, kind: str, offset: int) -> list[dict]:
