@@ -1,6 +1,8 @@
 """Ratings as a projection of finished games: which games count, the numbers (checked against
 the openskill package itself), applied once, and rebuilt to exactly the live numbers."""
 
+import random
+
 import pytest
 from django.core.management import call_command
 from openskill.models import PlackettLuce
@@ -119,14 +121,14 @@ def test_it_applies_a_game_once_whatever_replays_verifies_or_rebuilds_it(alice, 
     assert game.finished_at == finished_at and game.status == Game.FINISHED
 
 
-def test_it_rebuilds_exactly_the_live_numbers(alice, bob, charlie, make_user, tiny):
-    dora = make_user("dora")
-    people = [alice, bob, charlie, dora]
-    for i in range(14):
-        kind = "tiny4" if i % 2 else "tiny"
-        n = 2 + i % (3 if kind == "tiny4" else 2)
-        table = [people[(i + k) % 4] for k in range(n)]
-        finish(game_of(*table, kind=kind, options={"cards": 1 + i % 3}))
+@pytest.mark.parametrize("games", [14, 500])
+def test_it_rebuilds_exactly_the_live_numbers(alice, bob, charlie, make_user, tiny, games):
+    people = [alice, bob, charlie] + [make_user(f"p{i}") for i in range(5)]
+    rng = random.Random(games)
+    for i in range(games):
+        kind = rng.choice(["tiny", "tiny4"])
+        table = rng.sample(people, rng.randint(2, 3 if kind == "tiny" else 4))
+        finish(game_of(*table, kind=kind, options={"cards": rng.randint(1, 2)}))
     finish(game_of(alice, bots=2))  # not rated, in between
     won_by(1, game_of(bob, charlie, rated=False))
 
