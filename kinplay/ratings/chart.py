@@ -1,6 +1,6 @@
 """The rating-over-time chart of a player page: plain server-rendered SVG, no script.
 
-A line per kind over real time; each game is a point linking to the game, with a native
+A line per kind, games evenly spaced in finish order; each game is a point linking to the game, with a native
 tooltip (<title>). Hand-written: a polyline and a few labels are less than a charting
 library's configuration, and nothing but the browser is needed to show it.
 """
@@ -28,15 +28,18 @@ def rating_chart(history: dict[str, list[dict]], names: dict[str, str]) -> str:
     series = {k: pts for k, pts in history.items() if pts}
     if not series:
         return ""
-    # Each line starts from the rating before its first game.
+    # Games are evenly spaced in the order they finished (async games come in bursts; a time
+    # scale would pile them up). Each line starts, one step before its first game, from the
+    # rating it had then.
+    order = sorted((p["finished_at"], p["game"]) for pts in series.values() for p in pts)
+    slot = {key: i + 1 for i, key in enumerate(order)}
     lines = {}
     for kind, pts in series.items():
         first = pts[0]
-        lines[kind] = [(first["finished_at"], first["rating"] - first["delta"], None)] + [
-            (p["finished_at"], p["rating"], p) for p in pts]
-    times = [t.timestamp() for pts in lines.values() for t, _, _ in pts]
+        start = (slot[(first["finished_at"], first["game"])] - 1, first["rating"] - first["delta"], None)
+        lines[kind] = [start] + [(slot[(p["finished_at"], p["game"])], p["rating"], p) for p in pts]
     values = [v for pts in lines.values() for _, v, _ in pts]
-    t0, t1 = min(times), max(times)
+    last = len(order)
     step = _nice_step(max(values) - min(values) or 1)
     lo = (min(values) // step) * step
     hi = -(-max(values) // step) * step
@@ -44,8 +47,8 @@ def rating_chart(history: dict[str, list[dict]], names: dict[str, str]) -> str:
         lo, hi = lo - step, hi + step
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
-    def x(t):
-        return LEFT + (plot_w / 2 if t1 == t0 else (t.timestamp() - t0) / (t1 - t0) * plot_w)
+    def x(i):
+        return LEFT + i / last * plot_w
 
     def y(v):
         return TOP + (hi - v) / (hi - lo) * plot_h
@@ -57,8 +60,7 @@ def rating_chart(history: dict[str, list[dict]], names: dict[str, str]) -> str:
         out.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
                    f'stroke="#e5e1d8" stroke-width="1"/>')
         out.append(f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="11" fill="#777">{v}</text>')
-    first_t = min(t for pts in lines.values() for t, _, _ in pts)
-    last_t = max(t for pts in lines.values() for t, _, _ in pts)
+    first_t, last_t = order[0][0], order[-1][0]
     out.append(f'<text x="{LEFT}" y="{HEIGHT - 8}" font-size="11" fill="#777">{first_t:%d %b %Y}</text>')
     if last_t.date() != first_t.date():
         out.append(f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" text-anchor="end" font-size="11" fill="#777">'
@@ -66,13 +68,13 @@ def rating_chart(history: dict[str, list[dict]], names: dict[str, str]) -> str:
     for i, (kind, pts) in enumerate(lines.items()):
         colour = COLOURS[i % len(COLOURS)]
         label = escape(names.get(kind, kind))
-        coords = " ".join(f"{x(t):.1f},{y(v):.1f}" for t, v, _ in pts)
+        coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v, _ in pts)
         out.append(f'<g class="series" data-kind="{escape(kind)}"><polyline points="{coords}" fill="none" '
                    f'stroke="{colour}" stroke-width="2" stroke-linejoin="round"/>')
-        for t, v, p in pts[1:]:
-            delta = p["delta"]
+        for i, v, p in pts[1:]:
+            t, delta = p["finished_at"], p["delta"]
             sign = f"+{delta}" if delta > 0 else (f"\u2212{-delta}" if delta < 0 else "\u00b10")
-            out.append(f'<a href="{reverse("game", args=[p["game"]])}"><circle cx="{x(t):.1f}" cy="{y(v):.1f}" r="3.5" '
+            out.append(f'<a href="{reverse("game", args=[p["game"]])}"><circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3.5" '
                        f'fill="{colour}"><title>{label} #{p["game"]}, {t:%d %b %Y}: {v} ({sign})</title></circle></a>')
         out.append("</g>")
     out.append("</svg>")
