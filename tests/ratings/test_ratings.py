@@ -12,7 +12,7 @@ from games.models import Game
 from kinplay.ratings import selectors
 from kinplay.ratings.models import Rating, RatingChange, shown
 from kinplay.ratings.services import record_game_over
-from tests.play import finish
+from tests.play import accepted, finish
 
 pytestmark = pytest.mark.django_db
 
@@ -21,8 +21,8 @@ OPENSKILL = PlackettLuce()  # the package's own defaults: what the issue asks us
 
 def game_of(*users, kind="tiny", bots=0, **kw):
     seats = [{"user": u.username} for u in users] + [{"bot": "random"}] * bots
-    return services.create_game(creator=users[0], kind=kind, options=kw.pop("options", {"cards": 1}), seats=seats,
-                                per_move=kw.pop("per_move", None), **kw)
+    return accepted(services.create_game(creator=users[0], kind=kind, options=kw.pop("options", {"cards": 1}),
+                                         seats=seats, per_move=kw.pop("per_move", None), **kw))
 
 
 def won_by(winner_seat, game):

@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0004_ratings_game_rated_finished_at'),
+        ('games', '0005_ratings_game_rated_finished_at'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

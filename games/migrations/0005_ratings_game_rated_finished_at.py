@@ -12,7 +12,7 @@ def backfill_finished_at(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_lean_indexes'),
+        ('games', '0004_consent_invitations'),
     ]
 
     operations = [
