@@ -74,7 +74,8 @@ class HeadToHeadOut(serializers.Serializer):
 class PlayerOut(serializers.Serializer):
     name = serializers.CharField()
     ratings = serializers.DictField(child=KindRatingOut(), help_text="by kind")
-    history = serializers.DictField(child=HistoryPointOut(many=True), help_text="by kind, oldest first")
+    history = serializers.DictField(child=HistoryPointOut(many=True),
+                                    help_text="by kind, oldest first: the latest 1,000 rated games of each kind")
     recent = GameSummaryOut(many=True)
     head_to_head = HeadToHeadOut(allow_null=True, help_text="the caller against this player; null on one's own profile")
 

@@ -83,12 +83,13 @@ def ratings_by_kind(user) -> dict[str, dict]:
     return out
 
 
-def history(user) -> dict[str, list[dict]]:
-    """Per kind, the rating after each rated game, oldest first."""
+def history(user, last: int = 1000) -> dict[str, list[dict]]:
+    """Per kind, the rating after each of the ``last`` latest rated games, oldest first."""
     out: dict[str, list[dict]] = {}
-    for c in RatingChange.objects.filter(user=user).order_by("finished_at", "game_id"):
-        out.setdefault(c.kind, []).append({"game": c.game_id, "finished_at": c.finished_at, "rating": c.after,
-                                           "delta": c.delta})
+    for kind in Rating.objects.filter(user=user).values_list("kind", flat=True):
+        rows = RatingChange.objects.filter(user=user, kind=kind).order_by("-finished_at", "-game_id")[:last]
+        out[kind] = [{"game": c.game_id, "finished_at": c.finished_at, "rating": c.after, "delta": c.delta}
+                     for c in reversed(rows)]
     return out
 
 

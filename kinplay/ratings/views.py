@@ -13,6 +13,7 @@ from kinplay.ratings import chart, selectors
 from kinplay.ratings.models import PROVISIONAL_GAMES
 
 PER_PAGE = 50
+CHART_GAMES = 200  # per kind: a line that stays readable
 
 
 @login_required
@@ -52,7 +53,7 @@ def player(request, name):
         return redirect("player", name=user.username)
     names = {slug: k.name for slug, k in kinds().items()}
     ratings = [{"kind": slug, "name": names.get(slug, slug), **r} for slug, r in selectors.ratings_by_kind(user).items()]
-    history = selectors.history(user)
+    history = selectors.history(user, last=CHART_GAMES)
     me = request.user.pk == user.pk
     return render(request, "ratings/player.html", {
         "player": user, "me": me, "ratings": ratings,
