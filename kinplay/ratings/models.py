@@ -62,7 +62,8 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """One seat of one rated game: the rating before and after it."""
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
+    # db_index=False: the unique (game, seat) index serves every lookup by game.
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes", db_index=False)
     seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
     kind = models.CharField(max_length=32)

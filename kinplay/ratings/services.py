@@ -48,8 +48,6 @@ def record_game_over(game: Game) -> None:
         return
     seats = list(game.seats.all())
     ratings = _locked_ratings([s.user_id for s in seats], game.kind)
-    if RatingChange.objects.filter(game=game).exists():
-        return
     # The time is read once the players' rows are locked: two game-overs that share a player
     # are stamped in the order they are applied, the order rebuild_ratings replays.
     _stamp(game, timezone.now())
@@ -93,11 +91,16 @@ def _save(ratings):
 
 
 def _locked_ratings(user_ids, kind) -> dict[int, Rating]:
-    """The players' rows for this kind, created if new and locked (in id order, so two
-    game-overs never wait on each other in a circle): concurrent game-overs lose no update."""
-    Rating.objects.bulk_create([Rating(user_id=u, kind=kind) for u in user_ids], ignore_conflicts=True)
-    rows = Rating.objects.select_for_update().filter(kind=kind, user_id__in=user_ids).order_by("id")
-    return {r.user_id: r for r in rows}
+    """The players' rows for this kind, locked (in id order, so two game-overs never wait on
+    each other in a circle) and created first for new players: concurrent game-overs lose no
+    update. One statement when everybody has played the kind before."""
+    locked = Rating.objects.select_for_update().order_by("id")
+    found = {r.user_id: r for r in locked.filter(kind=kind, user_id__in=user_ids)}
+    new = sorted(u for u in user_ids if u not in found)  # inserted in one order by everyone, too
+    if new:
+        Rating.objects.bulk_create([Rating(user_id=u, kind=kind) for u in new], ignore_conflicts=True)
+        found.update({r.user_id: r for r in locked.filter(kind=kind, user_id__in=new)})
+    return found
 
 
 def finished_in_order():
