@@ -4,7 +4,7 @@ head-to-head records, and ``rating_of`` for seeding tournaments."""
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from games.models import Game, Seat
 from games.registry import kinds
@@ -54,9 +54,16 @@ def row_of(r: Rating, rank: int | None) -> dict:
             "games": r.games, "provisional": r.provisional}
 
 
-def rank_in(user, kind: str) -> int | None:
+def standing_of(user, kind: str) -> tuple[int, int] | None:
+    """(rank, position in the leaderboard's order) of ``user``; None if unrated. They differ
+    when ratings tie: the position says which page the row is on."""
     r = Rating.objects.filter(user=user, kind=kind).first()
-    return _rank_of(r, kind) if r else None
+    if r is None:
+        return None
+    ahead = Rating.objects.filter(kind=kind).filter(
+        Q(ordinal__gt=r.ordinal) | Q(ordinal=r.ordinal, games__gt=r.games)
+        | Q(ordinal=r.ordinal, games=r.games, user_id__lt=r.user_id)).count()
+    return _rank_of(r, kind), ahead + 1
 
 
 def rating_changes(game) -> dict[int, dict]:

@@ -36,10 +36,10 @@ def leaderboard(request, kind):
     rows = selectors.ranked_rows(page.object_list, kind, offset)
     for row in rows:
         row["you"] = row["player"] == request.user.username
-    mine = selectors.rank_in(request.user, kind)
+    mine = selectors.standing_of(request.user, kind)
     return render(request, "ratings/leaderboard.html", {
         "kind": k, "kinds": selectors.kinds_rated(), "rows": rows, "page": page,
-        "my_rank": mine, "my_page": (mine - 1) // PER_PAGE + 1 if mine else None,
+        "my_rank": mine and mine[0], "my_page": mine and (mine[1] - 1) // PER_PAGE + 1,
         "provisional_games": PROVISIONAL_GAMES,
     })
 

@@ -107,10 +107,15 @@ def test_it_counts_a_timeout_forfeit_as_the_rank_the_result_gives(alice, bob, ti
 
 
 def test_it_applies_a_game_once_whatever_replays_verifies_or_rebuilds_it(alice, bob, tiny):
-    game = won_by(0, game_of(alice, bob))
+    game = game_of(alice, bob)
+    last_move = {"game_id": game.pk, "seat": 0, "action": {"type": "resign"}, "idempotency_key": "k"}
+    services.act(**last_move)
+    game.refresh_from_db()
     before = list(Rating.objects.order_by("pk").values())
     finished_at = game.finished_at
+    assert finished_at and len(before) == 2
 
+    assert services.act(**last_move).replayed  # the same request again
     record_game_over(Game.objects.get_with_seats(game.pk))
     call_command("rebuild_projections", stdout=open("/dev/null", "w"))
     call_command("verify_game", str(game.pk), stdout=open("/dev/null", "w"))
