@@ -135,9 +135,12 @@ def test_it_shows_each_seats_rating_change_on_the_game_over_screen(signed_in, al
     alice_after = Rating.objects.get(user=alice).rating
     bob_after = Rating.objects.get(user=bob).rating
     assert f"+{alice_after - 1500}" in result and f"\u2212{1500 - bob_after}" in result
+    assert "<dt>Ratings</dt><dd>Rated</dd>" in page
     unrated = won_by(0, game_of(alice, bob, rated=False))
     page = signed_in(alice).get(reverse("game", args=[unrated.pk])).content.decode()
-    assert "rating-delta" not in page
+    assert "rating-delta" not in page and "Unrated: a friendly game" in page
+    page = signed_in(alice).get(reverse("game", args=[game_of(alice, bots=1).pk])).content.decode()
+    assert "Unrated: a bot plays" in page
 
 
 def test_it_links_player_names_on_game_pages_and_the_lobby(signed_in, alice, bob, tiny):

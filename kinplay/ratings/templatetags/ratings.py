@@ -56,3 +56,13 @@ def rating_lines(game):
     if not changes:
         return []
     return [{"name": s.name, **changes[s.index]} for s in game.seats.all() if s.index in changes]
+
+
+@register.filter
+def rating_label(game):
+    """Whether a game counts for the ratings, in words, for the game page's facts."""
+    if not game.rated:
+        return "Unrated: a friendly game"
+    if any(s.bot for s in game.seats.all()):
+        return "Unrated: a bot plays"
+    return "Rated"
