@@ -34,6 +34,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from games.models import Game, Seat  # noqa: E402
@@ -82,17 +83,20 @@ def finished_games(n, user_ids, rng, *, finished=True):
 
 def bench_update(user_ids, rng, count):
     for size in (2, 4):
-        times = []
+        times, cpu, statements = [], [], 0
         for g in finished_games(count, user_ids, rng, finished=False):
             g = Game.objects.get_with_seats(g.pk)
             if len(g.seats.all()) != size:
                 continue
             g.status = Game.FINISHED
-            with transaction.atomic():
-                t = time.perf_counter()
+            with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+                t, c = time.perf_counter(), time.process_time()
                 record_game_over(g)
                 times.append(time.perf_counter() - t)
-        print(f"rating update at game-over, {size} players ({len(times)} games): {ms(times)}")
+                cpu.append(time.process_time() - c)
+            statements = max(statements, len(queries))
+        print(f"rating update at game-over, {size} players ({len(times)} games): {ms(times)}; "
+              f"this process's CPU p50 {statistics.median(cpu) * 1000:.2f} ms; at most {statements} statements")
 
 
 def bench_rebuild(n, user_ids, rng):
