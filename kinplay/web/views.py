@@ -187,6 +187,8 @@ def new_game(request):
             "players": first and first["min"], "per_move": "259200", "on_timeout": "bot", "rated": True,
         })
     data = request.POST if request.method == "POST" else {}
+    if request.method != "POST" and request.GET.get("invite"):  # "Challenge" on a player page
+        data = {"seat-2-type": "user", "seat-2-user": request.GET["invite"]}
     max_players = max([c["max"] for c in choices] or [1])
     selected_kind = form["kind"].value() or (choices[0]["slug"] if choices else "")
     seat_rows = [{

@@ -123,6 +123,14 @@ def test_it_shows_a_player_page_with_a_chart_and_head_to_head(signed_in, alice, 
     assert "Tiny Four" in page
 
 
+def test_it_prefills_the_new_game_form_from_challenge(signed_in, alice, bob, tiny):
+    client = signed_in(alice)
+    page = client.get(reverse("player", args=["bob"])).content.decode()
+    link = re.search(r'href="([^"]+)">Challenge bob', page).group(1).replace("&amp;", "&")
+    form = client.get(link).content.decode()
+    assert re.search(r'<option value="user"\s+selected>', form) and 'name="seat-2-user" value="bob"' in form
+
+
 def test_it_shows_my_own_page_without_head_to_head(signed_in, alice, tiny):
     page = signed_in(alice).get(reverse("player", args=["alice"])).content.decode()
     assert "You against" not in page and "no rated game yet" in page
