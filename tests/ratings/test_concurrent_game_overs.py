@@ -1,6 +1,9 @@
 """Game-overs that share a player, committed at the same moment, lose no rating update and
 are applied in the order rebuild_ratings replays (PostgreSQL in CI; SQLite queues writers)."""
 
+import io
+import itertools
+
 import pytest
 from django.core.management import call_command
 
@@ -27,12 +30,12 @@ def test_it_loses_no_update_when_games_sharing_a_player_end_together(purgeable_e
     assert r.games == PLAYERS and RatingChange.objects.filter(user=alice).count() == PLAYERS
     # Each of alice's games started from the rating the previous one left: a chain, no fork.
     chain = list(RatingChange.objects.filter(user=alice).order_by("finished_at", "game_id"))
-    for earlier, later in zip(chain, chain[1:]):
+    for earlier, later in itertools.pairwise(chain):
         assert (later.mu_before, later.sigma_before) == (earlier.mu_after, earlier.sigma_after)
     assert (chain[-1].mu_after, chain[-1].sigma_after) == (r.mu, r.sigma)
 
     live = sorted(Rating.objects.values_list("user_id", "mu", "sigma", "games"))
-    call_command("rebuild_ratings", stdout=open("/dev/null", "w"))
+    call_command("rebuild_ratings", stdout=io.StringIO())
     assert sorted(Rating.objects.values_list("user_id", "mu", "sigma", "games")) == live
 
 

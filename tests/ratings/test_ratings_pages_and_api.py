@@ -86,7 +86,7 @@ def test_it_documents_the_ratings_api_in_the_schema(api, alice):
 def test_it_highlights_my_row_on_the_leaderboard(signed_in, alice, bob, tiny):
     won_by(0, game_of(alice, bob))
     page = signed_in(bob).get(reverse("leaderboard", args=["tiny"])).content.decode()
-    mine = re.search(r'<tr class="is-you"[^>]*>(.*?)</tr>', page, re.S).group(1)
+    mine = re.search(r'<tr class="is-you"[^>]*>(.*?)</tr>', page, re.DOTALL).group(1)
     assert "bob" in mine and "alice" not in mine
     assert reverse("player", args=["alice"]) in page and "You are #2" in page
     assert 'title="Provisional' in page
