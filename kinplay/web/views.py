@@ -184,7 +184,7 @@ def new_game(request):
         first = choices[0] if choices else None
         form = forms.NewGameForm(kinds=available, initial={
             "kind": request.GET.get("kind") or (first and first["slug"]),
-            "players": first and first["min"], "per_move": "259200", "on_timeout": "bot", "rated": True,
+            "players": first and first["min"], "per_move": "259200", "on_timeout": "bot",
         })
     data = request.POST if request.method == "POST" else {}
     if request.method != "POST" and request.GET.get("invite"):  # "Challenge" on a player page
