@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from games.models import Game
 from kinplay.ratings.models import Rating
+from kinplay.ratings.templatetags.ratings import signed
 from tests.play import finish
 from tests.ratings.test_ratings import game_of, won_by
 
@@ -174,11 +175,12 @@ def test_it_creates_an_unrated_game_from_the_form(signed_in, alice, bob, tiny):
     assert list(Game.objects.order_by("pk").values_list("rated", flat=True)) == [False, True]
 
 
-def test_it_puts_the_rating_changes_in_the_game_over_email(alice, bob, tiny, inbox):
-    won_by(0, game_of(alice, bob))
+def test_it_puts_the_rating_changes_in_the_game_over_email(alice, bob, inbox):
+    finish(game_of(alice, bob, kind="knonsters", options={}))  # emails draw a real kind's board
     over = [m for m in inbox() if "is over" in m.subject]
     assert over
     mail = next(m for m in over if m.to == ["alice@example.com"])
-    delta = Rating.objects.get(user=alice).rating - 1500
-    assert f"alice: +{delta} (1500 -> {1500 + delta})" in mail.body
-    assert f"+{delta}</strong>" in mail.alternatives[0][0]
+    after = Rating.objects.get(user=alice).rating
+    change = signed(after - 1500)  # "+83" or "−44"
+    assert f"alice: {change} (1500 -> {after})" in mail.body
+    assert f"{change}</strong>" in mail.alternatives[0][0]
