@@ -6,6 +6,8 @@ Both compute through ``rate``, in the same order, so a rebuild gives exactly the
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import connection, transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
@@ -48,9 +50,12 @@ def record_game_over(game: Game) -> None:
         return
     seats = list(game.seats.all())
     ratings = _locked_ratings([s.user_id for s in seats], game.kind)
-    # The time is read once the players' rows are locked: two game-overs that share a player
-    # are stamped in the order they are applied, the order rebuild_ratings replays.
-    _stamp(game, timezone.now())
+    # The time is read once the players' rows are locked, and kept after each player's last
+    # rated game (a clock that steps back must not reorder them): two game-overs that share a
+    # player are stamped in the order they are applied, the order rebuild_ratings replays.
+    latest = max((r.updated_at for r in ratings.values() if r.updated_at), default=None)
+    now = timezone.now()
+    _stamp(game, now if latest is None or now > latest else latest + timedelta(microseconds=1))
     ranks = game.result["ranks"]
     before = [ratings[s.user_id] for s in seats]
     after = rate([ranks[s.index] for s in seats], [(r.mu, r.sigma) for r in before])

@@ -3,8 +3,10 @@ the openskill package itself), applied once, and rebuilt to exactly the live num
 
 import io
 import random
+from datetime import timedelta
 
 import pytest
+import time_machine
 from django.core.management import call_command
 from openskill.models import PlackettLuce
 
@@ -166,3 +168,13 @@ def test_it_is_provisional_until_ten_games(alice, bob, tiny):
     won_by(0, game_of(alice, bob))
     r = selectors.rating_of(alice, "tiny")
     assert r.games == 10 and not r.provisional
+
+
+def test_it_keeps_the_finish_order_when_the_clock_steps_back(alice, bob, tiny):
+    first = won_by(0, game_of(alice, bob))
+    with time_machine.travel(first.finished_at - timedelta(hours=1), tick=False):
+        second = won_by(1, game_of(alice, bob))
+    assert second.finished_at > first.finished_at  # replayed after the first, as it was applied
+    live = sorted(Rating.objects.values_list("user_id", "mu", "sigma"))
+    call_command("rebuild_ratings", stdout=io.StringIO())
+    assert sorted(Rating.objects.values_list("user_id", "mu", "sigma")) == live
