@@ -178,3 +178,12 @@ def test_it_keeps_the_finish_order_when_the_clock_steps_back(alice, bob, tiny):
     live = sorted(Rating.objects.values_list("user_id", "mu", "sigma"))
     call_command("rebuild_ratings", stdout=io.StringIO())
     assert sorted(Rating.objects.values_list("user_id", "mu", "sigma")) == live
+
+
+def test_it_gives_tournaments_a_rating_to_seed_by(alice, bob, charlie, tiny, django_assert_num_queries):
+    won_by(0, game_of(alice, bob))
+    with django_assert_num_queries(1):
+        seeds = selectors.ratings_of([alice, bob, charlie], "tiny")
+    assert seeds[alice.pk].ordinal > seeds[charlie.pk].ordinal > seeds[bob.pk].ordinal  # a newcomer is in between
+    assert (seeds[charlie.pk].rating, seeds[charlie.pk].games) == (1500, 0)
+    assert selectors.rating_of(alice, "tiny").rating == seeds[alice.pk].rating
