@@ -23,6 +23,19 @@ CODES = {
 }
 
 
+def documented(*codes):
+    """The error responses an endpoint lists in the OpenAPI schema (all {"error", "detail"});
+    every endpoint can answer 429 (throttles)."""
+    from drf_spectacular.utils import OpenApiResponse
+
+    from api.serializers import ErrorOut
+
+    words = {400: "malformed or refused", 401: "not signed in", 403: "not allowed", 404: "not found",
+             409: "someone moved first", 413: "body too large", 422: "Idempotency-Key reused for another request",
+             429: "too many requests (see Retry-After)"}
+    return {c: OpenApiResponse(ErrorOut, description=words[c]) for c in (*codes, 429)}
+
+
 def error(code: str, detail: str, status_code: int, **extra) -> Response:
     return Response({"error": code, "detail": detail, **extra}, status=status_code)
 

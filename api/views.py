@@ -12,7 +12,7 @@ from rest_framework.response import Response
 
 from api import serializers as s
 from api import throttles
-from api.errors import error
+from api.errors import documented, error
 from games import selectors, services
 from games.engine import IllegalAction
 from games.models import Game
@@ -22,14 +22,6 @@ from kinplay.accounts import services as accounts
 from kinplay.accounts import usernames
 
 MAX_EVENT_SEQ = 2**31 - 1
-
-
-def _errors(*codes):
-    """The error responses an endpoint documents: all are {"error", "detail"} (api.errors)."""
-    words = {400: "malformed or refused", 401: "not signed in", 403: "not allowed", 404: "no such game",
-             409: "someone moved first", 413: "body too large", 422: "Idempotency-Key reused for another request",
-             429: "too many requests (see Retry-After)"}
-    return {c: OpenApiResponse(s.ErrorOut, description=words[c]) for c in (*codes, 429)}
 
 
 def _valid(serializer_class, request):
@@ -42,7 +34,7 @@ def _game(pk):
     return Game.objects.get_with_seats(pk)  # no such game: 404 (api.errors)
 
 
-@extend_schema(request=s.RegisterSerializer, responses={201: s.RegisteredOut, **_errors(400, 413)}, auth=[])
+@extend_schema(request=s.RegisterSerializer, responses={201: s.RegisteredOut, **documented(400, 413)}, auth=[])
 @api_view(["POST"])
 @permission_classes([AllowAny])
 @throttle_classes(throttles.AUTH)
@@ -56,7 +48,7 @@ def register(request):
     return Response({"id": user.pk, "username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
 
 
-@extend_schema(request=s.TokenRequestSerializer, responses={200: s.TokenOut, **_errors(400, 401, 413)}, auth=[])
+@extend_schema(request=s.TokenRequestSerializer, responses={200: s.TokenOut, **documented(400, 401, 413)}, auth=[])
 @api_view(["POST"])
 @permission_classes([AllowAny])
 @throttle_classes(throttles.AUTH)
@@ -83,7 +75,7 @@ def _player_counts(kind) -> list[int]:
     return counts
 
 
-@extend_schema(responses={200: s.KindOut(many=True), **_errors()}, auth=[])
+@extend_schema(responses={200: s.KindOut(many=True), **documented()}, auth=[])
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def kind_list(request):
@@ -95,12 +87,12 @@ def kind_list(request):
 
 
 @extend_schema(
-    methods=["GET"], responses={200: s.GameOut(many=True), **_errors(400, 401)},
+    methods=["GET"], responses={200: s.GameOut(many=True), **documented(400, 401)},
     parameters=[OpenApiParameter("status", str, enum=["waiting", "active", "finished", "aborted"]),
                 OpenApiParameter("my_turn", bool),
                 OpenApiParameter("invited", bool, description="invitations I have still to answer")],
 )
-@extend_schema(methods=["POST"], request=s.CreateGameSerializer, responses={201: s.GameOut, **_errors(400, 401, 413)})
+@extend_schema(methods=["POST"], request=s.CreateGameSerializer, responses={201: s.GameOut, **documented(400, 401, 413)})
 @api_view(["GET", "POST"])
 def game_list(request):
     if request.method == "POST":
@@ -109,7 +101,7 @@ def game_list(request):
         game = services.create_game(
             creator=request.user, kind=data["kind"], options=data["options"], seats=data["seats"],
             per_move=clock.get("per_move", "default"),
-            on_timeout=clock.get("on_timeout", "bot"), invite_only=data["invite_only"],
+            on_timeout=clock.get("on_timeout", "bot"), invite_only=data["invite_only"], rated=data["rated"],
         )
         return Response(selectors.game_for(_game(game.pk), request.user), status=status.HTTP_201_CREATED)
     my_turn, invited = request.query_params.get("my_turn"), request.query_params.get("invited")
@@ -124,7 +116,7 @@ def game_list(request):
     return Response([selectors.game_for(g, request.user) for g in games])
 
 
-@extend_schema(responses={200: s.GameOut, **_errors(400, 401, 404)},
+@extend_schema(responses={200: s.GameOut, **documented(400, 401, 404)},
                parameters=[OpenApiParameter("at", int, description="the view after event N (from the end of the setup)")])
 @api_view(["GET"])
 def game_detail(request, id):
@@ -138,14 +130,14 @@ def game_detail(request, id):
     return Response(selectors.game_for(game, request.user, at=at))
 
 
-@extend_schema(request=None, responses={200: s.GameOut, **_errors(400, 401, 404)})
+@extend_schema(request=None, responses={200: s.GameOut, **documented(400, 401, 404)})
 @api_view(["POST"])
 def game_join(request, id):
     game = services.join_game(_game(id).pk, request.user)
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
-@extend_schema(request=None, responses={200: s.GameOut, **_errors(400, 401, 403, 404)})
+@extend_schema(request=None, responses={200: s.GameOut, **documented(400, 401, 403, 404)})
 @api_view(["POST"])
 def game_accept(request, id):
     """Accept the invitation to this game; it starts when every invited player has."""
@@ -153,7 +145,7 @@ def game_accept(request, id):
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
-@extend_schema(request=None, responses={200: s.GameOut, **_errors(400, 401, 403, 404)})
+@extend_schema(request=None, responses={200: s.GameOut, **documented(400, 401, 403, 404)})
 @api_view(["POST"])
 def game_decline(request, id):
     """Decline the invitation: the seat opens for others, or the game is cancelled."""
@@ -161,7 +153,7 @@ def game_decline(request, id):
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
-@extend_schema(request=s.ActionSerializer, responses={201: s.ActionResultOut, **_errors(400, 401, 403, 404, 409, 413, 422)},
+@extend_schema(request=s.ActionSerializer, responses={201: s.ActionResultOut, **documented(400, 401, 403, 404, 409, 413, 422)},
                parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
                                             description=f"at most {services.MAX_IDEMPOTENCY_KEY} characters; "
                                                         "yours alone: a repeat returns the first outcome")])
@@ -191,7 +183,7 @@ def _action_response(user, outcome):
     )
 
 
-@extend_schema(responses={200: s.EventOut(many=True), **_errors(400, 401, 404)},
+@extend_schema(responses={200: s.EventOut(many=True), **documented(400, 401, 404)},
                parameters=[OpenApiParameter("after", int, description="only the events after this seq")])
 @api_view(["GET"])
 def game_events(request, id):
@@ -202,14 +194,14 @@ def game_events(request, id):
     return Response(selectors.redacted_events(game, game.seat_of(request.user), after=after))
 
 
-@extend_schema(request=None, responses={201: s.ActionResultOut, **_errors(400, 401, 403, 404, 409)})
+@extend_schema(request=None, responses={201: s.ActionResultOut, **documented(400, 401, 403, 404, 409)})
 @api_view(["POST"])
 @throttle_classes(throttles.MOVES)
 def game_resign(request, id):
     return _action_response(request.user, services.resign(id, user=request.user))
 
 
-@extend_schema(request=s.VacationSerializer, responses={200: s.VacationOut, **_errors(400, 401)})
+@extend_schema(request=s.VacationSerializer, responses={200: s.VacationOut, **documented(400, 401)})
 @api_view(["GET", "POST"])
 def vacation(request):
     """The caller's vacation switch (as on the settings page): {"on": true} pauses their clocks

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_consent_invitations'),
+        ('games', '0005_ratings_game_rated_finished_at'),
     ]
 
     operations = [
