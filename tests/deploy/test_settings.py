@@ -12,7 +12,7 @@ KEY = "k" * 30 + "-production-like-secret-" + "z" * 20
 # The production environment README.md documents ("Running in production").
 PRODUCTION = {
     "SECRET_KEY": KEY, "SITE_URL": "https://play.example.org", "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https",
-    "SECURE_HSTS_PRELOAD": "true",
+    "PROXY_COUNT": "1", "SECURE_HSTS_PRELOAD": "true",
 }
 
 
