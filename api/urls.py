@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/<int:id>/actions/", views.game_action),
     path("games/<int:id>/events/", views.game_events),
     path("games/<int:id>/resign/", views.game_resign),
+    path("games/<int:id>/standing/", views.game_standing),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),

@@ -37,7 +37,13 @@ and ``games/<slug>/bots.py`` with ``random_bot(state, seat, rng)`` and
 returning the SVG/HTML fragment of the board for the web page and emails.
 
 Events are dicts ``{"type": str, "data": dict}``. Actions are dicts with a
-``"type"`` key. Seats are ints ``0..n-1``. Every game accepts
+``"type"`` key. The platform stores a few events of its own in a game's stream
+(``PLATFORM_EVENTS``, e.g. "timed_out"); they never reach an engine: fold stored
+events with ``replay``/``evolve`` below, not ``rules.evolve``.
+
+Text shown to players (legal-action labels, ``result()["summary"]``, ``describe``
+lines) names a seat with the placeholder ``{seatN}`` (N the seat index, from 0);
+``games.selectors.named`` puts in the player's name on every channel. Seats are ints ``0..n-1``. Every game accepts
 ``{"type": "resign"}`` from any seat still playing while the game runs (the
 resign endpoint and the "forfeit" timeout policy use it).
 """
@@ -50,6 +56,18 @@ import marshal
 from typing import Any
 
 RESIGN = {"type": "resign"}
+
+# Events the platform writes into a stream: not rules, so engines never see them.
+PLATFORM_EVENTS = frozenset({"timed_out"})
+
+# Plain words a player may type (by email) for a reaction window's default answer
+# ("let it resolve", "do nothing") whatever the game's own notation for it.
+DEFAULT_ANSWER_WORDS = frozenset({"resolve", "nothing", "pass", "abstain", "no"})
+
+
+def seat_ref(seat: int) -> str:
+    """The placeholder that text for players uses for a seat (see the module's docs)."""
+    return "{seat%d}" % seat
 
 
 class IllegalAction(Exception):
@@ -76,11 +94,18 @@ def clone(state: dict) -> dict:
         return copy.deepcopy(state)
 
 
+def evolve(rules, state: dict, e: dict) -> dict:
+    """One stored event applied: the rules' evolve, or nothing for a platform event."""
+    return state if e["type"] in PLATFORM_EVENTS else rules.evolve(state, e)
+
+
 def replay(rules, events, state: dict | None = None) -> dict:
-    """Fold ``evolve`` over events (from ``{}`` unless a state is given)."""
+    """Fold ``evolve`` over stored events (from ``{}`` unless a state is given)."""
     state = {} if state is None else state
+    evolve_ = rules.evolve
     for e in events:
-        state = rules.evolve(state, e)
+        if e["type"] not in PLATFORM_EVENTS:
+            state = evolve_(state, e)
     return state
 
 
@@ -106,5 +131,17 @@ def find_legal(rules, state: dict, seat: int, *, action=None, notation=None) -> 
         for item in legal:
             if " ".join(item["notation"].split()).lower() == wanted:
                 return item["action"]
+        entry = rules.to_act(state).get(seat) or {}
+        if wanted in DEFAULT_ANSWER_WORDS and entry.get("kind") == "window" and entry.get("default") in [i["action"] for i in legal]:
+            return entry["default"]
         raise IllegalAction(f"“{notation}” is not one of your moves now.")
     return action
+
+
+def only_default(rules, state: dict, seat: int) -> bool:
+    """Whether ``seat`` is in a reaction window where it cannot do anything but the
+    window's default answer (resigning aside): e.g. no STOP card in hand."""
+    entry = rules.to_act(state).get(seat)
+    if not entry or entry.get("kind") != "window" or entry.get("default") is None:
+        return False
+    return all(item["action"] in (entry["default"], RESIGN) for item in rules.legal_actions(state, seat))

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from django.db.models import Q
+import re
 
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.timesince import timeuntil
+
+from games.engine import PLATFORM_EVENTS, RESIGN
 from games.models import Game
 from games.registry import get
 from games.store import load_state, stream
@@ -13,12 +18,49 @@ def seat_names(game) -> list[str]:
     return [s.name for s in game.seats.all()]
 
 
+SEAT_REF = re.compile(r"\{seat(\d+)\}")
+
+
+def named(text, names: list[str]):
+    """Engine text with each seat placeholder ("{seat2}", games.engine.seat_ref) replaced by
+    that player's name: the one place seats become names, for every channel."""
+    if not isinstance(text, str) or "{seat" not in text:
+        return text
+    return SEAT_REF.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text)
+
+
+def named_actions(actions: list[dict], names: list[str]) -> list[dict]:
+    return [dict(a, label=named(a["label"], names)) for a in actions]
+
+
+def named_result(result, names: list[str]):
+    if not result or "summary" not in result:
+        return result
+    return dict(result, summary=named(result["summary"], names))
+
+
+def describe_platform(e: dict, names: list[str]) -> str:
+    """The log line of an event the platform wrote (games.engine.PLATFORM_EVENTS)."""
+    d = e["data"]
+    if e["type"] == "timed_out":
+        who = names[d["seat"]] if 0 <= d["seat"] < len(names) else f"seat {d['seat'] + 1}"
+        if d.get("window"):
+            return f"{who} did not answer in time: {d.get('answer') or 'the default answer'}."
+        return f"{who}'s time ran out: " + {
+            "bot": "a bot played for them.", "default": "the default move was played for them.",
+            "forfeit": "they forfeit the game.",
+        }.get(d.get("policy"), "the game went on without them.")
+    return e["type"]
+
+
 def redacted_events(game, seat, *, after=0, upto=None, rows=None) -> list[dict]:
     """The log as ``seat`` (None: a spectator) may see it (of ``rows`` when given)."""
     rules = get(game.kind).rules
     out = []
     for row in stream(game, after, upto) if rows is None else rows:
-        e = rules.redact(row.as_rules_event(), seat)
+        e = row.as_rules_event()
+        if e["type"] not in PLATFORM_EVENTS:  # platform events are public facts
+            e = rules.redact(e, seat)
         if e is not None:
             out.append({"seq": row.seq, "type": e["type"], "data": e["data"], "seat": row.seat, "at": row.at})
     return out
@@ -30,7 +72,10 @@ def log_lines(game, seat, *, after=0, upto=None, names=None) -> list[dict]:
     names = names or seat_names(game)
     lines = []
     for e in redacted_events(game, seat, after=after, upto=upto):
-        text = rules.describe({"type": e["type"], "data": e["data"]}, names)
+        if e["type"] in PLATFORM_EVENTS:
+            text = describe_platform(e, names)
+        else:
+            text = named(rules.describe({"type": e["type"], "data": e["data"]}, names), names)
         if text:
             lines.append({"seq": e["seq"], "text": text, "at": e["at"], "seat": e["seat"]})
     return lines
@@ -49,6 +94,7 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None) ->
     if playing and (state is None or historical):
         state = load_state(game, at)
     finished = game.status == Game.FINISHED
+    names = seat_names(game)
     return {
         "id": game.pk,
         "kind": game.kind,
@@ -56,14 +102,15 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None) ->
         "status": game.status,
         "version": game.version,
         "at": at if historical else game.version,
-        "seats": [{"index": s.index, "name": s.name, "bot": s.bot or None, "you": s.index == seat} for s in game.seats.all()],
+        "seats": [{"index": s.index, "name": s.name, "bot": s.bot or None, "you": s.index == seat,
+                   **({"standing": s.standing} if s.index == seat else {})} for s in game.seats.all()],
         "you": seat,
         "to_act": sorted(rules.to_act(state)) if historical and rules.result(state) is None else game.to_act,
         "deadline": game.deadline,
-        "clock": {"per_move": game.per_move, "on_timeout": game.on_timeout},
+        "clock": {"per_move": game.per_move, "on_timeout": game.on_timeout, "window": game.window},
         "view": rules.view(state, seat) if playing else {},
-        "legal_actions": rules.legal_actions(state, seat) if playing and seat is not None and not historical and game.status == Game.ACTIVE else [],
-        "result": game.result,
+        "legal_actions": named_actions(rules.legal_actions(state, seat), names) if playing and seat is not None and not historical and game.status == Game.ACTIVE else [],
+        "result": named_result(game.result, names),
         "fairness": {"seed_sha256": game.seed_sha256, "seed": game.seed if finished else None},
     }
 
@@ -95,3 +142,61 @@ def open_games(user):
 def visible_games(user):
     """Games a user may look at: their own and every game as a spectator (public views)."""
     return Game.objects.all() if user.is_authenticated else Game.objects.none()
+
+
+def wait_line(game, seat, *, state=None, names=None, now=None, due=True, title=None) -> str:
+    """One line saying what a game waits for, as ``seat`` (None: a spectator) may know it:
+    the page banner, the lobby and the email subject all use it (``due``: with the time left).
+
+    "Kenta: mara plays Shove — answer stop or resolve (closes in 2 days)",
+    "Your turn in Kenta (due in 3 days)", "Kenta: waiting for mara and theo".
+    ``title`` names the game (default: its kind's name; an email says "Kenta #12").
+    """
+    return waiting(game, seat, state=state, names=names, now=now, due=due, title=title)["line"]
+
+
+def waiting(game, seat, *, state=None, names=None, now=None, due=True, title=None) -> dict:
+    """``wait_line``'s line, and whether it asks this seat to answer a reaction window."""
+    kind = get(game.kind)
+    name = title or kind.name
+    if game.status != Game.ACTIVE:
+        text = {Game.WAITING: "waiting for players", Game.FINISHED: "game over"}.get(game.status, "aborted")
+        return {"line": f"{name}: {text}", "window": False}
+    names = names or seat_names(game)
+    left = _due(game, now) if due else ""
+    if seat is None or seat not in game.to_act:
+        others = [names[i] for i in game.to_act if i < len(names)]
+        return {"line": f"{name}: waiting for {_and(others) or 'the game'}" + (f" (due in {left})" if left else ""),
+                "window": False}
+    rules = kind.rules
+    state = load_state(game) if state is None else state
+    entry = rules.to_act(state).get(seat) or {}
+    if entry.get("kind") != "window":
+        return {"line": f"Your turn in {name}" + (f" (due in {left})" if left else ""), "window": False}
+    answers = [a["notation"] for a in rules.legal_actions(state, seat) if a["action"] != RESIGN]
+    cause = _window_cause(game, seat, state, names)
+    closes = f" (closes in {left})" if left else (" (no time limit)" if due else "")
+    return {"line": f"{name}: {cause + ' — ' if cause else ''}answer {' or '.join(answers)}{closes}", "window": True}
+
+
+def _window_cause(game, seat, state, names) -> str:
+    """The latest log line this seat saw that was not an answer to the open window."""
+    answering = {s for s, e in get(game.kind).rules.to_act(state).items() if e.get("kind") == "window"}
+    for line in reversed(log_lines(game, seat, after=max(0, game.version - 30), names=names)):
+        if line["seat"] is None or line["seat"] not in answering:
+            text = line["text"].rstrip(".")
+            return text.split(": ")[0] if len(text) > 60 else text
+    return ""
+
+
+def _due(game, now=None) -> str:
+    if game.deadline is None:
+        return ""
+    now = now or timezone.now()
+    if game.deadline <= now:
+        return "moments"
+    return timeuntil(game.deadline, now, depth=1)
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""

@@ -23,17 +23,18 @@ OPTIONS_SCHEMA = {
     "additionalProperties": False,
     "properties": {
         "vote_seconds": {
-            "type": "integer", "minimum": 10, "maximum": 604800, "default": 60,
+            "type": ["integer", "null"], "minimum": 10, "maximum": 604800, "default": None,
             "title": "Vote window (seconds)",
             "description": "How long players have to hide a black or white marker when the finish "
                            "line (or the tie-break winner) is voted on. Who has not voted in time "
-                           "plays no marker.",
+                           "plays no marker. Empty: as long as a move.",
         },
         "reaction_seconds": {
-            "type": "integer", "minimum": 10, "maximum": 604800, "default": 60,
+            "type": ["integer", "null"], "minimum": 10, "maximum": 604800, "default": None,
             "title": "STOP window (seconds)",
             "description": "How long the other players have to play a STOP card after an action "
-                           "card is announced. Doing nothing lets the card resolve.",
+                           "card is announced. Doing nothing lets the card resolve. Empty: as long "
+                           "as a move.",
         },
     },
 }
@@ -244,6 +245,9 @@ def _opts(options):
     out = {}
     for k, spec in OPTIONS_SCHEMA["properties"].items():
         v = options.get(k, spec["default"])
+        if v is None:  # no window of its own: the platform's window clock applies
+            out[k] = v
+            continue
         if not _int(v) or not spec["minimum"] <= v <= spec["maximum"]:
             raise IllegalAction(f"The option “{spec['title']}” must be a whole number from "
                                 f"{spec['minimum']} to {spec['maximum']}.")
@@ -970,12 +974,12 @@ def legal_actions(state, seat):
                 for c in v["candidates"]:
                     out.append(_a(f"vote {_color(s, c)}", f"Vote for the {_color(s, c)} player",
                                   type="vote", marker=c))
-            out.append(_a("abstain", "Play no marker", type="vote", marker="none"))
+            out.append(_a("nothing", "Play no marker", type="vote", marker="none"))
         return out
     r = s["react"]
     if r is not None:
         if seat in r["waiting"]:
-            out.append(_a("pass", "Let the card resolve", type="pass"))
+            out.append(_a("resolve", "Let the card resolve", type="pass"))
             if any(CARDS[k]["stop"] for k in s["hands"][seat]):
                 out.append(_a("stop", "Play STOP: cancel this card", type="stop"))
         return out

@@ -82,13 +82,14 @@ OPTIONS_SCHEMA = {
     "additionalProperties": False,
     "properties": {
         "window_seconds": {
-            "type": "integer",
+            "type": ["integer", "null"],
             "minimum": 3,
             "maximum": 86400,
-            "default": 30,
+            "default": None,
             "title": "Hand-raising window (seconds)",
             "description": "The Emperor's \"1-2-3\": how long the other players have to raise a hand "
-                           "or do nothing after an announcement. Doing nothing is the default.",
+                           "or do nothing after an announcement. Doing nothing is the default. "
+                           "Empty: as long as a move.",
         },
         "round_limit": {
             "type": "integer",
@@ -141,6 +142,9 @@ def _options(options):
             if key not in DEFAULTS:
                 raise IllegalAction(f"Unknown option “{key}”.")
             spec = OPTIONS_SCHEMA["properties"][key]
+            if value is None and key == "window_seconds":  # the platform's window clock applies
+                opts[key] = value
+                continue
             if not isinstance(value, int) or isinstance(value, bool) or not spec["minimum"] <= value <= spec["maximum"]:
                 raise IllegalAction(f"Option “{key}” must be a whole number from {spec['minimum']} to {spec['maximum']}.")
             opts[key] = value

@@ -47,7 +47,7 @@ def reschedule(game, state, entries: dict, acted: set, had_timers=True):
     for seat, entry in entries.items():
         if seat in kept_seats:
             continue
-        seconds = entry.get("seconds") or game.per_move
+        seconds = game.seconds_for(entry)
         if not seconds:
             continue
         due = now + timedelta(seconds=seconds)

@@ -17,6 +17,12 @@ PER_MOVE_CHOICES = [
     ("604800", "7 days"),
     ("custom", "Seconds…"),
 ]
+WINDOW_CHOICES = [
+    ("", "As long as a move"),
+    ("60", "1 minute"),
+    ("3600", "1 hour"),
+    ("86400", "1 day"),
+]
 ON_TIMEOUT_CHOICES = [
     ("bot", "A bot plays for them"),
     ("skip", "Skip their move"),
@@ -81,6 +87,7 @@ class NewGameForm(forms.Form):
     per_move = forms.ChoiceField(choices=PER_MOVE_CHOICES, initial="259200", label="Time per move")
     per_move_seconds = forms.IntegerField(required=False, min_value=1, label="Seconds per move")
     on_timeout = forms.ChoiceField(choices=ON_TIMEOUT_CHOICES, initial="bot", label="When time runs out")
+    window = forms.ChoiceField(choices=WINDOW_CHOICES, required=False, label="Reaction windows")
 
     def __init__(self, *args, kinds=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -102,6 +109,11 @@ class NewGameForm(forms.Form):
         else:
             per_move = int(d["per_move"])
         return per_move, d["on_timeout"]
+
+    def window_seconds(self):
+        """Seconds a reaction window stays open (None: as long as a move)."""
+        raw = self.cleaned_data.get("window")
+        return int(raw) if raw else None
 
 
 def _types(prop) -> tuple[str, bool]:
