@@ -53,6 +53,7 @@ from __future__ import annotations
 import copy
 import json
 import marshal
+import re
 from typing import Any
 
 RESIGN = {"type": "resign"}
@@ -68,6 +69,22 @@ DEFAULT_ANSWER_WORDS = frozenset({"resolve", "nothing", "pass", "abstain", "no"}
 def seat_ref(seat: int) -> str:
     """The placeholder that text for players uses for a seat (see the module's docs)."""
     return "{seat%d}" % seat
+
+
+SEAT_REF = re.compile(r"\{seat(\d+)\}")
+
+
+def fill_seats(data, names):
+    """``data`` (text, or lists/dicts of it) with each seat placeholder replaced by its name."""
+    if isinstance(data, str):
+        if "{seat" not in data:
+            return data
+        return SEAT_REF.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), data)
+    if isinstance(data, list):
+        return [fill_seats(x, names) for x in data]
+    if isinstance(data, dict):
+        return {k: fill_seats(v, names) for k, v in data.items()}
+    return data
 
 
 class IllegalAction(Exception):

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import re
-
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 
-from games.engine import PLATFORM_EVENTS, RESIGN
+from games.engine import PLATFORM_EVENTS, RESIGN, fill_seats
 from games.models import Game
 from games.registry import get
 from games.store import load_state, stream
@@ -18,25 +16,11 @@ def seat_names(game) -> list[str]:
     return [s.name for s in game.seats.all()]
 
 
-SEAT_REF = re.compile(r"\{seat(\d+)\}")
-
-
-def named(text, names: list[str]):
-    """Engine text with each seat placeholder ("{seat2}", games.engine.seat_ref) replaced by
-    that player's name: the one place seats become names, for every channel."""
-    if not isinstance(text, str) or "{seat" not in text:
-        return text
-    return SEAT_REF.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), text)
-
-
-def named_actions(actions: list[dict], names: list[str]) -> list[dict]:
-    return [dict(a, label=named(a["label"], names)) for a in actions]
-
-
-def named_result(result, names: list[str]):
-    if not result or "summary" not in result:
-        return result
-    return dict(result, summary=named(result["summary"], names))
+def named(data, names: list[str]):
+    """Engine text (or a view, a result) with each seat placeholder ("{seat2}",
+    games.engine.seat_ref) replaced by that player's name, for every channel; the board's
+    HTML gets the same from games.registry.Kind.render."""
+    return fill_seats(data, names)
 
 
 def describe_platform(e: dict, names: list[str]) -> str:
@@ -108,9 +92,9 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None) ->
         "to_act": sorted(rules.to_act(state)) if historical and rules.result(state) is None else game.to_act,
         "deadline": game.deadline,
         "clock": {"per_move": game.per_move, "on_timeout": game.on_timeout, "window": game.window},
-        "view": rules.view(state, seat) if playing else {},
-        "legal_actions": named_actions(rules.legal_actions(state, seat), names) if playing and seat is not None and not historical and game.status == Game.ACTIVE else [],
-        "result": named_result(game.result, names),
+        "view": named(rules.view(state, seat), names) if playing else {},
+        "legal_actions": named(rules.legal_actions(state, seat), names) if playing and seat is not None and not historical and game.status == Game.ACTIVE else [],
+        "result": named(game.result, names),
         "fairness": {"seed_sha256": game.seed_sha256, "seed": game.seed if finished else None},
     }
 

@@ -10,7 +10,7 @@ import json
 import os
 import re
 
-from games.engine import IllegalAction, event
+from games.engine import IllegalAction, event, seat_ref
 
 SLUG = "kenta"
 NAME = "Kenta"
@@ -794,14 +794,14 @@ def game_over(sim, winners, why):
     else:
         for p in act:
             ranks[p] = 1
-    cols = [COLORS[w] for w in winners]
+    cols = [f"{seat_ref(w)} ({COLORS[w]})" for w in winners]
     if why == "resign":
-        summary = f"{' and '.join(c.capitalize() for c in cols)} wins: every other player resigned."
+        summary = f"{' and '.join(cols)} wins: every other player resigned."
     elif len(winners) == 1:
-        summary = (f"{cols[0].capitalize()} wins with a pawn on square {scores[winners[0]]} "
+        summary = (f"{cols[0]} wins with a pawn on square {scores[winners[0]]} "
                    f"after the scoring.")
     else:
-        summary = (f"{' and '.join(c.capitalize() for c in cols)} share the win on square "
+        summary = (f"{' and '.join(cols)} share the win on square "
                    f"{scores[winners[0]]}.")
     sim.emit("game_over", winners=sorted(winners), ranks=ranks, scores=scores, summary=summary,
              why=why)
@@ -972,7 +972,7 @@ def legal_actions(state, seat):
                               type="vote", marker="white"))
             else:
                 for c in v["candidates"]:
-                    out.append(_a(f"vote {_color(s, c)}", f"Vote for the {_color(s, c)} player",
+                    out.append(_a(f"vote {_color(s, c)}", f"Vote for {seat_ref(c)} ({_color(s, c)})",
                                   type="vote", marker=c))
             out.append(_a("nothing", "Play no marker", type="vote", marker="none"))
         return out
@@ -1010,12 +1010,12 @@ def legal_actions(state, seat):
         out.append(_a("end", "End your turn", type="end"))
     elif kind == "target":
         for t in info:
-            out.append(_a(f"target {_color(s, t)}", f"Choose the {_color(s, t)} player",
+            out.append(_a(f"target {_color(s, t)}", f"Choose {seat_ref(t)} ({_color(s, t)})",
                           type="target", seat=t))
     elif kind == "dir":
         col = _color(s, info)
         steps = CARDS[s["playing"]["card"]]["effects"][s["playing"]["step"]]["steps"]
-        who = "your pawn" if info == seat else f"the {col} pawn"
+        who = "your pawn" if info == seat else f"{seat_ref(info)}'s pawn ({col})"
         out.append(_a(f"{col} forward", f"Move {who} {steps} forward", type="dir", mover=info, dir="forward"))
         out.append(_a(f"{col} back", f"Move {who} {steps} back", type="dir", mover=info, dir="backward"))
     elif kind == "kenta":
@@ -1028,7 +1028,7 @@ def legal_actions(state, seat):
     elif kind == "give":
         t = s["playing"]["target"]
         for k in dict.fromkeys(s["hands"][seat]):
-            out.append(_a(f"give {k}", f"Give {CARDS[k]['name']} to the {_color(s, t)} player",
+            out.append(_a(f"give {k}", f"Give {CARDS[k]['name']} to {seat_ref(t)} ({_color(s, t)})",
                           type="give", card=k))
     return out
 
