@@ -12,7 +12,7 @@ import json
 import os
 from collections import deque
 
-from games.engine import IllegalAction, event, seat_ref
+from games.engine import IllegalAction, event, fill_seats, seat_ref
 
 SLUG = "project_kin"
 NAME = "Project_Kin"
@@ -1159,5 +1159,6 @@ def describe(e, names):
         return f"{who(d['seat'])} resigned."
     if t == "game_over":
         w = d.get("winners") or []
-        return f"Game over: {who(w[0])} wins ({d['reason']})." if len(w) == 1 else f"Game over: draw ({d['reason']})."
+        why = fill_seats(d["reason"], names)
+        return f"Game over: {who(w[0])} wins ({why})." if len(w) == 1 else f"Game over: draw ({why})."
     return t or ""
