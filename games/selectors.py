@@ -179,7 +179,7 @@ def _due(game, now=None) -> str:
     now = now or timezone.now()
     if game.deadline <= now:
         return "moments"
-    return timeuntil(game.deadline, now, depth=1)
+    return timeuntil(game.deadline, now, depth=1).replace("\xa0", " ")
 
 
 def _and(items: list[str]) -> str:
