@@ -103,3 +103,16 @@ def test_it_takes_raise_and_nothing_in_kinapa():
     other = next(p for p, e in KINAPA.to_act(state).items() if e["kind"] == "window")
     assert find_legal(KINAPA, state, other, notation="raise") == {"type": "answer", "raise": True}
     assert find_legal(KINAPA, state, other, notation="nothing") == {"type": "answer", "raise": False}
+
+
+def test_it_takes_a_window_answer_by_email_reply(monkeypatch, inbox, alice, bob, charlie):
+    from kinplay.notifications.replies import receive
+
+    game, _, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
+    me = game.seats.all()[seats[0]].user
+    mail = [m for m in inbox() if m.to == [me.email]][-1]
+    assert "answer resolve" in mail.subject and "Your turn" not in mail.subject
+    reply = "Resolve\n\nOn Tuesday, kinplay wrote:\n> answer\n"
+    assert receive(sender=me.email, recipients=mail.reply_to, text=reply) == "accepted"
+    answer = Event.objects.filter(game=game, seat=seats[0], command__by="email").get()
+    assert answer.command["action"] == {"type": "pass"}
