@@ -38,3 +38,14 @@ def test_it_names_whom_a_turn_waits_for_without_a_stray_comma(client, alice, bob
     game.refresh_from_db()
     assert selectors.wait_line(game, 0, due=False) == "Knonsters: waiting for bob and charlie"
     assert selectors.wait_line(game, 1, due=False) == "Your turn in Knonsters"
+
+
+def test_it_credits_each_log_line_to_no_one_but_the_player_it_names(monkeypatch, client, alice, bob, charlie):
+    game, _, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    log = page[page.index('<ol class="log"'):page.index("</ol>", page.index('<ol class="log"'))]
+    # "bob rolled …" happens inside alice's command (her turn ended): no "· alice" beside it.
+    for meta in re.findall(r'<span class="log-meta muted">(.*?)<time', log, re.S):
+        assert meta.strip() == ""
+    assert "rolled" in log
