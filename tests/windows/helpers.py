@@ -5,7 +5,7 @@ from games.engine import only_default
 from games.models import Game
 from games.registry import get
 from games.store import load_state
-from tests.play import step
+from tests.play import accepted, step
 
 DAY = 24 * 3600
 KENTA = get("kenta").rules
@@ -23,8 +23,8 @@ def open_stop_window(monkeypatch, users, want=lambda state, seats: True, max_ste
     STOP window is open for which ``want`` holds; seeds are fixed so the test repeats."""
     for n in range(40):
         monkeypatch.setattr(services, "new_seed", lambda n=n: f"{n + 1:064x}")
-        game = services.create_game(creator=users[0], kind="kenta", seats=[{"user": u.username} for u in users],
-                                    **({"per_move": 2 * DAY} | clock))
+        game = accepted(services.create_game(creator=users[0], kind="kenta", seats=[{"user": u.username} for u in users],
+                                    **({"per_move": 2 * DAY} | clock)))
         for _ in range(max_steps):
             game.refresh_from_db()
             if game.status != Game.ACTIVE:

@@ -7,7 +7,7 @@ from games.engine import only_default
 from games.models import Event, Game, Seat
 from games.store import load_state
 from kinplay.clocks.models import Deadline
-from tests.play import step
+from tests.play import accepted, step
 from tests.windows.helpers import KENTA, open_stop_window, one_can_stop_one_cannot, stop_window
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +45,7 @@ def test_it_passes_for_unable_only_when_the_player_cannot_react(monkeypatch, ali
 
 def test_it_applies_standing_answers_inside_the_move_that_opens_the_window(monkeypatch, alice, bob, charlie):
     monkeypatch.setattr(services, "new_seed", lambda: "7" * 64)
-    game = services.create_game(creator=alice, kind="kenta", seats=[{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}])
+    game = accepted(services.create_game(creator=alice, kind="kenta", seats=[{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}]))
     for user in (alice, bob, charlie):
         services.set_standing_answer(game.pk, user, Seat.UNABLE)
     for _ in range(300):
@@ -75,7 +75,7 @@ def test_it_lets_always_answer_an_open_window_at_once_through_the_api(monkeypatc
 
 
 def test_it_refuses_a_standing_answer_it_does_not_know_and_a_stranger(api, alice, bob, charlie):
-    game = services.create_game(creator=alice, kind="kenta", seats=[{"user": "alice"}, {"user": "bob"}])
+    game = accepted(services.create_game(creator=alice, kind="kenta", seats=[{"user": "alice"}, {"user": "bob"}]))
     r = api(alice).post(f"/api/games/{game.pk}/standing/", {"answer": "sometimes"}, format="json")
     assert r.status_code == 400 and set(r.json()) == {"error", "detail"}
     r = api(charlie).post(f"/api/games/{game.pk}/standing/", {"answer": "always"}, format="json")
@@ -86,7 +86,7 @@ def test_it_refuses_a_standing_answer_it_does_not_know_and_a_stranger(api, alice
 
 
 def test_it_offers_the_standing_answer_on_the_game_page_with_its_trade_off(client, alice, bob):
-    game = services.create_game(creator=alice, kind="kenta", seats=[{"user": "alice"}, {"user": "bob"}])
+    game = accepted(services.create_game(creator=alice, kind="kenta", seats=[{"user": "alice"}, {"user": "bob"}]))
     client.force_login(alice)
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert 'action="/games/%d/standing/"' % game.pk in page and "never tells the others what you hold" in page

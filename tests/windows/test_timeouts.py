@@ -12,7 +12,7 @@ from games.projections import rebuild
 from games.store import load_state
 from games.verify import first_mismatch
 from kinplay.clocks.services import sweep
-from tests.play import finish
+from tests.play import accepted, finish
 from tests.windows.helpers import open_stop_window
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def test_it_stores_a_window_timeout_and_logs_that_the_player_did_not_answer(monk
 
 
 def test_it_says_a_bot_played_when_a_turn_times_out_and_the_game_still_verifies(alice, bob):
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=60)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=60))
     with time_machine.travel(timezone.now() + timedelta(seconds=61), tick=False):
         sweep()
     game.refresh_from_db()
@@ -54,7 +54,7 @@ def test_it_says_a_bot_played_when_a_turn_times_out_and_the_game_still_verifies(
 
 
 def test_it_shows_the_timeout_line_on_the_game_page(client, alice, bob):
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=60)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=60))
     with time_machine.travel(timezone.now() + timedelta(seconds=61), tick=False):
         sweep()
     client.force_login(bob)

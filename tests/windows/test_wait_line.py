@@ -7,6 +7,7 @@ import time_machine
 from django.utils import timezone
 
 from games import selectors, services
+from tests.play import accepted
 from tests.windows.helpers import open_stop_window
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,7 @@ def test_it_says_what_to_answer_in_the_page_the_lobby_and_the_email(monkeypatch,
 
 
 def test_it_names_whom_a_turn_waits_for_without_a_stray_comma(client, alice, bob, charlie):
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}])
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}]))
     client.force_login(alice)
     services.act(game.pk, 0, notation=next(a["notation"] for a in selectors.game_for(game, alice)["legal_actions"]))
     game.refresh_from_db()

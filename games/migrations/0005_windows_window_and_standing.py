@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0003_lean_indexes"),
+        ("games", "0004_consent_invitations"),
     ]
 
     operations = [
