@@ -6,7 +6,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 
-from games.engine import PLATFORM_EVENTS, RESIGN, fill_seats
+from games.engine import PLATFORM_EVENTS, RESIGN, evolve, fill_seats
 from games.models import Game, Seat
 from games.registry import get
 from games.store import load_state, stream
@@ -168,19 +168,36 @@ def waiting(game, seat, *, state=None, names=None, now=None, due=True, title=Non
     if entry.get("kind") != "window":
         return {"line": f"Your turn in {name}" + (f" (due in {left})" if left else ""), "window": False}
     answers = [a["notation"] for a in rules.legal_actions(state, seat) if a["action"] != RESIGN]
-    cause = _window_cause(game, seat, state, names)
+    cause = _window_cause(game, seat, names)
     closes = f" (closes in {left})" if left else (" (no time limit)" if due else "")
-    return {"line": f"{name}: {cause + ' — ' if cause else ''}answer {' or '.join(answers)}{closes}", "window": True}
+    answer = ", ".join(answers[:-1]) + " or " + answers[-1] if len(answers) > 1 else "".join(answers)
+    return {"line": f"{name}: {cause + ' — ' if cause else ''}answer {answer}{closes}", "window": True}
 
 
-def _window_cause(game, seat, state, names) -> str:
-    """The latest log line this seat saw that was not an answer to the open window."""
-    answering = {s for s, e in get(game.kind).rules.to_act(state).items() if e.get("kind") == "window"}
-    for line in reversed(log_lines(game, seat, after=max(0, game.version - 30), names=names)):
-        if line["seat"] is None or line["seat"] not in answering:
-            text = line["text"].rstrip(".")
-            return text.split(": ")[0] if len(text) > 60 else text
-    return ""
+WINDOW_LOOKBACK = 40  # events searched for the one that opened a window
+
+
+def _window_cause(game, seat, names) -> str:
+    """The log line (as this seat sees it) of the event that opened the seat's window: the
+    last recent event after which the seat has been in a window ever since."""
+    rules = get(game.kind).rules
+    after = max(0, game.version - WINDOW_LOOKBACK)
+    rows = list(stream(game, after))
+    state = load_state(game, after)
+    opened, was_in = None, False
+    for row in rows:
+        state = evolve(rules, state, row.as_rules_event())
+        now_in = (rules.to_act(state).get(seat) or {}).get("kind") == "window"
+        if now_in and not was_in:
+            opened = row.seq
+        was_in = now_in
+    if opened is None:
+        return ""
+    lines = [line for line in log_lines(game, seat, after=after, upto=opened, names=names)]
+    if not lines:
+        return ""
+    text = lines[-1]["text"].rstrip(".")
+    return text.split(": ")[0] if len(text) > 60 else text
 
 
 def _due(game, now=None) -> str:
