@@ -122,9 +122,11 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         "winners": ", ".join(names[i] for i in ((payload["result"] or {}).get("winners") or [])),
     }
     subject = SUBJECTS[row.kind].format(kind=kind.name, id=game.pk)
-    if row.kind == Outbox.YOUR_TURN and row.version == game.version and seat in game.to_act:
+    if row.kind in (Outbox.YOUR_TURN, Outbox.REMINDER) and row.version == game.version and seat in game.to_act:
         # The same words as the page and the lobby: a reaction window is not "your turn".
-        subject = selectors.wait_line(game, seat, names=names, title=f"{kind.name} #{game.pk}")
+        wait = selectors.waiting(game, seat, names=names, title=f"{kind.name} #{game.pk}")
+        if row.kind == Outbox.YOUR_TURN or wait["window"]:
+            subject = wait["line"] if row.kind == Outbox.YOUR_TURN else f"Reminder: {wait['line']}"
     text = render_to_string("mail/game.txt", context)
     html = render_to_string("mail/game.html", context)
     reply_to = [reply_address(game.pk, seat)] if legal else None

@@ -116,3 +116,12 @@ def test_it_takes_a_window_answer_by_email_reply(monkeypatch, inbox, alice, bob,
     assert receive(sender=me.email, recipients=mail.reply_to, text=reply) == "accepted"
     answer = Event.objects.filter(game=game, seat=seats[0], command__by="email").get()
     assert answer.command["action"] == {"type": "pass"}
+
+
+def test_it_reminds_a_player_before_a_window_closes(monkeypatch, clock, inbox, alice, bob, charlie):
+    game, _, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
+    me = game.seats.all()[seats[0]].user
+    clock.shift(timedelta(days=1, hours=12, seconds=1))  # a quarter of the window is left
+    sweep()
+    [reminder] = [m for m in inbox() if m.to == [me.email] and m.subject.startswith("Reminder:")]
+    assert "answer resolve" in reminder.subject and "(closes in 11 hours)" in reminder.subject
