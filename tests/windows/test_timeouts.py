@@ -60,3 +60,17 @@ def test_it_shows_the_timeout_line_on_the_game_page(client, alice, bob):
     client.force_login(bob)
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert "alice&#x27;s time ran out: a bot played for them." in page
+
+
+def test_it_says_the_player_forfeits_when_that_is_the_policy(alice, bob, api):
+    game = accepted(services.create_game(creator=alice, kind="karenza", seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=60, on_timeout="forfeit"))
+    late = game.seats.all()[game.to_act[0]].name
+    with time_machine.travel(timezone.now() + timedelta(seconds=61), tick=False):
+        sweep()
+    game.refresh_from_db()
+    assert game.status == Game.FINISHED
+    events = api(alice).get(f"/api/games/{game.pk}/events/").json()
+    assert [e["data"]["policy"] for e in events if e["type"] == "timed_out"] == ["forfeit"]
+    assert f"{late}'s time ran out: they forfeit the game." in [line["text"] for line in selectors.log_lines(game, 0)]
+    assert late not in game.result["summary"] and late in selectors.game_for(game, alice)["result"]["summary"]
