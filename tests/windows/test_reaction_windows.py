@@ -125,3 +125,30 @@ def test_it_reminds_a_player_before_a_window_closes(monkeypatch, clock, inbox, a
     sweep()
     [reminder] = [m for m in inbox() if m.to == [me.email] and m.subject.startswith("Reminder:")]
     assert "answer resolve" in reminder.subject and "(closes in 11 hours)" in reminder.subject
+
+
+def test_it_waits_days_for_a_kinapa_hand_and_takes_the_answer_by_email(monkeypatch, clock, inbox, alice, bob):
+    from kinplay.notifications.replies import receive
+    from tests.play import accepted, step
+
+    game = accepted(services.create_game(creator=alice, kind="kinapa", seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=2 * DAY))
+    for _ in range(50):
+        game.refresh_from_db()
+        entries = KINAPA.to_act(load_state(game))
+        window = [s for s, e in entries.items() if e["kind"] == "window"]
+        if window:
+            break
+        step(game, seat=game.to_act[0])
+    seat = window[0]
+    version = game.version
+    clock.shift(timedelta(days=1, hours=23))
+    sweep()
+    game.refresh_from_db()
+    assert game.version == version and seat in game.to_act  # a day later the hand still waits for her
+    me = game.seats.all()[seat].user
+    mail = [m for m in inbox() if m.to == [me.email] and "answer raise or nothing" in m.subject][-1]
+    assert receive(sender=me.email, recipients=mail.reply_to, text="nothing\n") == "accepted"
+    game.refresh_from_db()
+    assert seat not in game.to_act or KINAPA.to_act(load_state(game))[seat]["kind"] != "window"
+    assert not Event.objects.filter(game=game, type="timed_out").exists()
