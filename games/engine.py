@@ -37,15 +37,19 @@ and ``games/<slug>/bots.py`` with ``random_bot(state, seat, rng)`` and
 returning the SVG/HTML fragment of the board for the web page and emails.
 
 Events are dicts ``{"type": str, "data": dict}``. Actions are dicts with a
-``"type"`` key. The platform stores a few events of its own in a game's stream
+``"type"`` key. Seats are ints ``0..n-1``. Every game accepts
+``{"type": "resign"}`` from any seat still playing while the game runs (the
+resign endpoint and the "forfeit" timeout policy use it).
+
+The platform stores a few events of its own in a game's stream
 (``PLATFORM_EVENTS``, e.g. "timed_out"); they never reach an engine: fold stored
 events with ``replay``/``evolve`` below, not ``rules.evolve``.
 
 Text shown to players (legal-action labels, ``result()["summary"]``, ``describe``
-lines) names a seat with the placeholder ``{seatN}`` (N the seat index, from 0);
-``games.selectors.named`` puts in the player's name on every channel. Seats are ints ``0..n-1``. Every game accepts
-``{"type": "resign"}`` from any seat still playing while the game runs (the
-resign endpoint and the "forfeit" timeout policy use it).
+lines) names a seat with the placeholder ``{seatN}`` (N the seat index, from 0,
+``seat_ref``); ``games.selectors.named`` and ``Kind.render`` put in the player's
+name on every channel (engines stay pure: they never see names but in
+``describe`` and ``render``).
 """
 
 from __future__ import annotations

@@ -193,7 +193,7 @@ def _window_cause(game, seat, names) -> str:
         was_in = now_in
     if opened is None:
         return ""
-    lines = [line for line in log_lines(game, seat, after=after, upto=opened, names=names)]
+    lines = log_lines(game, seat, after=after, upto=opened, names=names)
     if not lines:
         return ""
     text = lines[-1]["text"].rstrip(".")
@@ -210,4 +210,7 @@ def _due(game, now=None) -> str:
 
 
 def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
+    """"mara", "mara and theo", "mara, theo and ines"."""
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
