@@ -80,14 +80,25 @@ SEAT_REF = re.compile(r"\{seat(\d+)\}")
 
 def fill_seats(data, names):
     """``data`` (text, or lists/dicts of it) with each seat placeholder replaced by its name."""
+    if isinstance(data, (list, dict)):
+        try:  # most views hold no placeholder: one C-speed look instead of a rebuilt copy
+            if b"{seat" not in marshal.dumps(data):
+                return data
+        except ValueError:
+            pass
+        return _fill(data, names)
+    return _fill(data, names)
+
+
+def _fill(data, names):
     if isinstance(data, str):
         if "{seat" not in data:
             return data
         return SEAT_REF.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), data)
     if isinstance(data, list):
-        return [fill_seats(x, names) for x in data]
+        return [_fill(x, names) for x in data]
     if isinstance(data, dict):
-        return {k: fill_seats(v, names) for k, v in data.items()}
+        return {k: _fill(v, names) for k, v in data.items()}
     return data
 
 
