@@ -6,6 +6,7 @@ from games import selectors, services
 from games.engine import only_default
 from games.models import Event, Game, Seat
 from games.store import load_state
+from games.verify import first_mismatch
 from kinplay.clocks.models import Deadline
 from tests.play import accepted, step
 from tests.windows.helpers import KENTA, open_stop_window, one_can_stop_one_cannot, stop_window
@@ -61,6 +62,7 @@ def test_it_applies_standing_answers_inside_the_move_that_opens_the_window(monke
     for e in answers:  # each answered for a player who really could not react, right when it opened
         before = load_state(game, e.seq - 1)
         assert only_default(KENTA, before, e.seat) and e.seat in stop_window(before)
+    assert first_mismatch(game) is None
 
 
 def test_it_lets_always_answer_an_open_window_at_once_through_the_api(monkeypatch, api, alice, bob, charlie):
