@@ -152,3 +152,11 @@ def test_it_waits_days_for_a_kinapa_hand_and_takes_the_answer_by_email(monkeypat
     game.refresh_from_db()
     assert seat not in game.to_act or KINAPA.to_act(load_state(game))[seat]["kind"] != "window"
     assert not Event.objects.filter(game=game, type="timed_out").exists()
+
+
+def test_it_tells_on_the_game_page_how_long_windows_last(client, alice):
+    game = services.create_game(creator=alice, kind="kenta", seats=[{"user": "alice"}, {"bot": "random"}],
+                                per_move=DAY, window=3600)
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Answers out of turn (STOP, raising a hand, votes): <strong>1 hour</strong>" in page
