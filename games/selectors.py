@@ -54,14 +54,22 @@ def log_lines(game, seat, *, after=0, upto=None, names=None) -> list[dict]:
     """The redacted log in words, newest last."""
     rules = get(game.kind).rules
     names = names or seat_names(game)
-    lines = []
+    lines, played_for = [], None
     for e in redacted_events(game, seat, after=after, upto=upto):
         if e["type"] in PLATFORM_EVENTS:
             text = describe_platform(e, names)
         else:
             text = named(rules.describe({"type": e["type"], "data": e["data"]}, names), names)
+        if text and played_for is not None and e["seq"] == played_for["seq"] + 1:
+            # One line: "theo's time ran out: a bot played for them — theo played Viper Thrust."
+            played_for.update(text=f"{played_for['text'].rstrip('.')} — {text}", seq=e["seq"])
+            played_for = None
+            continue
+        played_for = None
         if text:
             lines.append({"seq": e["seq"], "text": text, "at": e["at"], "seat": e["seat"]})
+            if e["type"] == "timed_out" and not e["data"].get("window") and e["data"].get("policy") in ("bot", "default"):
+                played_for = lines[-1]
     return lines
 
 

@@ -40,7 +40,8 @@ def test_it_says_a_bot_played_when_a_turn_times_out_and_the_game_still_verifies(
         sweep()
     game.refresh_from_db()
     texts = [line["text"] for line in selectors.log_lines(game, None)]
-    assert "alice's time ran out: a bot played for them." in texts and "bob's time ran out: a bot played for them." in texts
+    for who in ("alice", "bob"):  # the move made for them follows in the same line, as the spectator sees it
+        assert f"{who}'s time ran out: a bot played for them — {who} has chosen their favourites." in texts
     rows = list(Event.objects.filter(game=game, type="timed_out"))
     assert [r.command for r in rows] == [{"platform": "timed_out"}] * 2
     assert first_mismatch(game) is None
@@ -59,7 +60,7 @@ def test_it_shows_the_timeout_line_on_the_game_page(client, alice, bob):
         sweep()
     client.force_login(bob)
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "alice&#x27;s time ran out: a bot played for them." in page
+    assert "alice&#x27;s time ran out: a bot played for them — alice has chosen their favourites." in page
 
 
 def test_it_says_the_player_forfeits_when_that_is_the_policy(alice, bob, api):
