@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.timesince import timeuntil
@@ -212,9 +214,16 @@ def _due(game, now=None) -> str:
     if game.deadline is None:
         return ""
     now = now or timezone.now()
-    if game.deadline <= now:
+    left = game.deadline - now
+    if left <= timedelta(0):
         return "moments"
-    return timeuntil(game.deadline, now, depth=1).replace("\xa0", " ")
+    # timeuntil truncates (a fresh 2-day clock would say "1 day"): round to the nearest unit.
+    half = next(h for limit, h in ROUNDING if left >= limit)
+    return timeuntil(game.deadline + half, now, depth=1).replace("\xa0", " ")
+
+
+ROUNDING = [(timedelta(days=1), timedelta(hours=12)), (timedelta(hours=1), timedelta(minutes=30)),
+            (timedelta(minutes=1), timedelta(seconds=30)), (timedelta(0), timedelta(0))]
 
 
 def _and(items: list[str]) -> str:

@@ -124,7 +124,7 @@ def test_it_reminds_a_player_before_a_window_closes(monkeypatch, clock, inbox, a
     clock.shift(timedelta(days=1, hours=12, seconds=1))  # a quarter of the window is left
     sweep()
     [reminder] = [m for m in inbox() if m.to == [me.email] and m.subject.startswith("Reminder:")]
-    assert "answer resolve" in reminder.subject and "(closes in 11 hours)" in reminder.subject
+    assert "answer resolve" in reminder.subject and "(closes in 12 hours)" in reminder.subject
 
 
 def test_it_waits_days_for_a_kinapa_hand_and_takes_the_answer_by_email(monkeypatch, clock, inbox, alice, bob):

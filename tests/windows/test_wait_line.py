@@ -50,3 +50,14 @@ def test_it_credits_each_log_line_to_no_one_but_the_player_it_names(monkeypatch,
     for meta in re.findall(r'<span class="log-meta muted">(.*?)<time', log, re.S):
         assert meta.strip() == ""
     assert "rolled" in log
+
+
+def test_it_rounds_the_time_left_instead_of_cutting_it(alice, bob):
+    from datetime import timedelta
+
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=2 * 86400))
+    game.refresh_from_db()
+    now = game.deadline - timedelta(days=2) + timedelta(seconds=5)  # a few seconds after the move
+    assert selectors.wait_line(game, 0, now=now) == "Your turn in Knonsters (due in 2 days)"
+    assert selectors.wait_line(game, 0, now=game.deadline - timedelta(hours=1, minutes=40)) == "Your turn in Knonsters (due in 2 hours)"
