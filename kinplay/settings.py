@@ -249,6 +249,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name for a choice set used twice (a seat's standing answer; check --deploy warns otherwise).
+    "ENUM_NAME_OVERRIDES": {"StandingAnswerEnum": ["ask", "unable", "always"]},
 }
 
 # Game clocks (DESIGN.md, "Time").

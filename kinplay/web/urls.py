@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/<id:pk>/act/", views.act, name="game-act"),
     path("games/<id:pk>/resign/", views.resign, name="game-resign"),
     path("games/<id:pk>/join/", views.join, name="game-join"),
+    path("games/<id:pk>/standing/", views.standing, name="game-standing"),
     path("games/<id:pk>/accept/", views.accept, name="game-accept"),
     path("games/<id:pk>/decline/", views.decline, name="game-decline"),
 ]

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_ratings_game_rated_finished_at'),
+        ('games', '0006_windows_window_and_standing'),
     ]
 
     operations = [
