@@ -58,7 +58,54 @@ import copy
 import json
 import marshal
 import re
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from games.rng import Rng
+
+# The plain data engines exchange with the platform (JSON-serialisable dicts).
+State = dict[str, Any]
+Event = dict[str, Any]
+Action = dict[str, Any]
+Options = dict[str, Any]
+
+
+class Rules(Protocol):
+    """The rules contract above, as a type: ``games/<slug>/rules.py`` modules conform to it
+    (``games.registry`` has mypy check each one)."""
+
+    SLUG: str
+    NAME: str
+    MIN_PLAYERS: int
+    MAX_PLAYERS: int
+    OPTIONS_SCHEMA: dict[str, Any]
+
+    def check_players(self, n: int, options: Options) -> None: ...
+    def setup(self, n: int, options: Options, rng: Rng) -> list[Event]: ...
+    def decide(self, state: State, seat: int | None, action: Action, rng: Rng) -> list[Event]: ...
+    def evolve(self, state: State, e: Event) -> State: ...
+    def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
+    def redact(self, e: Event, seat: int | None) -> Event | None: ...
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]: ...
+    def to_act(self, state: State) -> dict[int, dict[str, Any]]: ...
+    def timers(self, state: State) -> list[dict[str, Any]]: ...
+    def result(self, state: State) -> dict[str, Any] | None: ...
+    def describe(self, e: Event, names: list[str]) -> str: ...
+
+
+class Bots(Protocol):
+    """``games/<slug>/bots.py``: each bot returns one of ``legal_actions``' actions."""
+
+    def random_bot(self, state: State, seat: int, rng: Rng) -> Action: ...
+    def heuristic_bot(self, state: State, seat: int, rng: Rng) -> Action: ...
+
+
+class Renderer(Protocol):
+    """``games/<slug>/render.py``: the board of a view as HTML (pages, emails) and as text."""
+
+    def render(self, view: dict[str, Any], seat: int | None, names: list[str]) -> str: ...
+    def render_text(self, view: dict[str, Any], seat: int | None, names: list[str]) -> str: ...
 
 RESIGN = {"type": "resign"}
 
@@ -72,13 +119,13 @@ DEFAULT_ANSWER_WORDS = frozenset({"resolve", "nothing", "pass", "abstain", "no"}
 
 def seat_ref(seat: int) -> str:
     """The placeholder that text for players uses for a seat (see the module's docs)."""
-    return "{seat%d}" % seat
+    return f"{{seat{seat}}}"
 
 
 SEAT_REF = re.compile(r"\{seat(\d+)\}")
 
 
-def fill_seats(data, names):
+def fill_seats(data: Any, names: list[str]) -> Any:
     """``data`` (text, or lists/dicts of it) with each seat placeholder replaced by its name."""
     if isinstance(data, (list, dict)):
         try:  # most views hold no placeholder: one C-speed look instead of a rebuilt copy
@@ -90,7 +137,7 @@ def fill_seats(data, names):
     return _fill(data, names)
 
 
-def _fill(data, names):
+def _fill(data: Any, names: list[str]) -> Any:
     if isinstance(data, str):
         if "{seat" not in data:
             return data
@@ -110,11 +157,11 @@ class IllegalAction(Exception):
         self.reason = reason
 
 
-def event(type_: str, **data: Any) -> dict:
+def event(type_: str, **data: Any) -> Event:
     return {"type": type_, "data": data}
 
 
-def clone(state: dict) -> dict:
+def clone(state: State) -> State:
     """A deep copy: ``evolve`` may update a state in place.
 
     States are plain data, so marshal copies them exactly and several times faster than
@@ -126,12 +173,12 @@ def clone(state: dict) -> dict:
         return copy.deepcopy(state)
 
 
-def evolve(rules, state: dict, e: dict) -> dict:
+def evolve(rules: Rules, state: State, e: Event) -> State:
     """One stored event applied: the rules' evolve, or nothing for a platform event."""
     return state if e["type"] in PLATFORM_EVENTS else rules.evolve(state, e)
 
 
-def replay(rules, events, state: dict | None = None) -> dict:
+def replay(rules: Rules, events: Iterable[Event], state: State | None = None) -> State:
     """Fold ``evolve`` over stored events (from ``{}`` unless a state is given)."""
     state = {} if state is None else state
     evolve_ = rules.evolve
@@ -141,7 +188,7 @@ def replay(rules, events, state: dict | None = None) -> dict:
     return state
 
 
-def apply(rules, state: dict, events) -> dict:
+def apply(rules: Rules, state: State, events: Iterable[Event]) -> State:
     """The state after ``events``, leaving ``state`` untouched."""
     return replay(rules, events, clone(state))
 
@@ -151,7 +198,8 @@ def canonical(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
-def find_legal(rules, state: dict, seat: int, *, action=None, notation=None) -> dict:
+def find_legal(rules: Rules, state: State, seat: int, *, action: Action | None = None,
+               notation: str | None = None) -> Action | None:
     """The legal action matching an action dict or a notation text.
 
     Notation matching ignores case and repeated spaces, so a reply typed in an
@@ -170,7 +218,7 @@ def find_legal(rules, state: dict, seat: int, *, action=None, notation=None) -> 
     return action
 
 
-def only_default(rules, state: dict, seat: int) -> bool:
+def only_default(rules: Rules, state: State, seat: int) -> bool:
     """Whether ``seat`` is in a reaction window where it cannot do anything but the
     window's default answer (resigning aside): e.g. no STOP card in hand."""
     entry = rules.to_act(state).get(seat)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from django.conf import settings
 from django.db import connections, models
 
 from kinplay import sql
-
 
 # A game row and its seats (with each player's name and address) in one statement: every
 # move and every page starts here, and the ORM's prefetch would take three.
@@ -23,7 +22,7 @@ SEATS_OF_GAME = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _game_with_seats_sql(fields, alias, vendor):
     return f"SELECT {sql.columns(Game, fields, 'g.', alias)}, {SEATS_OF_GAME[vendor]} FROM games_game g WHERE g.id = %s"
 

@@ -15,13 +15,14 @@ def rebuild(game: Game) -> None:
     with transaction.atomic():
         rows = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", "type", "data"))
         Snapshot.objects.filter(game=game).delete()
-        state, snaps = {}, []
+        state: dict = {}
+        snaps: list[Snapshot] = []
         for seq, type_, data in rows:
             state = evolve(rules, state, {"type": type_, "data": data})
             if seq % settings.SNAPSHOT_EVERY == 0:
                 snaps.append(Snapshot(game=game, seq=seq, state=clone(state)))
         Snapshot.objects.bulk_create(snaps)
-        fields = {"version": len(rows)}
+        fields: dict[str, object] = {"version": len(rows)}
         if rows:
             result = rules.result(state)
             fields["result"] = result

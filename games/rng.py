@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Iterable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def new_seed() -> str:
@@ -49,11 +53,11 @@ class Rng:
         """Uniform in ``a..b`` inclusive, like a die."""
         return a + self.randbelow(b - a + 1)
 
-    def choice(self, seq):
+    def choice(self, seq: Iterable[T]) -> T:
         seq = list(seq)
         return seq[self.randbelow(len(seq))]
 
-    def shuffled(self, seq) -> list:
+    def shuffled(self, seq: Iterable[T]) -> list[T]:
         """A new list, Fisher-Yates shuffled."""
         items = list(seq)
         for i in range(len(items) - 1, 0, -1):
@@ -61,5 +65,5 @@ class Rng:
             items[i], items[j] = items[j], items[i]
         return items
 
-    def sample(self, seq, k: int) -> list:
+    def sample(self, seq: Iterable[T], k: int) -> list[T]:
         return self.shuffled(seq)[:k]

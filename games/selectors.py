@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 
@@ -99,6 +98,8 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None) ->
     historical = at is not None and at < game.version
     if playing and (state is None or historical):
         state = load_state(game, at)
+    elif state is None:
+        state = {}  # nothing dealt yet: the rules are never asked about it
     finished = game.status == Game.FINISHED
     names = seat_names(game)
     return {

@@ -7,7 +7,7 @@ import json
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import lru_cache
+from functools import cache
 
 import jsonschema
 from django.conf import settings
@@ -71,7 +71,7 @@ def options_with_defaults(kind, options) -> dict:
     return filled
 
 
-@lru_cache(maxsize=None)
+@cache
 def _options_validator(slug):
     """Checking a schema costs more than using it: once per kind."""
     schema = get(slug).rules.OPTIONS_SCHEMA
@@ -108,7 +108,7 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
     if window is not None and per_move is not None and window > per_move:
         raise BadRequest(f"clock.window ({window} s) cannot be longer than clock.per_move ({per_move} s).")
     users = get_user_model().objects
-    planned = []
+    planned: list[dict] = []
     for i, spec in enumerate(seats):
         if not isinstance(spec, dict) or len(spec) > 1 or (spec and next(iter(spec)) not in ("user", "bot")):
             raise BadRequest(f"seat {i + 1} must be {{\"user\": name}}, {{\"bot\": \"random\"|\"heuristic\"}} or {{}}.")

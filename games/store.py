@@ -33,7 +33,8 @@ class StateCache:
     """
 
     def __init__(self, size: int):
-        self.size, self.lock, self.entries = size, threading.Lock(), OrderedDict()
+        self.size, self.lock = size, threading.Lock()
+        self.entries: OrderedDict[tuple[int, int], tuple[str, bytes]] = OrderedDict()
 
     def get(self, game, version):
         with self.lock:
@@ -111,7 +112,7 @@ class Appender:
         self.game, self.version = game, version
         self.rows: list[Event] = []
         self.snapshots: list[Snapshot] = []
-        self.state = None
+        self.state: dict | None = None
 
     def add(self, events: list[dict], state_after: dict, *, seat, command, idempotency_key=None) -> None:
         version = self.version

@@ -20,7 +20,8 @@ def first_mismatch(game: Game) -> str | None:
             return f"event seq {row.seq} where {expected} was expected (a gap)"
     if len(rows) != game.version:
         return f"the game row says version {game.version} but the stream has {len(rows)} events"
-    states, state = {0: "{}"}, {}
+    states: dict[int, str] = {0: "{}"}
+    state: dict = {}
     for row in rows:
         state = evolve(rules, state, row.as_rules_event())
         states[row.seq] = canonical(state)
@@ -43,7 +44,8 @@ def _rederive(game, rules, rows) -> str | None:
     """Decide every command again from the revealed seed: the same events must come out."""
     from games.engine import clone
 
-    batches, current = [], None
+    batches: list[tuple[dict, list]] = []
+    current: tuple[dict, list] | None = None
     for row in rows:
         if row.command is not None:
             current = (row.command, [])
@@ -51,7 +53,8 @@ def _rederive(game, rules, rows) -> str | None:
         if current is None:
             return f"event {row.seq} belongs to no command"
         current[1].append(row)
-    state, version = {}, 0
+    state: dict = {}
+    version = 0
     for command, batch in batches:
         rng = Rng(game.seed, version)
         if command.get("platform"):  # a platform fact (a timeout), not decided by the rules

@@ -7,7 +7,7 @@ move makes five; these do without the query builder. Everything else uses the OR
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 
 from django.db import connections
 
@@ -22,7 +22,7 @@ def columns(model, fields, prefix="", alias="default") -> str:
     return ", ".join(prefix + _column(conn, model, f) for f in fields)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _converters(model, fields: tuple, alias: str):
     """What the ORM applies to each column it reads (an SQLite boolean arrives as 0 or 1,
     a PostgreSQL jsonb as text...); it depends only on the model and the database."""

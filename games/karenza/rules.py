@@ -839,7 +839,7 @@ def view(state, seat):
 def seat_view(state, seat):
     """The view without the card catalogue (what the bots read)."""
     players = []
-    for s, p in enumerate(state["players"]):
+    for _s, p in enumerate(state["players"]):
         players.append({
             "character": p["character"],
             "character_name": DECKS[p["character"]]["name"],

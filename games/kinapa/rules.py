@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
-from games.engine import IllegalAction, RESIGN, event, seat_ref
+from games.engine import RESIGN, IllegalAction, event, seat_ref
 
 SLUG = "kinapa"
 NAME = "Kinapa"
@@ -77,7 +78,7 @@ ANIMALS = [c["name"] for c in CARDS["animals"]]
 SHELTERS = [c["name"] for c in CARDS["shelters"]]
 OBJECTS = [o["name"] for o in CARDS["objects"]]
 
-OPTIONS_SCHEMA = {
+OPTIONS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
@@ -201,7 +202,7 @@ def _pair_number(state, seat, k):
 
 def next_candidates(state):
     """The players the Emperor may pass the Emperor card to (empty: the Emperor stays)."""
-    n, emp = state["n"], state["emperor"]
+    emp = state["emperor"]
     if state.get("switched"):
         return [s for s in _silent_order(state) if state["active"][s]]
     raised = [s for s in state["raised"] if state["active"][s] and s != emp]

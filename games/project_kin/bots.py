@@ -7,7 +7,6 @@ simulation of a legal move.
 
 from __future__ import annotations
 
-
 from . import rules
 
 

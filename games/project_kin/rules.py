@@ -11,6 +11,7 @@ import functools
 import json
 import os
 from collections import deque
+from typing import Any
 
 from games.engine import IllegalAction, event, fill_seats, seat_ref
 
@@ -24,7 +25,7 @@ PREFIX = ["r", "b"]
 SPECIALS = ["wall", "sage", "bulldozer"]
 NODE_KINDS = {"base", "guard", "track", "loop", "turret", "retake", "ambush", "bomb", "objective"}
 
-OPTIONS_SCHEMA = {
+OPTIONS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
@@ -290,7 +291,7 @@ def _mk(pid, loc):
     return dict(_mk_cached(pid, loc))
 
 
-_POS_CACHE = {}
+_POS_CACHE: dict = {}
 
 
 def positions(state):
@@ -437,7 +438,7 @@ def _move_actions(state, seat):
     for p in sorted(pieces, key=lambda q: q["id"]):
         if p["type"] == "bulldozer":
             continue
-        for dest, (d, path) in sorted(_destinations(state, p, roll).items()):
+        for dest, (_d, _path) in sorted(_destinations(state, p, roll).items()):
             opid = occmap.get(dest)
             occ = _mk(opid, dest) if opid else None
             base = f"move {p['id']} {dest}"
@@ -558,7 +559,7 @@ def _type_order(k):
     return ["normal", "final", "king", "wall", "sage", "bulldozer"].index(k)
 
 
-_LEGAL_CACHE = {}
+_LEGAL_CACHE: dict = {}
 
 
 def _copy_item(item):

@@ -12,7 +12,7 @@ a vacation ends; a vacation never lasts longer than what is left of the year's a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone as tz
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -21,7 +21,7 @@ from django.utils import timezone
 from kinplay.accounts.models import Profile
 from kinplay.clocks.models import Deadline
 
-PAUSED = datetime(9999, 1, 1, tzinfo=tz.utc)  # never due: the sweep looks for due_at <= now
+PAUSED = datetime(9999, 1, 1, tzinfo=UTC)  # never due: the sweep looks for due_at <= now
 HELD_KINDS = (Deadline.MOVE, Deadline.REMINDER)
 
 

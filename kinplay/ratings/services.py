@@ -121,7 +121,7 @@ def rebuild() -> int:
     Plain rows rather than model instances: 100,000 games must rebuild within a minute.
     """
     seats: dict[int, list] = {}
-    for game_id, index, user_id, bot in (Seat.objects.filter(game__status=Game.FINISHED)
+    for game_id, _index, user_id, bot in (Seat.objects.filter(game__status=Game.FINISHED)
                                          .order_by("game_id", "index").values_list("game_id", "index", "user_id", "bot")):
         seats.setdefault(game_id, []).append((user_id, bot))
     current: dict[tuple[int, str], list] = {}  # (user, kind) -> [mu, sigma, games, updated_at]

@@ -1,7 +1,8 @@
 """Whatever JSON a client sends as an action, the answer is a clear 4xx or a stored move: never a 500."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.models import Event
 from games.registry import kinds

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from games.engine import IllegalAction, RESIGN, canonical, clone, replay
+from games.engine import RESIGN, IllegalAction, canonical, clone, replay
 from games.rng import Rng
 
 NONSENSE = [{"type": "no-such-action"}, {}, {"type": None}]

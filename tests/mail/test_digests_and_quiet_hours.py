@@ -1,6 +1,6 @@
 """Digests (at most one turn email per chosen interval) and quiet hours (mail held, sent at the end)."""
 
-from datetime import datetime, time, timedelta, timezone as dt_timezone
+from datetime import UTC, datetime, time, timedelta
 
 import pytest
 import time_machine
@@ -13,7 +13,7 @@ from tests.play import accepted, finish, step
 
 pytestmark = pytest.mark.django_db
 
-MORNING = datetime(2026, 11, 24, 9, 0, tzinfo=dt_timezone.utc)
+MORNING = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
 
 
 def settings_of(user, **fields):
@@ -100,15 +100,15 @@ def test_it_sends_the_single_waiting_game_as_a_full_turn_email_when_the_interval
 
 def test_it_holds_mail_in_quiet_hours_and_sends_it_when_they_end(alice, bob, inbox):
     settings_of(bob, quiet_hours=True, time_zone="Europe/Berlin", quiet_from=time(23, 0), quiet_to=time(7, 0))
-    night = datetime(2026, 11, 24, 22, 30, tzinfo=dt_timezone.utc)  # 23:30 in Berlin
+    night = datetime(2026, 11, 24, 22, 30, tzinfo=UTC)  # 23:30 in Berlin
     with time_machine.travel(night, tick=False) as clock:
         a = game_waiting_for_bob(alice)
         b = game_waiting_for_bob(alice)
         assert to(inbox, "bob") == []
-        clock.move_to(datetime(2026, 11, 25, 5, 59, tzinfo=dt_timezone.utc))  # 06:59 in Berlin
+        clock.move_to(datetime(2026, 11, 25, 5, 59, tzinfo=UTC))  # 06:59 in Berlin
         release_held()
         assert to(inbox, "bob") == []
-        clock.move_to(datetime(2026, 11, 25, 6, 0, 30, tzinfo=dt_timezone.utc))  # 07:00 in Berlin
+        clock.move_to(datetime(2026, 11, 25, 6, 0, 30, tzinfo=UTC))  # 07:00 in Berlin
         release_held()
         mails = to(inbox, "bob")
         assert len(mails) == 1 and mails[0].subject.startswith("Your turn in 2 games")
@@ -117,12 +117,12 @@ def test_it_holds_mail_in_quiet_hours_and_sends_it_when_they_end(alice, bob, inb
 
 def test_it_holds_a_game_over_email_in_quiet_hours_and_sends_it_as_it_is(alice, bob, inbox):
     settings_of(bob, quiet_hours=True, time_zone="UTC", quiet_from=time(22, 0), quiet_to=time(6, 0))
-    with time_machine.travel(datetime(2026, 11, 24, 23, 0, tzinfo=dt_timezone.utc), tick=False) as clock:
+    with time_machine.travel(datetime(2026, 11, 24, 23, 0, tzinfo=UTC), tick=False) as clock:
         game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
         finish(game)
         assert [m for m in to(inbox, "bob")] == []
         assert any("is over" in m.subject for m in to(inbox, "alice"))
-        clock.move_to(datetime(2026, 11, 25, 6, 1, tzinfo=dt_timezone.utc))
+        clock.move_to(datetime(2026, 11, 25, 6, 1, tzinfo=UTC))
         release_held()
         subjects = [m.subject for m in to(inbox, "bob")]
         assert subjects == [f"Knonsters #{game.pk} is over"]  # nothing waits any more: no turn email
@@ -130,13 +130,13 @@ def test_it_holds_a_game_over_email_in_quiet_hours_and_sends_it_as_it_is(alice, 
 
 def test_it_drops_held_turn_mail_when_no_game_waits_any_more(alice, bob, inbox):
     settings_of(bob, quiet_hours=True, time_zone="UTC", quiet_from=time(22, 0), quiet_to=time(6, 0))
-    with time_machine.travel(datetime(2026, 11, 24, 23, 0, tzinfo=dt_timezone.utc), tick=False) as clock:
+    with time_machine.travel(datetime(2026, 11, 24, 23, 0, tzinfo=UTC), tick=False) as clock:
         game = game_waiting_for_bob(alice)
         assert to(inbox, "bob") == [] and Outbox.held().filter(user=bob).exists()
         while 1 in game.to_act:  # bob could not sleep and played on the page
             step(game, seat=1)
             game.refresh_from_db()
-        clock.move_to(datetime(2026, 11, 25, 6, 1, tzinfo=dt_timezone.utc))
+        clock.move_to(datetime(2026, 11, 25, 6, 1, tzinfo=UTC))
         release_held()
         assert [m for m in to(inbox, "bob") if m.subject.startswith("Your turn")] == []
         assert not Outbox.held().filter(user=bob).exists()
@@ -164,7 +164,7 @@ def test_it_knows_when_quiet_hours_are_in_the_players_time_zone(quiet, local, ex
 
     p = Profile(quiet_hours=True, time_zone="Asia/Tokyo", quiet_from=quiet[0], quiet_to=quiet[1])
     now = datetime(2026, 11, 24, local.hour, local.minute, tzinfo=ZoneInfo("Asia/Tokyo"))
-    assert p.is_quiet(now.astimezone(dt_timezone.utc)) is expected
+    assert p.is_quiet(now.astimezone(UTC)) is expected
     p.quiet_hours = False
     assert p.is_quiet(now) is False
 

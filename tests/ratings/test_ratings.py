@@ -133,7 +133,7 @@ def test_it_applies_a_game_once_whatever_replays_verifies_or_rebuilds_it(alice, 
 def test_it_rebuilds_exactly_the_live_numbers(alice, bob, charlie, make_user, tiny, games):
     people = [alice, bob, charlie] + [make_user(f"p{i}") for i in range(5)]
     rng = random.Random(games)
-    for i in range(games):
+    for _i in range(games):
         kind = rng.choice(["tiny", "tiny4"])
         table = rng.sample(people, rng.randint(2, 3 if kind == "tiny" else 4))
         finish(game_of(*table, kind=kind, options={"cards": rng.randint(1, 2)}))

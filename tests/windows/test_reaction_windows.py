@@ -14,9 +14,9 @@ from games.models import Event
 from games.store import load_state
 from kinplay.clocks.models import Deadline
 from kinplay.clocks.services import sweep
+from tests.games.kenta.helpers import Script, at_cards, rolled
 from tests.games.kenta.helpers import act as kenta_act
-from tests.games.kenta.helpers import at_cards, game as kenta_game, rolled
-from tests.games.kenta.helpers import Script
+from tests.games.kenta.helpers import game as kenta_game
 from tests.windows.helpers import DAY, open_stop_window, stop_window
 
 pytestmark = pytest.mark.django_db

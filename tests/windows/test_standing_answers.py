@@ -9,7 +9,7 @@ from games.store import load_state
 from games.verify import first_mismatch
 from kinplay.clocks.models import Deadline
 from tests.play import accepted, step
-from tests.windows.helpers import KENTA, open_stop_window, one_can_stop_one_cannot, stop_window
+from tests.windows.helpers import KENTA, one_can_stop_one_cannot, open_stop_window, stop_window
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +91,7 @@ def test_it_offers_the_standing_answer_on_the_game_page_with_its_trade_off(clien
     game = accepted(services.create_game(creator=alice, kind="kenta", seats=[{"user": "alice"}, {"user": "bob"}]))
     client.force_login(alice)
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert 'action="/games/%d/standing/"' % game.pk in page and "never tells the others what you hold" in page
+    assert f'action="/games/{game.pk}/standing/"' in page and "never tells the others what you hold" in page
     r = client.post(f"/games/{game.pk}/standing/", {"answer": "always"})
     assert r.status_code == 302 and Seat.objects.get(game=game, index=0).standing == Seat.ALWAYS
     assert 'value="always" selected' in client.get(f"/games/{game.pk}/").content.decode()

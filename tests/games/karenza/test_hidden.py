@@ -137,8 +137,9 @@ def test_it_gives_reasons_that_do_not_reveal_hidden_cards():
     events, _ = play(KIND, 2, {}, "reasons", bot="random")
     state = replay(rules, events[:40])
     waiting = 1 - state["turn"]
-    from games.engine import IllegalAction
     import pytest
+
+    from games.engine import IllegalAction
 
     for code in rules.deck_of(state["players"][waiting]) + state["players"][waiting]["hand"]:
         with pytest.raises(IllegalAction) as exc:

@@ -531,8 +531,8 @@ def test_it_refuses_a_malformed_data_file_naming_it(tmp_path, loader, fname, mut
 
 
 def test_it_describes_every_event_for_every_seat():
-    from tests.games.harness import play
     from games.registry import Kind
+    from tests.games.harness import play
     events, state = play(Kind("kenta"), 4, {}, "describe-me", check_every=50)
     names = ["Ann", "Bo", "Cy", "Di"]
     for e in events:
@@ -554,8 +554,8 @@ def test_it_applies_the_same_events_on_replay():
 
 
 def test_it_renders_the_board_for_every_seat_and_escapes_names():
-    from tests.games.harness import play
     from games.registry import Kind
+    from tests.games.harness import play
     kind = Kind("kenta")
     events, state = play(kind, 3, {}, "render-me", check_every=50)
     names = ["<b>Ann</b>", "Bo & co", "Cy"]
@@ -590,9 +590,10 @@ def test_it_skips_the_discard_of_a_target_who_resigns_and_drops_a_resigning_vote
 
 def test_it_keeps_events_and_state_plain_json():
     import json
-    from tests.games.harness import play
+
     from games.engine import canonical
     from games.registry import Kind
+    from tests.games.harness import play
     kind = Kind("kenta")
     for i in range(4):
         events, state = play(kind, 2 + i, {}, f"json-{i}", check_every=99)

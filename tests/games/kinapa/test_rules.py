@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from games.engine import IllegalAction, RESIGN, canonical, replay
+from games.engine import RESIGN, IllegalAction, canonical, replay
 from games.kinapa import rules
 from games.rng import Rng
 
@@ -397,7 +397,6 @@ def test_it_two_players_deal_a_hand_and_a_bot_deck_each():
 
 
 def test_it_two_players_switch_when_the_cat_lies_in_a_bot():
-    from games.engine import event
     seen = set()
     for seed in range(40):
         evs = rules.setup(2, {}, Rng(f"cat{seed}", 0))

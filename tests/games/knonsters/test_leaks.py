@@ -68,7 +68,7 @@ def swap_hand_card(state, events, other):
         for c2 in sorted(set(state["pile"]) - {c1}):
             sources = [events[deal_at]["data"]["hands"][other]] + [
                 [e["data"]["card"]] for e in events[deal_at:] if e["type"] == "drew" and e["data"]["seat"] == other]
-            for i, e in enumerate(events[deal_at:], deal_at):
+            for _i, e in enumerate(events[deal_at:], deal_at):
                 if e["type"] == "drew" and e["data"]["seat"] == other and e["data"]["card"] == c1:
                     e["data"]["card"] = c2
                     break

@@ -492,7 +492,8 @@ def test_it_lets_the_king_move_backwards():
 # ----------------------------------------------------------------- data files
 
 def test_it_fails_loudly_on_a_malformed_board(tmp_path):
-    raw = json.load(open(os.path.join(rules.HERE, "data", "board.json")))
+    with open(os.path.join(rules.HERE, "data", "board.json")) as f:
+        raw = json.load(f)
     bad = dict(raw, nodes=[n for n in raw["nodes"] if n["id"] != "BOMB"])
     p = tmp_path / "board.json"
     p.write_text(json.dumps(bad))

@@ -19,7 +19,8 @@ def _midgame(seed="views", **options):
 def test_it_shows_both_players_and_spectators_the_whole_board():
     events, s = _midgame(variant="to_kingdom_come")
     v0, v1, vs = rules.view(s, 0), rules.view(s, 1), rules.view(s, None)
-    strip = lambda v: {k: x for k, x in v.items() if k not in ("you", "moves")}
+    def strip(v):
+        return {k: x for k, x in v.items() if k not in ("you", "moves")}
     assert strip(v0) == strip(v1) == strip(vs)
     assert vs["moves"] == [] and vs["you"] is None
     assert len(v0["pieces"]) == len(rules.positions(s))
