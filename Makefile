@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run test test-fast bench check-python demo
+.PHONY: run test test-fast lint lock bench check-python demo
 .DEFAULT_GOAL := run
 
 check-python:
@@ -12,10 +12,39 @@ check-python:
 	  echo "kinplay needs Python 3.11 or newer; '$(PYTHON)' is $$($(PYTHON) --version 2>&1 || echo missing)."; \
 	  echo "Install Python 3.11+ or run: make PYTHON=/path/to/python3.11 run"; exit 1; }
 
-$(VENV)/.installed: requirements.txt | check-python
+# Installs come from the lock files, which pin every transitive dependency: `make run` gets
+# production packages only, `make test` and `make lint` add the test and lint tools.
+PIP_INSTALL := $(VENV)/bin/pip install -q --disable-pip-version-check
+
+$(VENV)/.installed: requirements.lock | check-python
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt
+	$(PIP_INSTALL) -r requirements.lock
 	@touch $@
+
+$(VENV)/.installed-dev: requirements-dev.lock | check-python
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP_INSTALL) -r requirements-dev.lock
+	@touch $@
+
+# Re-resolve the lock files from requirements.txt / requirements-dev.txt in throwaway venvs
+# (after changing a pin there). The production lock takes the versions the dev lock chose.
+LOCK_VENV := var/lock-venv
+lock: | check-python
+	rm -rf $(LOCK_VENV) && $(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/pip install -q --disable-pip-version-check -r requirements-dev.txt
+	{ echo "# Every package \`make test\` installs, pinned: made by \`make lock\` from requirements-dev.txt."; \
+	  $(LOCK_VENV)/bin/pip freeze --exclude-editable; } > requirements-dev.lock
+	rm -rf $(LOCK_VENV) && $(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/pip install -q --disable-pip-version-check -r requirements.txt -c requirements-dev.lock
+	{ echo "# Every package \`make run\` installs, pinned: made by \`make lock\` from requirements.txt."; \
+	  $(LOCK_VENV)/bin/pip freeze --exclude-editable; } > requirements.lock
+	rm -rf $(LOCK_VENV)
+
+# ruff, mypy (games/ against the rules contract) and import-linter (pyproject.toml).
+lint: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 run: $(VENV)/.installed
 	$(PY) bin/secret-key
@@ -24,10 +53,10 @@ run: $(VENV)/.installed
 	$(PY) manage.py load_demo
 	PORT=$(PORT) bin/run
 
-test: $(VENV)/.installed
+test: $(VENV)/.installed-dev
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-test-fast: $(VENV)/.installed
+test-fast: $(VENV)/.installed-dev
 	$(PY) -m pytest -m "not engine and not browser and not services" $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed
