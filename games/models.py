@@ -11,20 +11,25 @@ from kinplay import sql
 
 # A game row and its seats (with each player's name and address) in one statement: every
 # move and every page starts here, and the ORM's prefetch would take three.
+# Tables are named from the models ({seat}, {user}, {game}: see _game_with_seats_sql).
 SEATS_OF_GAME = {
     "postgresql": """(
         SELECT json_agg(json_build_array(s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email, s.standing) ORDER BY s."index")
-        FROM games_seat s LEFT JOIN auth_user u ON u.id = s.user_id WHERE s.game_id = g.id)""",
+        FROM {seat} s LEFT JOIN {user} u ON u.id = s.user_id WHERE s.game_id = g.id)""",
     "sqlite": """(
         SELECT json_group_array(json_array(id, "index", user_id, bot, invited, username, email, standing)) FROM (
             SELECT s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email, s.standing
-            FROM games_seat s LEFT JOIN auth_user u ON u.id = s.user_id WHERE s.game_id = g.id ORDER BY s."index"))""",
+            FROM {seat} s LEFT JOIN {user} u ON u.id = s.user_id WHERE s.game_id = g.id ORDER BY s."index"))""",
 }
 
 
 @cache
 def _game_with_seats_sql(fields, alias, vendor):
-    return f"SELECT {sql.columns(Game, fields, 'g.', alias)}, {SEATS_OF_GAME[vendor]} FROM games_game g WHERE g.id = %s"
+    from django.contrib.auth import get_user_model
+
+    table = connections[alias].ops.quote_name
+    seats = SEATS_OF_GAME[vendor].format(seat=table(Seat._meta.db_table), user=table(get_user_model()._meta.db_table))
+    return f"SELECT {sql.columns(Game, fields, 'g.', alias)}, {seats} FROM {table(Game._meta.db_table)} g WHERE g.id = %s"
 
 
 class GameQuerySet(models.QuerySet):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshal
 import threading
 from collections import OrderedDict
+from functools import cache
 
 from django.conf import settings
 from django.db import connections, transaction
@@ -73,7 +74,7 @@ def load_state(game, upto: int | None = None, *, cached=True) -> dict:
     if state is not None:
         return state
     with connections[Event.objects.db].cursor() as cursor:
-        cursor.execute(SNAPSHOT_AND_EVENTS, [game.pk, upto, game.pk, upto])
+        cursor.execute(_snapshot_and_events_sql(cursor.db.alias), [game.pk, upto, game.pk, upto])
         rows = cursor.fetchall()
     state = {}
     if rows and rows[0][1] is None:  # the snapshot leads, then the events after it
@@ -86,12 +87,18 @@ def load_state(game, upto: int | None = None, *, cached=True) -> dict:
 # The nearest snapshot at or before a version and the events after it, in one statement (a
 # page view or a move in another worker process pays for this when the cache has no state).
 SNAPSHOT_AND_EVENTS = """
-    WITH snap AS (SELECT seq, state FROM games_snapshot WHERE game_id = %s AND seq <= %s ORDER BY seq DESC LIMIT 1)
+    WITH snap AS (SELECT seq, state FROM {snapshot} WHERE game_id = %s AND seq <= %s ORDER BY seq DESC LIMIT 1)
     SELECT seq, NULL, state FROM snap
     UNION ALL
-    SELECT seq, type, data FROM games_event
+    SELECT seq, type, data FROM {event}
     WHERE game_id = %s AND seq > COALESCE((SELECT seq FROM snap), 0) AND seq <= %s
     ORDER BY 1"""
+
+
+@cache
+def _snapshot_and_events_sql(alias: str) -> str:
+    table = connections[alias].ops.quote_name
+    return SNAPSHOT_AND_EVENTS.format(snapshot=table(Snapshot._meta.db_table), event=table(Event._meta.db_table))
 
 
 def stream(game, after: int = 0, upto: int | None = None):

@@ -34,6 +34,15 @@ def _converters(model, fields: tuple, alias: str):
     return out
 
 
+@cache
+def _model_order(model, fields: tuple) -> tuple[list[int], list[str]]:
+    """``Model.from_db`` takes a partial row in the model's field order: the positions of
+    ``fields`` in that order, and their attribute names."""
+    rank = {f.name: i for i, f in enumerate(model._meta.concrete_fields)}
+    order = sorted(range(len(fields)), key=lambda i: rank[model._meta.get_field(fields[i]).name])
+    return order, [model._meta.get_field(fields[i]).attname for i in order]
+
+
 def json_value(value):
     """A JSON column read with a plain cursor: text from SQLite (and PostgreSQL's jsonb, as
     Django sets psycopg up), already decoded from PostgreSQL's json."""
@@ -49,7 +58,8 @@ def instance(model, fields: tuple, values, alias="default"):
         for convert in converters:
             value = convert(value, field, conn)
         loaded.append(value)
-    return model.from_db(alias, [model._meta.get_field(f).attname for f in fields], loaded)
+    order, attnames = _model_order(model, tuple(fields))
+    return model.from_db(alias, attnames, [loaded[i] for i in order])
 
 
 def insert(model, objs, fields, alias="default") -> None:

@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -18,7 +19,7 @@ class Outbox(models.Model):
 
     kind = models.CharField(max_length=16)
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     version = models.PositiveIntegerField()  # the game version the message speaks of (0 for a digest)
     games = models.JSONField(default=dict, blank=True)  # a digest: {"<game id>": version}
     created_at = models.DateTimeField(auto_now_add=True)
