@@ -120,6 +120,19 @@ class Game(models.Model):
         limits = [s for s in (self.window or self.per_move, engine) if s]
         return min(limits) if limits else None
 
+    def project(self, rules, state: dict) -> dict:
+        """Set the read model (to_act, result, status) from ``state``, the state after the last
+        event: the one computation a move (games.services) and a rebuild (games.projections)
+        share. Returns the engine's to_act entries (none once the game is over)."""
+        result = rules.result(state)
+        entries = {} if result is not None else rules.to_act(state)
+        self.to_act, self.result = sorted(entries), result
+        if result is not None:
+            self.status = self.FINISHED
+        elif self.status != self.ABORTED:
+            self.status = self.ACTIVE
+        return entries
+
     @property
     def is_over(self):
         return self.status in (self.FINISHED, self.ABORTED)
@@ -203,6 +216,8 @@ class Event(models.Model):
     idempotency_key = models.CharField(max_length=128, null=True, blank=True)  # the acting seat's
     # On the first event of each command: what was decided, so verify_game can decide it again.
     command = models.JSONField(null=True, blank=True)
+    # The schema version of this event's type when it was written; NULL: 1 (games.schema).
+    schema_version = models.PositiveSmallIntegerField(null=True, blank=True)
 
     objects = EventQuerySet.as_manager()
 
@@ -226,8 +241,13 @@ class Event(models.Model):
     def delete(self, *args, **kwargs):
         raise AppendOnly("events are append-only")
 
-    def as_rules_event(self):
-        return {"type": self.type, "data": self.data}
+    def as_rules_event(self, rules=None):
+        """The event as its engine (``rules``, else the game's) reads it today: upcast to its
+        type's current version."""
+        from games.registry import get
+        from games.schema import upcast
+
+        return upcast(rules or get(self.game.kind).rules, self.type, self.data, self.schema_version)
 
 
 class Snapshot(models.Model):
@@ -236,6 +256,8 @@ class Snapshot(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots", db_index=False)  # (game, seq) is unique
     seq = models.PositiveIntegerField()
     state = models.JSONField()
+    # The engine's RULES_VERSION when this state was built: another version's is ignored.
+    rules_version = models.PositiveIntegerField(default=1)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="snapshot_unique_seq")]

@@ -2,32 +2,37 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import transaction
 
 from games.engine import clone, evolve
 from games.models import Event, Game, Snapshot
 from games.registry import get
+from games.schema import rules_version, upcast
+from games.store import snapshot_due
 
 
 def rebuild(game: Game) -> None:
+    """Snapshots and the game row again from the events, as the moves that wrote them did:
+    snapshots at the same positions (``snapshot_due`` at command ends), the row by ``Game.project``."""
     rules = get(game.kind).rules
     with transaction.atomic():
-        rows = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", "type", "data"))
+        rows = list(Event.objects.filter(game=game).order_by("seq")
+                    .values_list("seq", "type", "data", "schema_version", "command"))
         Snapshot.objects.filter(game=game).delete()
         state: dict = {}
         snaps: list[Snapshot] = []
-        for seq, type_, data in rows:
-            state = evolve(rules, state, {"type": type_, "data": data})
-            if seq % settings.SNAPSHOT_EVERY == 0:
-                snaps.append(Snapshot(game=game, seq=seq, state=clone(state)))
+        start = 0  # the version the current command started from
+        for i, (seq, type_, data, schema_version, _command) in enumerate(rows):
+            state = evolve(rules, state, upcast(rules, type_, data, schema_version))
+            command_ends = i + 1 == len(rows) or rows[i + 1][4] is not None
+            if command_ends:
+                if snapshot_due(start, seq):
+                    snaps.append(Snapshot(game=game, seq=seq, state=clone(state), rules_version=rules_version(rules)))
+                start = seq
         Snapshot.objects.bulk_create(snaps)
-        fields: dict[str, object] = {"version": len(rows)}
+        game.version = len(rows)
+        fields = ["version"]
         if rows:
-            result = rules.result(state)
-            fields["result"] = result
-            fields["to_act"] = [] if result is not None else sorted(rules.to_act(state))
-            if game.status != Game.ABORTED:
-                fields["status"] = Game.FINISHED if result is not None else Game.ACTIVE
-        Game.objects.filter(pk=game.pk).update(**fields)
-
+            game.project(rules, state)
+            fields += ["to_act", "result", "status"]
+        Game.objects.filter(pk=game.pk).update(**{f: getattr(game, f) for f in fields})

@@ -9,6 +9,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 from games.engine import Bots, Renderer, Rules, fill_seats
+from games.schema import missing_upcasters
 
 if TYPE_CHECKING:
     # mypy checks every engine against the rules contract here (``make lint``).
@@ -53,6 +54,7 @@ class Kind:
         self._renderer = cast(Renderer, importlib.import_module(f"games.{slug}.render"))
         missing = [name for name in REQUIRED if not hasattr(self.rules, name)]
         missing += [f"bots.{b}" for b in ("random_bot", "heuristic_bot") if not hasattr(self.bots, b)]
+        missing += missing_upcasters(self.rules)
         if missing:
             raise ImportError(f"games.{slug} does not implement the rules contract: missing {', '.join(missing)}")
         self.name = self.rules.NAME

@@ -43,7 +43,7 @@ def redacted_events(game, seat, *, after=0, upto=None, rows=None) -> list[dict]:
     rules = get(game.kind).rules
     out = []
     for row in stream(game, after, upto) if rows is None else rows:
-        e = row.as_rules_event()
+        e = row.as_rules_event(rules)
         if e["type"] not in PLATFORM_EVENTS:  # platform events are public facts
             e = rules.redact(e, seat)
         if e is not None:
@@ -210,7 +210,7 @@ def _window_cause(game, seat, names) -> str:
     state = load_state(game, after)
     opened, was_in = None, False
     for row in rows:
-        state = evolve(rules, state, row.as_rules_event())
+        state = evolve(rules, state, row.as_rules_event(rules))
         now_in = (rules.to_act(state).get(seat) or {}).get("kind") == "window"
         if now_in and not was_in:
             opened = row.seq

@@ -372,14 +372,9 @@ def _after(game, kind, state, rows, *, acted, old_version, new_version, present=
     from kinplay.clocks.services import reschedule
     from kinplay.notifications.services import notify_after_change
 
-    rules = kind.rules
     before = set(game.to_act)
-    result = rules.result(state)
-    entries = {} if result is not None else rules.to_act(state)
+    entries = game.project(kind.rules, state)
     game.version = new_version
-    game.to_act = sorted(entries)
-    if result is not None:
-        game.status, game.result = Game.FINISHED, result
     game.deadline = reschedule(game, state, entries, acted, had_timers)
     game.updated_at = timezone.now()
     if not sql.update_if(game, ("version", "to_act", "status", "result", "deadline", "updated_at"), {"version": old_version}):

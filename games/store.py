@@ -14,6 +14,7 @@ from django.utils import timezone
 from games.engine import clone, replay
 from games.models import Event, Snapshot
 from games.registry import get
+from games.schema import current_version, rules_version, upcast
 from kinplay import sql
 
 
@@ -74,23 +75,27 @@ def load_state(game, upto: int | None = None, *, cached=True) -> dict:
     if state is not None:
         return state
     with connections[Event.objects.db].cursor() as cursor:
-        cursor.execute(_snapshot_and_events_sql(cursor.db.alias), [game.pk, upto, game.pk, upto])
+        cursor.execute(_snapshot_and_events_sql(cursor.db.alias),
+                       [game.pk, upto, rules_version(get(game.kind).rules), game.pk, upto])
         rows = cursor.fetchall()
+    rules = get(game.kind).rules
     state = {}
     if rows and rows[0][1] is None:  # the snapshot leads, then the events after it
         state = sql.json_value(rows.pop(0)[2])
-    state = replay(get(game.kind).rules, ({"type": t, "data": sql.json_value(d)} for _, t, d in rows), state)
+    state = replay(rules, (upcast(rules, t, sql.json_value(d), v) for _, t, d, v in rows), state)
     states.put_on_commit(game, upto, state)
     return state
 
 
-# The nearest snapshot at or before a version and the events after it, in one statement (a
+# The nearest snapshot at or before a version (built by today's rules) and the events after it
+# (with their schema versions, to upcast), in one statement (a
 # page view or a move in another worker process pays for this when the cache has no state).
 SNAPSHOT_AND_EVENTS = """
-    WITH snap AS (SELECT seq, state FROM {snapshot} WHERE game_id = %s AND seq <= %s ORDER BY seq DESC LIMIT 1)
-    SELECT seq, NULL, state FROM snap
+    WITH snap AS (SELECT seq, state FROM {snapshot} WHERE game_id = %s AND seq <= %s AND rules_version = %s
+                  ORDER BY seq DESC LIMIT 1)
+    SELECT seq, NULL, state, NULL FROM snap
     UNION ALL
-    SELECT seq, type, data FROM {event}
+    SELECT seq, type, data, schema_version FROM {event}
     WHERE game_id = %s AND seq > COALESCE((SELECT seq FROM snap), 0) AND seq <= %s
     ORDER BY 1"""
 
@@ -108,6 +113,14 @@ def stream(game, after: int = 0, upto: int | None = None):
     return qs.order_by("seq")
 
 
+def snapshot_due(before: int, after: int) -> bool:
+    """Whether a command that took a game from version ``before`` to ``after`` leaves a snapshot
+    (at ``after``): one per SNAPSHOT_EVERY events, at the end of the command that crosses the
+    multiple (states between the events of one command are never stored)."""
+    every = settings.SNAPSHOT_EVERY
+    return after // every > before // every
+
+
 class Appender:
     """The events of one request (a command and the bot answers it woke), stored together.
 
@@ -122,19 +135,19 @@ class Appender:
         self.state: dict | None = None
 
     def add(self, events: list[dict], state_after: dict, *, seat, command, idempotency_key=None) -> None:
-        version = self.version
+        version, rules = self.version, get(self.game.kind).rules
         self.rows += [
             Event(
                 game=self.game, seq=version + i, type=e["type"], data=e["data"], seat=seat,
                 idempotency_key=idempotency_key if i == 1 else None,
-                command=command if i == 1 else None,
+                command=command if i == 1 else None, schema_version=current_version(rules, e["type"]),
             )
             for i, e in enumerate(events, start=1)
         ]
         self.version += len(events)
-        every = settings.SNAPSHOT_EVERY
-        if self.version // every > version // every:
-            self.snapshots.append(Snapshot(game=self.game, seq=self.version, state=clone(state_after)))
+        if snapshot_due(version, self.version):
+            self.snapshots.append(Snapshot(game=self.game, seq=self.version, state=clone(state_after),
+                                           rules_version=rules_version(rules)))
         self.state = state_after
 
     def save(self) -> list[Event]:
@@ -142,7 +155,8 @@ class Appender:
         at = timezone.now()
         for row in self.rows:
             row.at = at
-        sql.insert(Event, self.rows, ("game", "seq", "type", "data", "seat", "at", "idempotency_key", "command"))
+        sql.insert(Event, self.rows,
+                   ("game", "seq", "type", "data", "seat", "at", "idempotency_key", "command", "schema_version"))
         if self.snapshots:
             Snapshot.objects.bulk_create(self.snapshots)
         if self.rows:

@@ -23,7 +23,7 @@ def first_mismatch(game: Game) -> str | None:
     states: dict[int, str] = {0: "{}"}
     state: dict = {}
     for row in rows:
-        state = evolve(rules, state, row.as_rules_event())
+        state = evolve(rules, state, row.as_rules_event(rules))
         states[row.seq] = canonical(state)
     for snap in Snapshot.objects.filter(game=game).order_by("seq"):
         if snap.seq > len(rows) or canonical(snap.state) != states[snap.seq]:
@@ -64,7 +64,7 @@ def _rederive(game, rules, rows) -> str | None:
             produced = rules.setup(len(game.seats.all()), game.options, rng)
         else:
             produced = rules.decide(clone(state), command["seat"], command["action"], rng)
-        stored = [r.as_rules_event() for r in batch]
+        stored = [r.as_rules_event(rules) for r in batch]
         if canonical(produced) != canonical(stored):
             return f"the command at seq {batch[0].seq} gives different events from the revealed seed"
         state = replay(rules, stored, state)
