@@ -743,11 +743,11 @@ def end_race(sim, why):
     if s["race_over"]:
         return
     act = players(s)
-    squares = sorted({s["pos"][p] for p in act}, reverse=True)
+    # standard competition ranking: [7, 7, 6] rank 1, 1, 3 (RULES.md, End of the race)
     rank = [None] * s["n"]
     for p in act:
-        rank[p] = squares.index(s["pos"][p]) + 1
-    last_rank = len(squares)
+        rank[p] = 1 + sum(1 for q in act if s["pos"][q] > s["pos"][p])
+    last_rank = max(rank[p] for p in act)
     objp, cardp, totals, final, cards = ([None] * s["n"] for _ in range(5))
     for p in act:
         objp[p] = objective_points(s, p, rank, last_rank)
@@ -970,8 +970,7 @@ def legal_actions(state, seat):
                 for c in v["candidates"]:
                     out.append(_a(f"vote {_color(s, c)}", f"Vote for the {_color(s, c)} player",
                                   type="vote", marker=c))
-            out.append(_a("abstain", "Play no marker", type="vote", marker="none"))
-        return out
+        return out  # no "abstain": every voter hides a black or a white marker (only a timeout plays none)
     r = s["react"]
     if r is not None:
         if seat in r["waiting"]:
@@ -1048,14 +1047,15 @@ def decide(state, seat, action, rng):
         sim.emit("resign", seat=seat)
         run(sim)
         return sim.events
-    if action not in [item["action"] for item in legal_actions(s, seat)]:
+    timed_out = action == NO_MARKER and s["vote"] is not None and seat in s["vote"]["waiting"]
+    if not timed_out and action not in [item["action"] for item in legal_actions(s, seat)]:
         if not to_act(s).get(seat):
             raise IllegalAction("It is not your move now.")
         raise IllegalAction("That is not one of your moves now.")
     t = action["type"]
     st = sim.state
     if t == "vote":
-        sim.emit("vote", seat=seat, marker=action["marker"])
+        sim.emit("vote", seat=seat, marker=action["marker"], **({"timeout": True} if timed_out else {}))
     elif t == "pass":
         sim.emit("pass", seat=seat)
     elif t == "stop":
@@ -1098,13 +1098,17 @@ def decide(state, seat, action, rng):
     return sim.events
 
 
+# What a voter's time running out does: no marker. Not one of the moves offered (RULES.md, Voting).
+NO_MARKER = {"type": "vote", "marker": "none"}
+
+
 def to_act(state):
     s = state
     if not s or s.get("over"):
         return {}
     v = s["vote"]
     if v is not None:
-        return {p: {"kind": "window", "default": {"type": "vote", "marker": "none"},
+        return {p: {"kind": "window", "default": dict(NO_MARKER),
                     "seconds": s["options"]["vote_seconds"]} for p in v["waiting"]}
     if s["race_over"]:
         return {}
@@ -1262,6 +1266,8 @@ def describe(e, names):
         if "marker" in d:
             m = d["marker"]
             what = "no marker" if m == "none" else (f"a vote for {nm(m)}" if _int(m) else f"the {m} marker")
+            if d.get("timeout"):
+                return f"{nm(d['seat'])}'s time to vote ran out: no marker."
             return f"{nm(d['seat'])} voted in secret ({what})."
         return f"{nm(d['seat'])} voted in secret."
     if t == "vote_reveal":
@@ -1269,7 +1275,7 @@ def describe(e, names):
         for p, b in enumerate(d["ballots"]):
             if b is None:
                 continue
-            parts.append(f"{nm(p)}: " + ("no marker" if b == "none" else (nm(b) if _int(b) else b)))
+            parts.append(f"{nm(p)}: " + ("no marker (time ran out)" if b == "none" else (nm(b) if _int(b) else b)))
         shown = "; ".join(parts) or "no votes"
         if d["kind"] == "line":
             return f"Votes revealed ({shown}): the finish line moves {d['delta']:+d} to square {d['line']}."

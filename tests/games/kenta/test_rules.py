@@ -74,7 +74,7 @@ def test_it_flips_the_disc_on_doubles_and_votes_then_acts_once():
     assert s["active"] == 1 and s["disc"] == "white"
     window = {"kind": "window", "default": {"type": "vote", "marker": "none"}, "seconds": 60}
     assert R.to_act(s) == {0: window, 1: window, 2: window}
-    assert notations(s, 2) == ["vote black", "vote white", "abstain"]
+    assert notations(s, 2) == ["vote black", "vote white"]   # no abstaining: a marker of each colour
     s, _ = act(s, 0, {"type": "vote", "marker": "black"})
     s, _ = act(s, 1, {"type": "vote", "marker": "black"})
     s, evs = act(s, 2, {"type": "vote", "marker": "white"})
@@ -91,6 +91,32 @@ def test_it_uses_the_vote_seconds_option_and_counts_a_missing_vote_as_no_marker(
     s, _ = act(s, 0, {"type": "vote", "marker": "white"})
     s, evs = act(s, 1, R.to_act(s)[1]["default"])
     assert s["line"] == 24
+
+
+def test_it_plays_no_marker_only_when_the_time_runs_out_and_the_log_says_so():
+    # alice votes black, bob lets his time run out, charlie votes white: the line moves 0
+    s = at_cards(rolled(game(3), 3, 1))
+    s, _ = act(s, 0, {"type": "end"}, Script(dice=[2, 2]))
+    assert "abstain" not in notations(s, 1)
+    s, _ = act(s, 0, {"type": "vote", "marker": "black"})
+    s, evs = act(s, 1, R.to_act(s)[1]["default"])
+    names = ["alice", "bob", "charlie"]
+    assert R.describe(evs[0], names) == "bob's time to vote ran out: no marker."
+    assert R.describe(R.redact(evs[0], 0), names) == "bob voted in secret."   # not shown before the reveal
+    s, evs = act(s, 2, {"type": "vote", "marker": "white"})
+    reveal = next(e for e in evs if e["type"] == "vote_reveal")
+    assert reveal["data"]["delta"] == 0 and s["line"] == 25
+    assert "bob: no marker (time ran out)" in R.describe(reveal, names)
+
+
+def test_it_moves_the_line_by_one_for_every_marker():
+    # every voter hides black or white, so two voters move the line by 2 or 0, never by 1
+    for a, b, line in (("black", "black", 27), ("black", "white", 25), ("white", "white", 23)):
+        s = at_cards(rolled(game(2), 3, 1))
+        s, _ = act(s, 0, {"type": "end"}, Script(dice=[2, 2]))
+        s, _ = act(s, 0, {"type": "vote", "marker": a})
+        s, _ = act(s, 1, {"type": "vote", "marker": b})
+        assert s["line"] == line
 
 
 def test_it_passes_the_turn_counter_clockwise_to_the_next_seat():
@@ -426,6 +452,17 @@ def test_it_scores_the_last_and_finish_line_objectives():
     assert s["end"]["objective_points"][3] == 4
 
 
+def test_it_ranks_shared_positions_with_standard_competition_ranking():
+    # squares [6, 7, 7]: blue and green share the first position, red is third (not second):
+    # red holding its own colour card scores -2, not the +5 of a second place
+    s = game(3, pos=[6, 7, 7], objectives=["color-red", "last", "color-blue"])
+    s["hands"] = [["dash"], ["dash"], ["dash"]]
+    s, _ = _end(s)
+    assert s["end"]["race_ranks"] == [3, 1, 1]
+    # red: own colour, not second: -2; blue: 'last' card, first: 0; green: blue is first: +4
+    assert s["end"]["objective_points"] == [-2, 0, 4]
+
+
 def test_it_adds_points_and_point_cards_to_the_pawn_and_ranks_by_the_final_square():
     s = game(2, pos=[25, 20], objectives=["last", "color-red"])
     s["points"] = [1, 3]
@@ -453,7 +490,7 @@ def test_it_breaks_a_tie_by_cards_in_hand_then_by_a_secret_vote_of_the_others():
     assert R.result(s) is None
     assert R.to_act(s) == {2: {"kind": "window", "default": {"type": "vote", "marker": "none"},
                                "seconds": 60}}
-    assert notations(s, 2) == ["vote red", "vote blue", "abstain"]
+    assert notations(s, 2) == ["vote red", "vote blue"]
     s2, evs = act(s, 2, {"type": "vote", "marker": 1})
     assert R.result(s2)["winners"] == [1] and R.result(s2)["ranks"] == [2, 1, 3]
     s3, evs = act(s, 2, {"type": "vote", "marker": "none"})
