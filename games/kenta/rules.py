@@ -37,6 +37,13 @@ OPTIONS_SCHEMA = {
         },
     },
 }
+# "Each player chooses an identification card": each seat's colour (filled in below, once the
+# palette is loaded); only the first N are used and they must differ. Default: the seat colours.
+_COLORS_OPTION = {
+    "type": "array", "title": "Colours",
+    "description": "Each player's colour (identification card), by seat; only the first N count.",
+    "minItems": 5, "maxItems": 5,
+}
 
 # --------------------------------------------------------------------------------------------
 # Data files: loaded and validated at import.
@@ -218,6 +225,8 @@ def load_cards(path):
 BOARD = load_board(os.path.join(DATA_DIR, "board.json"))
 FACES = load_dice(os.path.join(DATA_DIR, "dice.json"))
 COLORS, OBJECTIVES, OBJECTIVE_ORDER = load_objectives(os.path.join(DATA_DIR, "objectives.json"))
+OPTIONS_SCHEMA["properties"]["colors"] = dict(_COLORS_OPTION, items={"type": "string", "enum": list(COLORS)},
+                                              default=list(COLORS))
 CARDS, CARD_ORDER = load_cards(os.path.join(DATA_DIR, "cards.json"))
 LENGTH = BOARD["length"]
 HOT = BOARD["hot_spots"]
@@ -242,7 +251,14 @@ def _opts(options):
     if unknown:
         raise IllegalAction(f"Unknown option: {', '.join(sorted(unknown))}.")
     out = {}
+    colors = options.get("colors", list(COLORS))
+    if (not isinstance(colors, list) or len(colors) != len(COLORS)
+            or any(not isinstance(c, str) or c not in COLORS for c in colors)):
+        raise IllegalAction(f"The option “Colours” must list {len(COLORS)} colours among {', '.join(COLORS)}.")
+    out["colors"] = list(colors)
     for k, spec in OPTIONS_SCHEMA["properties"].items():
+        if k == "colors":
+            continue
         v = options.get(k, spec["default"])
         if not _int(v) or not spec["minimum"] <= v <= spec["maximum"]:
             raise IllegalAction(f"The option “{spec['title']}” must be a whole number from "
@@ -254,7 +270,9 @@ def _opts(options):
 def check_players(n, options=None):
     if not _int(n) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise IllegalAction("Kenta is played by 2 to 5 players.")
-    _opts(options)
+    colors = _opts(options)["colors"][:n]
+    if len(set(colors)) < n:
+        raise IllegalAction("Each player needs a colour of their own: two players chose the same colour.")
 
 
 def players(s):
@@ -350,6 +368,7 @@ def evolve(state, e):
             "disc": d["disc"], "line": d["line"], "pos": [0] * n, "points": [0] * n,
             "hot_passed": [[] for _ in HOT], "hands": [list(h) for h in d["hands"]],
             "objectives": list(d["objectives"]), "pile": " ".join(d["pile"]), "discard": "",
+            "colors": list(d.get("colors") or COLORS[:n]),
             "pile_round": 1, "resigned": [False] * n, "active": d["first"], "stage": "start",
             "dice": None, "value": None, "uses": 0, "playing": None, "react": None, "vote": None,
             "race_over": False, "end": None, "over": False, "outcome": None, "turn_no": 0,
@@ -587,7 +606,7 @@ class Sim:
 def setup(n, options, rng):
     check_players(n, options)
     opts = _opts(options)
-    colors = COLORS[:n]
+    colors = opts["colors"][:n]
     objs = [k for k in OBJECTIVE_ORDER
             if (OBJECTIVES[k]["kind"] == "color" and OBJECTIVES[k]["color"] in colors)
             or OBJECTIVES[k]["kind"] == "last"
@@ -716,7 +735,7 @@ def objective_points(s, seat, rank, last_rank):
     obj = OBJECTIVES[s["objectives"][seat]]
     pts = 0
     if obj["kind"] == "color":
-        cols = COLORS[:s["n"]]
+        cols = _colors(s)
         owner = cols.index(obj["color"]) if obj["color"] in cols else None
         if owner == seat:
             pts += 5 if rank[seat] == 2 else -2
@@ -790,7 +809,7 @@ def game_over(sim, winners, why):
     else:
         for p in act:
             ranks[p] = 1
-    cols = [COLORS[w] for w in winners]
+    cols = [_colors(s)[w] for w in winners]
     if why == "resign":
         summary = f"{' and '.join(c.capitalize() for c in cols)} wins: every other player resigned."
     elif len(winners) == 1:
@@ -947,8 +966,13 @@ def auto_step(sim):
 # --------------------------------------------------------------------------------------------
 # Actions.
 
+def _colors(s):
+    """The players' colours by seat (states cached before colours were chosen have none)."""
+    return s.get("colors") or COLORS[:s["n"]]
+
+
 def _color(s, seat):
-    return COLORS[seat]
+    return _colors(s)[seat]
 
 
 def legal_actions(state, seat):
@@ -1145,7 +1169,7 @@ def view(state, seat):
     v = s["vote"]
     pend = pending(s)
     out = {
-        "n": s["n"], "colors": COLORS[:s["n"]], "disc": s["disc"], "line": s["line"],
+        "n": s["n"], "colors": list(_colors(s)), "disc": s["disc"], "line": s["line"],
         "positions": list(s["pos"]), "points": list(s["points"]),
         "hot_passed": [{"square": sq, "seats": list(ps)} for sq, ps in zip(HOT, s["hot_passed"])],
         "hand_counts": [len(h) for h in s["hands"]],
@@ -1168,7 +1192,7 @@ def view(state, seat):
     }
     if me is not None:
         out["you"] = {
-            "seat": me, "color": COLORS[me], "hand": list(s["hands"][me]),
+            "seat": me, "color": _colors(s)[me], "hand": list(s["hands"][me]),
             "objective": s["objectives"][me],
             "ballot": v["ballots"][me] if v is not None else None,
         }

@@ -648,3 +648,37 @@ def test_it_ends_the_game_at_once_when_one_of_two_resigns_during_a_vote():
     s, evs = act(s, 1, {"type": "resign"})
     assert types(evs) == ["resign", "game_over"]
     assert R.result(s)["winners"] == [0] and R.to_act(s) == {}
+
+
+# ----------------------------------------------------------------------------------- colours
+
+
+def test_it_lets_players_choose_their_colour_with_the_seat_colour_as_default():
+    from games.rng import Rng
+    assert R.OPTIONS_SCHEMA["properties"]["colors"]["default"] == R.COLORS
+    evs = R.setup(3, {"colors": ["purple", "red", "yellow", "green", "blue"]}, Rng("colours", 0))
+    s = replay(R, evs)
+    assert s["colors"] == ["purple", "red", "yellow"]
+    view = R.view(s, 0)
+    assert view["colors"] == ["purple", "red", "yellow"] and view["you"]["color"] == "purple"
+    # the colour objective cards of the colours in play are dealt, the others discarded
+    dealt = {R.OBJECTIVES[k].get("color") for k in s["objectives"]} - {None}
+    assert dealt <= {"purple", "red", "yellow"}
+    assert replay(R, R.setup(2, {}, Rng("colours", 0)))["colors"] == ["red", "blue"]
+
+
+def test_it_refuses_two_players_with_the_same_colour():
+    with pytest.raises(IllegalAction, match="colour of their own"):
+        R.check_players(2, {"colors": ["red", "red", "green", "yellow", "purple"]})
+    R.check_players(2, {"colors": ["red", "blue", "red", "red", "red"]})   # only the first two count
+    with pytest.raises(IllegalAction, match="Colours"):
+        R.check_players(2, {"colors": ["pink", "blue", "green", "yellow", "purple"]})
+
+
+def test_it_scores_a_colour_objective_by_the_chosen_colours():
+    # alice (seat 0) chose blue, bob (seat 1) red; alice holds the red card and bob is first: +4
+    s = game(2, pos=[10, 20], objectives=["color-red", "last"])
+    s["colors"] = ["blue", "red"]
+    s["hands"] = [["dash"], ["dash"]]
+    s, _ = _end(s)
+    assert s["end"]["objective_points"][0] == 4 + 2
