@@ -682,3 +682,13 @@ def test_it_scores_a_colour_objective_by_the_chosen_colours():
     s["hands"] = [["dash"], ["dash"]]
     s, _ = _end(s)
     assert s["end"]["objective_points"][0] == 4 + 2
+
+
+def test_it_replays_a_stream_recorded_before_colours_could_be_chosen():
+    old = [event("setup", n=3, options=OPTS_OLD, disc="black", line=25, first=0, hands=[["dash"]] * 3,
+                 objectives=["last", "color-green", "color-red"], pile=["dash"] * 30), event("turn", seat=0)]
+    s = replay(R, old)
+    assert R.view(s, 1)["colors"] == ["red", "blue", "green"] and R.view(s, 1)["you"]["color"] == "blue"
+
+
+OPTS_OLD = {"vote_seconds": 60, "reaction_seconds": 60}
