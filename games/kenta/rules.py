@@ -267,6 +267,32 @@ def _opts(options):
     return out
 
 
+def join_choices(options, n, seat, seated):
+    """The colours a player taking ``seat`` may choose when joining: any colour no seated player
+    (``seated``: indexes of seats already taken) holds, the seat's own colour first."""
+    colors = _opts(options)["colors"]
+    taken = {colors[i] for i in seated if i < n and i != seat}
+    free = [c for c in COLORS if c not in taken]
+    return sorted(free, key=lambda c: c != colors[seat])
+
+
+def choose_at_join(options, n, seat, choice, seated):
+    """The options once the player taking ``seat`` chose ``choice`` ("each player chooses an
+    identification card"). An open seat holding that colour by default takes the seat's old one."""
+    opts = dict(options or {})
+    colors = list(_opts(opts)["colors"])
+    if choice not in join_choices(opts, n, seat, seated):
+        if choice in COLORS:
+            raise IllegalAction(f"Another player already has {choice}: choose another colour.")
+        raise IllegalAction(f"Choose a colour among {', '.join(COLORS)}.")
+    holder = next((i for i in range(n) if colors[i] == choice and i != seat), None)
+    if holder is not None:
+        colors[holder] = colors[seat]
+    colors[seat] = choice
+    opts["colors"] = colors
+    return opts
+
+
 def check_players(n, options=None):
     if not _int(n) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise IllegalAction("Kenta is played by 2 to 5 players.")

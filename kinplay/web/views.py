@@ -238,9 +238,15 @@ def game_page(request, pk):
     # Resigning has its own button, with a confirmation: it is not offered among the moves.
     moves = [a for a in data["legal_actions"] if a.get("action") != RESIGN]
     can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
+    join_choices = []
+    if can_join and hasattr(kind.rules, "join_choices"):  # e.g. a Kenta colour, picked when joining
+        first_open = next(s["index"] for s in seats if s["open"])
+        join_choices = kind.rules.join_choices(game.options, len(seats), first_open,
+                                               [s["index"] for s in seats if not s["open"]])
     return render(request, "web/game.html", {
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
         "options": _options_summary(kind, game.options), "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
+        "join_choices": join_choices,
         "long_moves": any(len(a["label"]) > 26 for a in moves),
         "my_turn": selectors.waiting_for(game, request.user),
         "status_label": STATUS_LABELS.get(game.status, game.status),
@@ -335,7 +341,7 @@ def resign(request, pk):
 def join(request, pk):
     game = _game(pk)
     try:
-        services.join_game(game.pk, request.user)
+        services.join_game(game.pk, request.user, choice=request.POST.get("choice") or None)
     except IllegalAction as exc:
         messages.error(request, exc.reason)
     else:

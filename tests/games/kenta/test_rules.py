@@ -692,3 +692,19 @@ def test_it_replays_a_stream_recorded_before_colours_could_be_chosen():
 
 
 OPTS_OLD = {"vote_seconds": 60, "reaction_seconds": 60}
+
+
+def test_it_lets_a_joining_player_pick_a_colour_no_seated_player_has():
+    # alice created a 3-player game (seat 0, red); bob joins seat 1 and picks green
+    opts = {"colors": list(R.COLORS)}
+    assert R.join_choices(opts, 3, 1, seated=[0]) == ["blue", "green", "yellow", "purple"]
+    opts = R.choose_at_join(opts, 3, 1, "green", seated=[0])
+    assert opts["colors"][:3] == ["red", "green", "blue"]       # the open seat 2 takes blue instead
+    # charlie joins seat 2: red and green are taken
+    with pytest.raises(IllegalAction, match="already has red"):
+        R.choose_at_join(opts, 3, 2, "red", seated=[0, 1])
+    with pytest.raises(IllegalAction, match="among"):
+        R.choose_at_join(opts, 3, 2, "pink", seated=[0, 1])
+    opts = R.choose_at_join(opts, 3, 2, "purple", seated=[0, 1])
+    R.check_players(3, opts)
+    assert replay(R, R.setup(3, opts, Rng("join", 0)))["colors"] == ["red", "green", "purple"]
