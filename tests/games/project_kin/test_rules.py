@@ -688,3 +688,19 @@ def test_it_resets_without_handing_over_the_bomb_when_a_split_takes_its_carrier_
     events, s2 = act(s, 0, "move r2 L3 split BOMB L2")
     assert P(s2)["r2"] == "BOMB" and P(s2)["b2"] == "spawn"
     assert "bomb_picked" not in types(events) and s2["bomb"]["carrier"] is None
+
+
+def test_it_never_shoots_a_turrets_own_side_over_many_games():
+    from games.registry import Kind
+    from tests.games.harness import play
+    shots = set()
+    for i in range(40):
+        opts = {"variant": "to_kingdom_come"} if i % 2 else {}
+        events, _ = play(Kind("project_kin"), 2, opts, f"turrets-{i}", check_every=10**9)
+        for e in events:
+            if e["type"] == "turret_fired":
+                d = e["data"]
+                assert d["seat"] == rules.BOARD["turret_seat"][d["turret"]]
+                assert rules.pseat(d["piece"]) != d["seat"]
+                shots.add(d["turret"])
+    assert shots == {"RT", "BT", "TR", "TB"}   # every turret fires, the base ones too
