@@ -737,6 +737,8 @@ def result(state):
     names = ", ".join(f"player {p + 1}" for p in winners)
     if reason == "win":
         summary = f"Player {winner + 1} put down a second pair and wins."
+        if state["two"]:  # the 2-player goal is the empty hand (RULES.md, Two players)
+            summary = f"Player {winner + 1} got rid of their hand and wins."
     elif reason == "resign":
         summary = f"Everybody else left the game: {names} wins." if winner is not None else "Everybody left the game."
     elif reason == "objects":
@@ -911,6 +913,8 @@ def describe(e, names):
         return text + "."
     if t == "end":
         if d["reason"] == "win":
+            if len(d.get("placed") or []) == 2:  # two players: the empty hand wins
+                return f"{who(d['winner'])} has got rid of their hand and wins!"
             return f"{who(d['winner'])} has put down a second pair and wins!"
         if d["reason"] == "resign":
             return f"Only {who(d['winner'])} remains and wins." if d.get("winner") is not None else "The game ends."
