@@ -710,3 +710,19 @@ def test_it_sheep_go_back_at_once_when_the_only_player_without_one_resigns():
     assert new[0]["data"]["sheep_reset"] is True
     assert "go back to the centre" in rules.describe(new[0], ["alice", "bob", "charlie", "dan"])
     assert canonical(replay(rules, evs)) == canonical(state)
+
+
+def test_it_two_player_heuristic_bot_switches_when_its_hand_is_stuck():
+    from games.kinapa import bots
+    # bob holds A6 and S6 but the pair of 5 already lies on object 5-6: two dead cards
+    state, evs = two_player([["A1", "S1", "A2", "A3"], ["S2", "A6", "S6", "A4"]],
+                            [["S3", "A5", "S5", "S4"], ["A7", "S7", "A8", "S8"]])
+    state["pairs"][2] = {"seat": 0, "number": 5}
+    state["known"][2] = True
+    state["emperor"] = 1
+    picks = {canonical(bots.heuristic_bot(state, 1, Rng("b", i))) for i in range(20)}
+    assert picks == {canonical({"type": "switch"})}
+    # alice holds the pair of 1 she can still put down: she never switches
+    state["emperor"] = 0
+    picks = [bots.heuristic_bot(state, 0, Rng("a", i)) for i in range(20)]
+    assert all(p["type"] == "announce" for p in picks)
