@@ -255,7 +255,8 @@ def _opts(options):
     if (not isinstance(colors, list) or len(colors) != len(COLORS)
             or any(not isinstance(c, str) or c not in COLORS for c in colors)):
         raise IllegalAction(f"The option “Colours” must list {len(COLORS)} colours among {', '.join(COLORS)}.")
-    out["colors"] = list(colors)
+    if "colors" in options:  # games created before the option keep their setup event as it was
+        out["colors"] = list(colors)
     for k, spec in OPTIONS_SCHEMA["properties"].items():
         if k == "colors":
             continue
@@ -270,7 +271,7 @@ def _opts(options):
 def join_choices(options, n, seat, seated):
     """The colours a player taking ``seat`` may choose when joining: any colour no seated player
     (``seated``: indexes of seats already taken) holds, the seat's own colour first."""
-    colors = _opts(options)["colors"]
+    colors = _opts(options).get("colors", COLORS)
     taken = {colors[i] for i in seated if i < n and i != seat}
     free = [c for c in COLORS if c not in taken]
     return sorted(free, key=lambda c: c != colors[seat])
@@ -280,7 +281,7 @@ def choose_at_join(options, n, seat, choice, seated):
     """The options once the player taking ``seat`` chose ``choice`` ("each player chooses an
     identification card"). An open seat holding that colour by default takes the seat's old one."""
     opts = dict(options or {})
-    colors = list(_opts(opts)["colors"])
+    colors = list(_opts(opts).get("colors", COLORS))
     if choice not in join_choices(opts, n, seat, seated):
         if choice in COLORS:
             raise IllegalAction(f"Another player already has {choice}: choose another colour.")
@@ -296,7 +297,7 @@ def choose_at_join(options, n, seat, choice, seated):
 def check_players(n, options=None):
     if not _int(n) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise IllegalAction("Kenta is played by 2 to 5 players.")
-    colors = _opts(options)["colors"][:n]
+    colors = _opts(options).get("colors", COLORS)[:n]
     if len(set(colors)) < n:
         raise IllegalAction("Each player needs a colour of their own: two players chose the same colour.")
 
@@ -632,7 +633,7 @@ class Sim:
 def setup(n, options, rng):
     check_players(n, options)
     opts = _opts(options)
-    colors = opts["colors"][:n]
+    colors = opts.get("colors", COLORS)[:n]
     objs = [k for k in OBJECTIVE_ORDER
             if (OBJECTIVES[k]["kind"] == "color" and OBJECTIVES[k]["color"] in colors)
             or OBJECTIVES[k]["kind"] == "last"

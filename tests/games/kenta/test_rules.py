@@ -708,3 +708,9 @@ def test_it_lets_a_joining_player_pick_a_colour_no_seated_player_has():
     opts = R.choose_at_join(opts, 3, 2, "purple", seated=[0, 1])
     R.check_players(3, opts)
     assert replay(R, R.setup(3, opts, Rng("join", 0)))["colors"] == ["red", "green", "purple"]
+
+
+def test_it_deals_a_game_created_before_the_colour_option_exactly_as_before():
+    # verify_game re-derives finished games from their stored options: no "colors" key there
+    setup = R.setup(3, dict(OPTS_OLD), Rng("old-options", 0))[0]
+    assert "colors" not in setup["data"]["options"] and setup["data"]["colors"] == ["red", "blue", "green"]
