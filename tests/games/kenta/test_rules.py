@@ -324,14 +324,14 @@ def test_it_opens_the_stop_window_to_every_other_player_alike():
         window = {"kind": "window", "default": {"type": "pass"}, "seconds": 25}
         assert R.to_act(s) == {1: window, 2: window}
         assert evs[-1]["data"]["window"] == [1, 2]
-        assert notations(s, 2) == ["pass"]
+        assert notations(s, 2) == ["resolve"]
     assert notations(s, 0) == []
 
 
 def test_it_cancels_a_card_with_stop_and_gives_the_cancelled_player_a_point():
     s = at_cards(game(3, hands=[["sprint"], ["stop"], ["dash"]], pile=["dash", "step", "trip"]))
     s, _ = act(s, 0, {"type": "play", "card": "sprint"})
-    assert notations(s, 1) == ["pass", "stop"]
+    assert notations(s, 1) == ["resolve", "stop"]
     s, evs = act(s, 1, {"type": "stop"})
     assert s["pos"][0] == 0 and s["points"][0] == 1
     assert R.cards_of(s["discard"]) == ["stop", "sprint"]

@@ -682,7 +682,7 @@ def test_it_two_players_an_empty_hand_wins():
     state, evs, _ = act(state, evs, 0, {"type": "flip", "pos": 1})
     res = rules.result(state)
     assert state["hands"][0] == [] and res["winners"] == [0]
-    assert res["summary"] == "Player 1 got rid of their hand and wins."
+    assert res["summary"] == "{seat0} got rid of their hand and wins."
     assert rules.describe(evs[-1], ["alice", "bob"]) == "alice has got rid of their hand and wins!"
 
 
