@@ -134,7 +134,8 @@ def game_detail(request, id):
 @extend_schema(request=None, responses={200: s.GameOut, **documented(400, 401, 404)})
 @api_view(["POST"])
 def game_join(request, id):
-    game = services.join_game(_game(id).pk, request.user)
+    choice = request.data.get("choice") if isinstance(request.data, dict) else None
+    game = services.join_game(_game(id).pk, request.user, choice=choice)
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 

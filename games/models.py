@@ -186,6 +186,8 @@ class Seat(models.Model):
 
         if not self.user_id or entry.get("kind") != "window" or entry.get("default") is None:
             return False
+        if entry["default"] not in [i["action"] for i in rules.legal_actions(state, self.index)]:
+            return False  # a default that is no choice (a Kenta vote's "no marker") is only the clock's
         if self.standing == self.ALWAYS:
             return True
         return self.standing == self.UNABLE and only_default(rules, state, self.index)

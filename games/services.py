@@ -145,7 +145,7 @@ def _ready(game) -> bool:
     return not any(s.is_open or s.invited for s in game.seats.all())
 
 
-def join_game(game_id: int, user) -> Game:
+def join_game(game_id: int, user, choice=None) -> Game:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status != Game.WAITING:
@@ -156,6 +156,13 @@ def join_game(game_id: int, user) -> Game:
         open_seats = [s for s in seats if s.is_open]
         if not open_seats:
             raise IllegalAction("No seat is open: this game waits for the players invited to it.")
+        if choice is not None:  # what the rules let a joining player choose (a Kenta colour)
+            rules = get(game.kind).rules
+            if not hasattr(rules, "choose_at_join"):
+                raise IllegalAction("There is nothing to choose when joining this game.")
+            taken = [s.index for s in seats if not s.is_open]
+            game.options = rules.choose_at_join(game.options, len(seats), open_seats[0].index, choice, taken)
+            game.save(update_fields=["options"])
         open_seats[0].user = user
         open_seats[0].save(update_fields=["user"])
         game.hold_seats(seats)

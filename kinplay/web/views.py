@@ -304,6 +304,11 @@ def game_page(request, pk):
     # Resigning has its own button, with a confirmation: it is not offered among the moves.
     moves = [a for a in data["legal_actions"] if a.get("action") != RESIGN]
     can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
+    join_choices = []
+    if can_join and hasattr(kind.rules, "join_choices"):  # e.g. a Kenta colour, picked when joining
+        first_open = next(s["index"] for s in seats if s["open"])
+        join_choices = kind.rules.join_choices(game.options, len(seats), first_open,
+                                               [s["index"] for s in seats if not s["open"]])
     wait = selectors.waiting(game, seat, names=names, due=False) if at is None else {"line": "", "window": False}
     pending = [s.name for s in game.seats.all() if s.invited] if game.status == Game.WAITING else []
     return render(request, "web/game.html", {
@@ -311,6 +316,7 @@ def game_page(request, pk):
         "standing_choices": Seat.STANDING, "has_windows": _has_windows(kind),
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
         "options": _options_summary(kind, game.options), "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
+        "join_choices": join_choices,
         "invited": selectors.invited_to(game, request.user), "pending": pending,
         "away": vacation.away_at(game),
         "creator": game.created_by.username if game.created_by_id else None,
@@ -433,7 +439,7 @@ def standing(request, pk):
 def join(request, pk):
     game = _game(pk)
     try:
-        services.join_game(game.pk, request.user)
+        services.join_game(game.pk, request.user, choice=request.POST.get("choice") or None)
     except IllegalAction as exc:
         messages.error(request, exc.reason)
     else:
