@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from typing import Any
 
 from games.engine import IllegalAction, event, seat_ref
 
@@ -17,7 +18,7 @@ NAME = "Kenta"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 
-OPTIONS_SCHEMA = {
+OPTIONS_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
     "additionalProperties": False,
