@@ -105,7 +105,10 @@ class Game(models.Model):
 
     def hold_seats(self, seats):
         """Keep ``seats`` (in order) as this game's: ``game.seats.all()`` then needs no query.
-        The same cache prefetch_related("seats") leaves behind."""
+        The same cache prefetch_related("seats") leaves behind. Django has no public way to
+        give a related manager rows already loaded, so this is the one place that sets the
+        queryset's cache itself: the ORM's prefetch (game, then seats with users) measured
+        about 2 ms more per move than the one statement of ``get_with_seats``."""
         cached = Seat.objects.filter(game_id=self.pk)
         cached._result_cache, cached._prefetch_done = list(seats), True
         self._prefetched_objects_cache = {"seats": cached}
