@@ -290,10 +290,9 @@ def timeout(game_id, seat) -> str:
         action, how = RESIGN, "timeout-forfeit"
     else:
         action, how = kind.bots.heuristic_bot(clone(state), seat, Rng(game.seed, f"timeout:{game.version}")), "timeout-bot"
-    try:
-        act(game_id, seat, action=action, expected_version=game.version, by=how)
-    except VersionConflict:
-        return "moved-first"
+    # A VersionConflict propagates: the sweep holds this deadline and the game, so only a
+    # writer it raced lost; it rolls back and tries again shortly (clocks.services.sweep).
+    act(game_id, seat, action=action, expected_version=game.version, by=how)
     return how
 
 

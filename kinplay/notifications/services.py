@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -56,30 +57,63 @@ def remind(game_id, seat) -> str:
     return "reminded"
 
 
+# After the broker failed to take a kick, the next ones are skipped for this long: a move
+# must be answered promptly whatever the broker does; the periodic sweep sends the email.
+KICK_PAUSE = 30.0
+_kick_paused_until = 0.0
+
+
 def kick():
     """Ask a worker to relay now; if the broker is down the periodic sweep will do it."""
+    global _kick_paused_until
     from kinplay.notifications.tasks import relay_outbox
 
+    if time.monotonic() < _kick_paused_until:
+        return
     try:
-        relay_outbox.delay()
-    except Exception as exc:  # broker down: the outbox row is safe in the database
+        relay_outbox.apply_async(retry=False)
+    except Exception as exc:  # broker down or hung (bounded by its socket timeouts): the row is safe
+        _kick_paused_until = time.monotonic() + KICK_PAUSE
         log.warning("could not reach the broker (%s); the outbox sweep will send it", exc)
 
 
 def relay(limit=200) -> int:
+    """Send what is pending; returns how many were sent."""
+    return deliver(list(Outbox.pending().select_related("game", "user").order_by("created_at")[:limit]))
+
+
+def deliver(rows) -> int:
+    """Send each row this relay claims (another relay may hold some: it skips those)."""
     sent = 0
-    for row in Outbox.pending().select_related("game", "user").order_by("created_at")[:limit]:
+    for row in rows:
         if not row.claim():
             continue
         try:
-            compose(row).send()
+            msg = compose(row)
+            msg.extra_headers["Message-ID"] = row.message_id
+            msg.send()
         except Exception as exc:
-            log.warning("sending outbox row %s failed: %s", row.pk, exc)
-            Outbox.objects.filter(pk=row.pk).update(error=str(exc)[:500], claimed_at=None)
+            failed(row, exc)
             continue
-        Outbox.objects.filter(pk=row.pk).update(sent_at=timezone.now())
+        Outbox.objects.filter(pk=row.pk).update(sent_at=timezone.now(), error="")
         sent += 1
     return sent
+
+
+def failed(row: Outbox, exc: Exception):
+    """Try again later with backoff; after the last attempt, give up where people will see it."""
+    row.refresh_from_db(fields=["attempts"])
+    error = f"{type(exc).__name__}: {exc}"[:500]
+    now = timezone.now()
+    if row.attempts >= Outbox.MAX_ATTEMPTS:
+        Outbox.objects.filter(pk=row.pk).update(error=error, failed_at=now, claimed_at=None)
+        log.error("giving up on outbox row %s (%s to %s) after %s attempts: %s",
+                  row.pk, row.kind, row.user.email, row.attempts, error)
+        return
+    delay = row.backoff()
+    Outbox.objects.filter(pk=row.pk).update(error=error, claimed_at=None, next_attempt_at=now + delay)
+    log.warning("sending outbox row %s failed (attempt %s, next in %ss): %s",
+                row.pk, row.attempts, int(delay.total_seconds()), error)
 
 
 SUBJECTS = {

@@ -22,6 +22,7 @@ from games.models import Game
 from games.registry import kinds
 from games.store import VersionConflict
 from kinplay.accounts.models import Profile
+from kinplay.notifications.selectors import delivery_problem
 from kinplay.web import forms
 
 log = logging.getLogger("kinplay.web")
@@ -68,7 +69,7 @@ def settings_page(request):
         form = forms.SettingsForm(initial={"email": request.user.email, "email_turns": profile.email_turns})
     token = Token.objects.filter(user=request.user).first()
     return render(request, "web/settings.html", {
-        "form": form, "token": token,
+        "form": form, "token": token, "delivery_problem": delivery_problem(request.user),
         "api_root": request.build_absolute_uri("/api/"),
     })
 
