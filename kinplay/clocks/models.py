@@ -38,8 +38,8 @@ class Deadline(models.Model):
     def claim(self, now=None, outcome="claimed") -> bool:
         """Compare-and-set inside the caller's transaction: exactly one sweeper (or move) gets a
         pending row; the claim commits, or rolls back, with what applying it wrote."""
-        return bool(Deadline.objects.filter(pk=self.pk, done_at__isnull=True)
-                    .update(done_at=now or timezone.now(), outcome=outcome))
+        now = now or timezone.now()
+        return bool(Deadline.due(now).filter(pk=self.pk).update(done_at=now, outcome=outcome))
 
     def finish(self, outcome: str):
         Deadline.objects.filter(pk=self.pk).update(outcome=outcome[:32])

@@ -106,7 +106,7 @@ def apply_due(pk, game_id, now) -> bool:
             # serialise every writer): two sweeps never apply two seats' clocks against the
             # same version, so neither sees the other's move as the seat having "moved first".
             game = Game.objects.select_for_update().filter(pk=game_id).first()
-            d = Deadline.due(now).select_for_update(skip_locked=True).filter(pk=pk).first()
+            d = Deadline.objects.select_for_update(skip_locked=True).filter(pk=pk).first()
             if game is None or d is None or not d.claim(now):
                 return False  # another sweeper, or a move, got there first
             d.finish(_apply(d, game))
