@@ -1,6 +1,5 @@
 """Wall-clock game timers (the Project_Kin bomb fuse) are durable deadlines swept by beat."""
 
-from datetime import timedelta
 
 import pytest
 from django.db import OperationalError
@@ -92,8 +91,8 @@ def test_it_never_loses_a_fuse_when_the_worker_dies_or_the_database_fails(clock,
 def test_it_lights_a_fuse_again_unless_it_went_off(clock, alice, bob):
     """A timer row that ended without firing (left behind by a crashed sweeper of an older
     release) does not stop the next move from lighting the fuse again."""
-    from kinplay.clocks.services import reschedule
     from games.store import load_state
+    from kinplay.clocks.services import reschedule
 
     game = game_with_a_lit_fuse(alice, bob)
     Deadline.objects.filter(game=game, kind=Deadline.TIMER).update(done_at=timezone.now(), outcome="claimed")

@@ -4,7 +4,6 @@ relay that dies after sending, two relays at once."""
 from datetime import timedelta
 
 import pytest
-from django.core import mail
 from django.core.mail.backends.locmem import EmailBackend
 from django.utils import timezone
 
