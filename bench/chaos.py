@@ -40,9 +40,22 @@ from email import policy
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+sys.path.insert(0, str(ROOT))
 
-from api import Postgres, free_port, pct, run_clients, setup_django, wait_port  # noqa: E402
+
+def _bench_api():
+    """bench/api.py's helpers (its name clashes with the ``api`` package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_api", ROOT / "bench" / "api.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_api = _bench_api()
+Postgres, free_port, pct, run_clients, setup_django, wait_port = (
+    _api.Postgres, _api.free_port, _api.pct, _api.run_clients, _api.setup_django, _api.wait_port)
 
 CHAOS_DB = "kinplay_chaos"
 
@@ -285,6 +298,9 @@ def main(argv=None):
             procs.append(p.start())
         wait_port(port, web.proc)
         setup_django(env)
+        import logging
+
+        logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd's chatter
 
         from django.contrib.auth import get_user_model
         from django.utils import timezone

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import os
+import threading
 import time
 
 from django.conf import settings
@@ -57,14 +59,27 @@ def remind(game_id, seat) -> str:
     return "reminded"
 
 
-# After the broker failed to take a kick, the next ones are skipped for this long: a move
-# must be answered promptly whatever the broker does; the periodic sweep sends the email.
+# After the broker failed to take a kick, the next ones are skipped for this long (the
+# periodic sweep sends the email meanwhile).
 KICK_PAUSE = 30.0
 _kick_paused_until = 0.0
 
 
 def kick():
-    """Ask a worker to relay now; if the broker is down the periodic sweep will do it."""
+    """Ask a worker to relay now; if the broker is down the periodic sweep will do it.
+
+    A move must be answered promptly whatever the broker does (a hung Redis answers nothing
+    until a socket timeout), so the request only wakes this process's kicker thread, which
+    publishes. Inline when Celery runs tasks eagerly (tests)."""
+    from kinplay.celery import app
+
+    if app.conf.task_always_eager:
+        _publish()
+    else:
+        _kicker.wake()
+
+
+def _publish():
     global _kick_paused_until
     from kinplay.notifications.tasks import relay_outbox
 
@@ -75,6 +90,34 @@ def kick():
     except Exception as exc:  # broker down or hung (bounded by its socket timeouts): the row is safe
         _kick_paused_until = time.monotonic() + KICK_PAUSE
         log.warning("could not reach the broker (%s); the outbox sweep will send it", exc)
+
+
+class _Kicker:
+    """One daemon thread per process that publishes the kicks; kicks made while it is busy
+    become one more publish (a relay sends everything pending)."""
+
+    def __init__(self):
+        self.lock, self.event, self.thread, self.pid = threading.Lock(), threading.Event(), None, None
+
+    def wake(self):
+        with self.lock:
+            if self.thread is None or self.pid != os.getpid() or not self.thread.is_alive():
+                self.pid = os.getpid()  # a forked web worker starts its own
+                self.thread = threading.Thread(target=self.run, name="outbox-kicker", daemon=True)
+                self.thread.start()
+        self.event.set()
+
+    def run(self):
+        while True:
+            self.event.wait()
+            self.event.clear()
+            try:
+                _publish()
+            except Exception:  # never let the thread die
+                log.exception("outbox kick failed")
+
+
+_kicker = _Kicker()
 
 
 def relay(limit=200) -> int:

@@ -171,3 +171,27 @@ def test_it_bounds_every_call_to_redis(settings):
         monkey.undo()
         importlib.reload(conf)
     assert options["socket_timeout"] <= 5 and options["socket_connect_timeout"] <= 2
+
+
+def test_it_never_makes_a_move_wait_for_the_broker(alice, bob, monkeypatch, django_capture_on_commit_callbacks):
+    """With a real broker (not eager), the kick after commit only wakes a thread: the move's
+    answer does not wait while the broker hangs."""
+    import threading
+
+    from kinplay.celery import app
+    from kinplay.notifications.tasks import relay_outbox
+
+    released, published = threading.Event(), threading.Event()
+
+    def hangs(*args, **kwargs):
+        released.wait(timeout=30)
+        published.set()
+
+    monkeypatch.setattr(relay_outbox, "apply_async", hangs)
+    monkeypatch.setattr(notifications, "_kick_paused_until", 0.0)
+    app.conf.task_always_eager = False  # the autouse _eager_celery fixture resets it
+    with django_capture_on_commit_callbacks(execute=True):
+        a_game(alice, bob)  # returns although the publish is still hanging
+    assert not published.is_set()
+    released.set()
+    assert published.wait(timeout=30)  # the kicker thread did publish
