@@ -157,6 +157,7 @@ CELERY_BEAT_SCHEDULE = {
                         "options": {"expires": max(SWEEP_SECONDS * 2, 10)}},
     "sweep-outbox": {"task": "kinplay.notifications.tasks.relay_outbox", "schedule": SWEEP_SECONDS,
                      "options": {"expires": max(SWEEP_SECONDS * 2, 10)}},
+    "end-vacations": {"task": "kinplay.clocks.tasks.end_vacations", "schedule": 60, "options": {"expires": 60}},
 }
 # A task taken by a worker that dies is handed out again (the sweeps are idempotent).
 CELERY_TASK_ACKS_LATE = True
@@ -207,6 +208,7 @@ SPECTACULAR_SETTINGS = {
 
 # Game clocks (DESIGN.md, "Time").
 DEFAULT_PER_MOVE_SECONDS = 3 * 24 * 3600
+VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", 30)  # kinplay/clocks/vacation.py
 SNAPSHOT_EVERY = 50
 STATE_CACHE_SIZE = env.int("STATE_CACHE_SIZE", 512)  # latest game states kept per process (games/store.py)
 

@@ -8,9 +8,10 @@ from django.utils import timezone
 
 class Deadline(models.Model):
     MOVE, REMINDER, TIMER = "move", "reminder", "timer"
+    INVITATION = "invitation"  # an unanswered invitation lapses (games.services.expire_invitation)
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="deadlines")
-    kind = models.CharField(max_length=16, choices=[(k, k) for k in (MOVE, REMINDER, TIMER)])
+    kind = models.CharField(max_length=16, choices=[(k, k) for k in (MOVE, REMINDER, TIMER, INVITATION)])
     seat = models.SmallIntegerField(null=True)  # None for a game timer
     key = models.CharField(max_length=128, blank=True)  # a timer's key from rules.timers()
     due_at = models.DateTimeField(db_index=True)
@@ -19,6 +20,9 @@ class Deadline(models.Model):
     outcome = models.CharField(max_length=32, blank=True)  # applied / superseded / timeout-bot / reminded ...
     attempts = models.PositiveSmallIntegerField(default=0)  # failed applications so far
     error = models.TextField(blank=True)  # the last failure, while it is retried
+    # Held while the seat's player is on vacation (kinplay.clocks.vacation): the seconds the
+    # clock had left; due_at is then PAUSED, so the sweep never finds the row.
+    paused_left = models.PositiveIntegerField(null=True, blank=True)
 
     # A failing deadline is tried again after 5 s, 10 s, 20 s ... up to an hour, for ever: the
     # game waits on it, so it is never dropped; every failure is logged (ERROR from the 5th on).

@@ -12,6 +12,7 @@ from django.utils import timezone
 from games.registry import get
 from games.store import load_state
 from kinplay.clocks.models import Deadline, Heartbeat
+from kinplay.clocks.vacation import hold_new
 
 log = logging.getLogger("kinplay.clocks")
 
@@ -31,7 +32,8 @@ def reschedule(game, state, entries: dict, acted: set, had_timers=True):
     humans = {s.index for s in game.seats.all() if s.user_id}
     running = game.status == "active"
     timer_keys = {t["key"]: t for t in get(game.kind).rules.timers(state)} if running else {}
-    had_deadlines = game.deadline is not None or had_timers
+    # A clocked game may show no deadline while its clocks are held (vacation): look anyway.
+    had_deadlines = game.deadline is not None or had_timers or bool(game.per_move)
     pending = list(Deadline.objects.filter(game=game, done_at__isnull=True)) if had_deadlines else []
     kept, stale = [], []
     for d in pending:
@@ -67,8 +69,9 @@ def reschedule(game, state, entries: dict, acted: set, had_timers=True):
             if key not in known:
                 new.append(Deadline(game=game, kind=Deadline.TIMER, key=key, due_at=now + timedelta(seconds=timer["seconds"]), version=game.version))
     if new:
+        hold_new(game, new)  # a player on vacation: their clock starts held (kinplay.clocks.vacation)
         Deadline.objects.bulk_create(new)
-    moves = [d.due_at for d in kept + new if d.kind == Deadline.MOVE]
+    moves = [d.due_at for d in kept + new if d.kind == Deadline.MOVE and d.paused_left is None]
     return min(moves) if moves else None
 
 
@@ -135,5 +138,7 @@ def _apply(d, game) -> str:
         return services.timeout(d.game_id, d.seat)
     if d.kind == Deadline.REMINDER:
         return remind(d.game_id, d.seat)
+    if d.kind == Deadline.INVITATION:
+        return services.expire_invitation(d.game_id, d.seat)
     timer = next((t for t in get(game.kind).rules.timers(load_state(game)) if t["key"] == d.key), None)
     return services.fire_timer(d.game_id, timer["action"]) if timer else "gone"

@@ -172,6 +172,10 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     """The message as the recipient's seat sees the game at that version: nothing more."""
     from games import selectors
     from games.registry import get
+    from kinplay.notifications import consent
+
+    if row.kind in consent.KINDS:  # invitations and vacations have their own emails
+        return consent.compose(row)
 
     game, user = row.game, row.user
     kind = get(game.kind)

@@ -1,6 +1,7 @@
 """The outbox under faults, on a clock the test controls: a mail server that is down, a
 relay that dies after sending, two relays at once."""
 
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -11,6 +12,7 @@ from games import services
 from kinplay.notifications import services as notifications
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.services import deliver, relay
+from tests.play import accepted
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +48,7 @@ def mail_server(monkeypatch):
 
 
 def a_game(alice, bob):
-    return services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    return accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
 
 
 def test_it_delivers_every_email_once_across_a_ten_minute_mail_outage(clock, alice, bob, mail_server, mailoutbox):
@@ -56,13 +58,15 @@ def test_it_delivers_every_email_once_across_a_ten_minute_mail_outage(clock, ali
         relay()
         clock.shift(SWEEP)
     assert mailoutbox == []
-    assert Outbox.objects.filter(failed_at__isnull=True, sent_at__isnull=True).count() == 2  # still trying
+    written = Outbox.objects.count()
+    assert written >= 2 and Outbox.objects.filter(failed_at__isnull=True, sent_at__isnull=True).count() == written  # still trying
     assert max(Outbox.objects.values_list("attempts", flat=True)) <= 6  # backing off, not hammering
     mail_server.state = "up"
     for _ in range(int(timedelta(minutes=20) / SWEEP)):
         relay()
         clock.shift(SWEEP)
-    assert sorted(m.to[0] for m in mailoutbox) == ["alice@example.com", "bob@example.com"]
+    assert len(mailoutbox) == written == Outbox.objects.filter(sent_at__isnull=False).count()  # each once
+    assert {m.to[0] for m in mailoutbox} == {"alice@example.com", "bob@example.com"}
 
 
 def test_it_gives_up_after_hours_and_says_so_where_people_look(clock, alice, bob, mail_server, mailoutbox, caplog, client):
@@ -74,7 +78,7 @@ def test_it_gives_up_after_hours_and_says_so_where_people_look(clock, alice, bob
         clock.shift(timedelta(minutes=1))
         assert timezone.now() - started < timedelta(days=1)
     assert timezone.now() - started > timedelta(hours=4)  # retried over hours
-    row = Outbox.objects.get(user=alice)
+    row = Outbox.objects.filter(user=alice).first()
     assert row.attempts == Outbox.MAX_ATTEMPTS and "Connection refused" in row.error
     assert [r for r in caplog.records if r.levelname == "ERROR" and "alice@example.com" in r.getMessage()]
     client.force_login(alice)
@@ -97,20 +101,19 @@ def test_it_keeps_the_message_id_when_an_email_is_sent_again(clock, alice, bob, 
     mail_server.state = "up"
     clock.shift(timedelta(minutes=1))
     relay()
-    to_alice = [m for m in mailoutbox if m.to == ["alice@example.com"]]
-    assert len(to_alice) == 2
-    ids = {m.message()["Message-ID"] for m in to_alice}
-    assert len(ids) == 1 and ids.pop().endswith("@kinplay.local>")
-    bobs = {m.message()["Message-ID"] for m in mailoutbox if m.to == ["bob@example.com"]}
-    assert len(bobs) == 1 and to_alice[0].message()["Message-ID"] not in bobs
+    assert len(mailoutbox) == 2 * Outbox.objects.count()  # every message twice...
+    ids = Counter(m.message()["Message-ID"] for m in mailoutbox)
+    assert set(ids.values()) == {2}  # ...under the same Message-ID each time, one per row
+    assert len(ids) == Outbox.objects.count() and all(i.endswith("@kinplay.local>") for i in ids)
 
 
 def test_it_sends_an_email_once_when_two_relays_take_the_same_rows(alice, bob, mailoutbox):
     a_game(alice, bob)
     seen_by_second_relay = list(Outbox.pending().select_related("game", "user"))
-    assert relay() == 2
+    assert len(seen_by_second_relay) >= 2
+    assert relay() == len(seen_by_second_relay)
     assert deliver(seen_by_second_relay) == 0  # its claims lose: nothing is sent twice
-    assert len(mailoutbox) == 2
+    assert len(mailoutbox) == len(seen_by_second_relay)
 
 
 def test_it_sends_again_a_row_whose_relay_died(clock, alice, bob, mailoutbox):
@@ -119,7 +122,7 @@ def test_it_sends_again_a_row_whose_relay_died(clock, alice, bob, mailoutbox):
     assert all(r.claim() for r in rows)  # a relay claimed them, then died
     assert relay() == 0
     clock.shift(Outbox.CLAIM_TIMEOUT + timedelta(seconds=1))
-    assert relay() == 2
+    assert relay() == len(rows)
 
 
 def test_it_bounds_every_smtp_call(settings):
@@ -153,7 +156,8 @@ def test_it_answers_a_move_without_waiting_for_a_broker_that_hangs(alice, bob, m
     with django_capture_on_commit_callbacks(execute=True):
         a_game(alice, bob)
     assert len(calls) == 2
-    assert Outbox.pending().count() == 6 and relay() == 6
+    waiting = Outbox.pending().count()
+    assert waiting >= 6 and relay() == waiting
 
 
 def test_it_bounds_every_call_to_redis(settings):

@@ -9,6 +9,7 @@ from games.models import Event
 from kinplay.clocks.models import Deadline
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.services import relay
+from tests.play import accepted
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,7 @@ def clock(time_machine):
 
 
 def test_it_prunes_sent_email_and_done_deadlines_but_nothing_pending(clock, alice, bob):
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=60)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=60))
     relay()
     Outbox.objects.create(kind=Outbox.REMINDER, game=game, user=alice, version=game.version)  # not sent yet
     Deadline.objects.filter(game=game, seat=0).update(done_at=timezone.now(), outcome="superseded")
@@ -35,7 +36,7 @@ def test_it_prunes_sent_email_and_done_deadlines_but_nothing_pending(clock, alic
 def test_it_shows_games_deadlines_and_email_in_the_admin_and_keeps_events_read_only(alice, bob, client, django_user_model):
     admin = django_user_model.objects.create_superuser("root", "root@example.com", "a-long-password")
     client.force_login(admin)
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=60)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=60))
     for url in ("/admin/games/game/", f"/admin/games/game/{game.pk}/change/", "/admin/games/event/",
                 "/admin/clocks/deadline/", "/admin/notifications/outbox/"):
         assert client.get(url).status_code == 200, url

@@ -13,11 +13,11 @@ from games.engine import replay
 from games.models import Event, Game
 from games.registry import get
 from games.store import VersionConflict, load_state, states
-from tests.play import step
+from tests.play import accepted, step
 
 
 def a_game(alice, bob, moves=6):
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
     for _ in range(moves):
         step(game)
     game.refresh_from_db()
