@@ -147,6 +147,7 @@ class Feeder(threading.Thread):
 
         from games import services
         from games.models import Game
+        from tests.play import accepted  # the invited player accepts at once
 
         mine = []
         try:
@@ -155,8 +156,8 @@ class Feeder(threading.Thread):
                     mine = list(Game.objects.filter(pk__in=mine, status=Game.ACTIVE).values_list("pk", flat=True))
                     while len(mine) < self.n:
                         a, b = self.users[len(mine) % len(self.users)], self.users[(len(mine) + 1) % len(self.users)]
-                        game = services.create_game(creator=a, kind="knonsters", seats=[{"user": a.username}, {"user": b.username}],
-                                                    per_move=self.per_move)
+                        game = accepted(services.create_game(creator=a, kind="knonsters", per_move=self.per_move,
+                                                             seats=[{"user": a.username}, {"user": b.username}]))
                         mine.append(game.pk)
                 except Exception as exc:  # noqa: BLE001 - the database is ours, keep feeding
                     self.errors += 1
@@ -172,12 +173,12 @@ def light_fuses(n, fuse_seconds, users):
     from games.models import Game
     from games.registry import get
     from games.store import load_state
-    from tests.play import step
+    from tests.play import accepted, step
 
     rules, lit = get("project_kin").rules, 0
     while lit < n:
-        game = services.create_game(creator=users[0], kind="project_kin", options={"fuse_seconds": fuse_seconds},
-                                    seats=[{"user": users[0].username}, {"user": users[1].username}], per_move=None)
+        game = accepted(services.create_game(creator=users[0], kind="project_kin", options={"fuse_seconds": fuse_seconds},
+                                             seats=[{"user": users[0].username}, {"user": users[1].username}], per_move=None))
         for _ in range(400):
             game.refresh_from_db()
             if game.status != Game.ACTIVE:
