@@ -92,6 +92,8 @@ else:
         DATABASES["default"]["OPTIONS"] = {
             "server_side_binding": True, "prepare_threshold": 2, **DATABASES["default"].get("OPTIONS", {}),
         }
+    # A database that does not answer fails the request (or the sweep) in seconds, not minutes.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
