@@ -26,6 +26,8 @@ class TokenRequestSerializer(serializers.Serializer):
 class ClockSerializer(serializers.Serializer):
     per_move = serializers.IntegerField(min_value=1, allow_null=True, required=False)
     on_timeout = serializers.ChoiceField(["bot", "skip", "forfeit"], default="bot")
+    window = serializers.IntegerField(min_value=1, allow_null=True, required=False,
+                                      help_text="seconds a reaction window stays open (≤ per_move); default: per_move")
 
 
 class CreateGameSerializer(serializers.Serializer):
@@ -33,6 +35,7 @@ class CreateGameSerializer(serializers.Serializer):
     options = serializers.DictField(required=False, default=dict)
     seats = serializers.ListField(child=serializers.DictField(), min_length=1)
     clock = ClockSerializer(required=False)
+    rated = serializers.BooleanField(default=True, help_text="false: a friendly game that changes no rating")
     invite_only = serializers.BooleanField(default=False, help_text="cancel the game if an invitation is declined or lapses, instead of opening the seat")
 
 
@@ -53,6 +56,14 @@ class SeatOut(serializers.Serializer):
     bot = serializers.CharField(allow_null=True)
     you = serializers.BooleanField()
     invited = serializers.BooleanField(help_text="invited and not yet accepted")
+    standing = serializers.ChoiceField(["ask", "unable", "always"], required=False,
+                                       help_text="your standing answer to reaction windows (your own seat only)")
+
+
+class StandingSerializer(serializers.Serializer):
+    answer = serializers.ChoiceField(["ask", "unable", "always"], help_text=(
+        "ask: ask me every time; unable: pass for me only when I cannot react; "
+        "always: always let cards resolve / never raise my hand unless I answer myself"))
 
 
 class LegalActionOut(serializers.Serializer):
@@ -75,6 +86,7 @@ class GameOut(serializers.Serializer):
     view = serializers.DictField()
     legal_actions = LegalActionOut(many=True)
     result = serializers.DictField(allow_null=True)
+    rated = serializers.BooleanField()
     fairness = serializers.DictField()
 
 

@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "games",
     "kinplay.clocks",
     "kinplay.notifications",
+    "kinplay.ratings",
     "kinplay.web",
     "api",
 ]
@@ -159,6 +160,8 @@ CELERY_BEAT_SCHEDULE = {
                         "options": {"expires": max(SWEEP_SECONDS * 2, 10)}},
     "sweep-outbox": {"task": "kinplay.notifications.tasks.relay_outbox", "schedule": SWEEP_SECONDS,
                      "options": {"expires": max(SWEEP_SECONDS * 2, 10)}},
+    # Held mail (quiet hours, digest intervals) goes out within a minute of being allowed.
+    "send-digests": {"task": "kinplay.notifications.tasks.send_digests", "schedule": 60.0, "options": {"expires": 60}},
     "end-vacations": {"task": "kinplay.clocks.tasks.end_vacations", "schedule": 60, "options": {"expires": 60}},
 }
 # A task taken by a worker that dies is handed out again (the sweeps are idempotent).

@@ -8,5 +8,6 @@ urlpatterns = [
     path("api/", include("api.urls")),
     path("admin/", admin.site.urls),
     path("anymail/", include("anymail.urls")),  # inbound mail webhooks: moves by email
+    path("", include("kinplay.ratings.urls")),
     path("", include("kinplay.web.urls")),
 ]

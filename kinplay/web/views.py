@@ -18,18 +18,22 @@ from rest_framework.authtoken.models import Token
 
 from games import selectors, services
 from games.engine import RESIGN, IllegalAction
-from games.models import Game
+from games.models import Game, Seat
 from games.registry import kinds
 from games.store import VersionConflict
 from kinplay.accounts.models import Profile
 from kinplay.clocks import vacation
 from kinplay.notifications.selectors import delivery_problem
+from kinplay.ratings.selectors import rating_changes
 from kinplay.web import forms
 
 log = logging.getLogger("kinplay.web")
 
 LOG_EVENTS = 300
 FINISHED_SHOWN = 12
+# The games whose rules ask players to answer out of turn (to_act entries of kind "window"):
+# their page offers the standing answer.
+WINDOW_KINDS = {"kenta", "kinapa", "knonsters"}
 
 STATUS_LABELS = {
     Game.WAITING: "Waiting for players",
@@ -57,17 +61,20 @@ def signup(request):
 @login_required
 def settings_page(request):
     profile = Profile.of(request.user)
+    mail_fields = ["email_turns", "email_every", "time_zone", "quiet_hours", "quiet_from", "quiet_to"]
     if request.method == "POST":
         form = forms.SettingsForm(request.POST)
         if form.is_valid():
             request.user.email = form.cleaned_data["email"]
             request.user.save(update_fields=["email"])
-            profile.email_turns = form.cleaned_data["email_turns"]
-            profile.save(update_fields=["email_turns"])
+            for name in mail_fields:
+                if form.cleaned_data[name] not in (None, ""):
+                    setattr(profile, name, form.cleaned_data[name])
+            profile.save(update_fields=mail_fields)
             messages.success(request, "Your settings are saved.")
             return redirect("settings")
     else:
-        form = forms.SettingsForm(initial={"email": request.user.email, "email_turns": profile.email_turns})
+        form = forms.SettingsForm(initial={"email": request.user.email, **{n: getattr(profile, n) for n in mail_fields}})
     token = Token.objects.filter(user=request.user).first()
     return render(request, "web/settings.html", {
         "form": form, "token": token, "delivery_problem": delivery_problem(request.user),
@@ -112,6 +119,7 @@ def _card(game, user):
     me = game.seat_of(user)
     return {
         "game": game,
+        "wait": selectors.waiting(game, me) if game.status == Game.ACTIVE else None,
         "kind_name": kind.name if kind else game.kind,
         "status_label": STATUS_LABELS.get(game.status, game.status),
         "seats": [{"name": s.name, "bot": bool(s.bot), "open": s.is_open, "you": s.index == me,
@@ -169,8 +177,8 @@ def new_game(request):
                 seats = forms.read_seats(request.POST, form.cleaned_data["players"], request.user)
                 per_move, on_timeout = form.clock()
                 game = services.create_game(creator=request.user, kind=kind.slug, options=options, seats=seats,
-                                            per_move=per_move, on_timeout=on_timeout,
-                                            invite_only=form.cleaned_data["invite_only"])
+                                            per_move=per_move, on_timeout=on_timeout, window=form.window_seconds(),
+                                            invite_only=form.cleaned_data["invite_only"], rated=form.cleaned_data["rated"])
             except (forms.OptionError, services.BadRequest) as exc:
                 error = str(exc)
             except IllegalAction as exc:
@@ -187,6 +195,8 @@ def new_game(request):
             "players": first and first["min"], "per_move": "259200", "on_timeout": "bot",
         })
     data = request.POST if request.method == "POST" else {}
+    if request.method != "POST" and request.GET.get("invite"):  # "Challenge" on a player page
+        data = {"seat-2-type": "user", "seat-2-user": request.GET["invite"]}
     max_players = max([c["max"] for c in choices] or [1])
     selected_kind = form["kind"].value() or (choices[0]["slug"] if choices else "")
     seat_rows = [{
@@ -241,19 +251,19 @@ def game_page(request, pk):
     upto = game.version if at is None else at
     after = max(0, upto - LOG_EVENTS)  # the page shows the recent history; the API has it all
     lines = selectors.log_lines(game, seat, after=after, upto=upto, names=names)
-    lines.reverse()
-    for line in lines:
-        line["who"] = names[line["seat"]] if line["seat"] is not None and line["seat"] < len(names) else ""
+    lines.reverse()  # each line names who did what: the acting seat of its command may be someone else
     result = data["result"] if at is None else None  # a replay shows the game as it was then
     standings = []
     if result:
         ranks, scores, winners = result.get("ranks") or [], result.get("scores") or [], result.get("winners") or []
+        changes = rating_changes(game)  # the game-over screen shows each seat's rating change
         for s in data["seats"]:
             i = s["index"]
             standings.append({
                 "name": s["name"], "you": s["you"], "bot": s["bot"],
                 "rank": ranks[i] if i < len(ranks) else None,
                 "score": scores[i] if i < len(scores) else None, "winner": i in winners,
+                "rating": changes.get(i),
             })
         standings.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0))
     winners = (result or {}).get("winners") or []
@@ -263,8 +273,11 @@ def game_page(request, pk):
     # Resigning has its own button, with a confirmation: it is not offered among the moves.
     moves = [a for a in data["legal_actions"] if a.get("action") != RESIGN]
     can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
+    wait = selectors.waiting(game, seat, names=names, due=False) if at is None else {"line": "", "window": False}
     pending = [s.name for s in game.seats.all() if s.invited] if game.status == Game.WAITING else []
     return render(request, "web/game.html", {
+        "wait": wait, "standing": next((s["standing"] for s in data["seats"] if s["you"]), None),
+        "standing_choices": Seat.STANDING, "has_windows": _has_windows(kind),
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
         "options": _options_summary(kind, game.options), "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
         "invited": selectors.invited_to(game, request.user), "pending": pending,
@@ -280,6 +293,10 @@ def game_page(request, pk):
             "next": at + 1 if at + 1 < game.version else None,
         },
     })
+
+
+def _has_windows(kind) -> bool:
+    return kind.slug in WINDOW_KINDS
 
 
 def _replay_point(raw, game):
@@ -356,6 +373,20 @@ def resign(request, pk):
         messages.warning(request, "The game moved on at the same moment; please try again.")
     else:
         messages.info(request, "You resigned from this game.")
+    return redirect("game", pk=pk)
+
+
+@login_required
+@require_POST
+def standing(request, pk):
+    game = _game(pk)
+    _seat_or_403(game, request.user)
+    try:
+        outcome = services.set_standing_answer(game.pk, request.user, request.POST.get("answer"))
+    except services.BadRequest as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Saved." + (" Your open window was answered with it." if outcome else ""))
     return redirect("game", pk=pk)
 
 
