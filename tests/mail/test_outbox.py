@@ -73,9 +73,12 @@ def test_it_gives_up_after_hours_and_says_so_where_people_look(clock, alice, bob
     mail_server.state = "down"
     a_game(alice, bob)
     started = timezone.now()
-    while Outbox.objects.filter(failed_at__isnull=True).exists():
+    while True:
         relay()
-        clock.shift(timedelta(minutes=1))
+        retries = Outbox.objects.filter(failed_at__isnull=True).values_list("next_attempt_at", flat=True)
+        if not retries:
+            break
+        clock.shift(min(retries) - timezone.now())  # straight to the next retry
         assert timezone.now() - started < timedelta(days=1)
     assert timezone.now() - started > timedelta(hours=4)  # retried over hours
     row = Outbox.objects.filter(user=alice).first()
