@@ -140,5 +140,7 @@ def _apply(d, game) -> str:
         return remind(d.game_id, d.seat)
     if d.kind == Deadline.INVITATION:
         return services.expire_invitation(d.game_id, d.seat)
+    if d.kind == Deadline.BOTS:
+        return services.play_bots(d.game_id)
     timer = next((t for t in get(game.kind).rules.timers(load_state(game)) if t["key"] == d.key), None)
     return services.fire_timer(d.game_id, timer["action"]) if timer else "gone"

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('clocks', '0002_consent_invitation_and_vacation'),
+        ('clocks', '0003_security_bot_deadlines'),
     ]
 
     operations = [
