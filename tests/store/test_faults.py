@@ -104,3 +104,38 @@ def test_it_never_writes_a_stale_game_row_when_projections_are_rebuilt_during_pl
     game.refresh_from_db()
     assert game.version == Event.objects.filter(game=game).count()
     step(game)  # and play goes on
+
+
+def _deadlock():
+    from django.db import OperationalError
+
+    class DeadlockDetected(Exception):
+        sqlstate = "40P01"
+
+    error = OperationalError("deadlock detected")
+    error.__cause__ = DeadlockDetected("deadlock detected")
+    return error
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_plays_a_move_that_lost_a_deadlock_to_a_deadline_sweep(alice, bob, monkeypatch, purgeable_events):
+    """PostgreSQL picks the move as the victim of a deadlock with a sweep: the player gets
+    their move played on the fresh state (or a 409 when they named the version), not a 500."""
+    from tests.play import bot_action
+
+    game = a_game(alice, bob, moves=0)
+    real, raised = services._act_once, []
+
+    def once_a_victim(*args):
+        if not raised:
+            raised.append(True)
+            raise _deadlock()
+        return real(*args)
+
+    monkeypatch.setattr(services, "_act_once", once_a_victim)
+    seat = game.to_act[0]
+    with pytest.raises(VersionConflict):
+        services.act(game.pk, seat, action=bot_action(game, seat), expected_version=game.version)
+    raised.clear()
+    outcome = services.act(game.pk, seat, action=bot_action(game, seat))
+    assert raised and outcome.events and outcome.seat == seat
