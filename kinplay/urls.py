@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path, register_converter
 
+from kinplay.clocks.views import health
 from kinplay.params import IdConverter
 
 register_converter(IdConverter, "id")  # <id:pk>: a database id (api/urls.py, web/urls.py)
@@ -8,6 +9,7 @@ handler404 = "api.errors.page_not_found"
 handler500 = "api.errors.server_error"
 
 urlpatterns = [
+    path("health", health, name="health"),
     path("api/", include("api.urls")),
     path("admin/", admin.site.urls),
     path("anymail/", include("anymail.urls")),  # inbound mail webhooks: moves by email
