@@ -21,6 +21,7 @@ from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
 from games.store import Appender, VersionConflict, load_state
 from kinplay import sql
+from kinplay.clocks import scheduling
 from kinplay.ratings.services import record_game_over
 
 log = logging.getLogger("kinplay.games")
@@ -386,13 +387,12 @@ def _command_rows(game, first: Event) -> list[Event]:
 
 def _after(game, kind, state, rows, *, acted, old_version, new_version, present=None, had_timers=False, bots_owe=False):
     """Update the read model, deadlines and outbox in the same transaction as the events."""
-    from kinplay.clocks.services import reschedule
     from kinplay.notifications.services import notify_after_change
 
     before = set(game.to_act)
     entries = game.project(kind.rules, state)
     game.version = new_version
-    game.deadline = reschedule(game, state, entries, acted, had_timers)
+    game.deadline = scheduling.reschedule(game, state, entries, acted, had_timers)
     game.updated_at = timezone.now()
     if not sql.update_if(game, ("version", "to_act", "status", "result", "deadline", "updated_at"), {"version": old_version}):
         raise VersionConflict(Game.objects.get(pk=game.pk).version)

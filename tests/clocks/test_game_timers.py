@@ -91,7 +91,7 @@ def test_it_lights_a_fuse_again_unless_it_went_off(clock, alice, bob):
     """A timer row that ended without firing (left behind by a crashed sweeper of an older
     release) does not stop the next move from lighting the fuse again."""
     from games.store import load_state
-    from kinplay.clocks.services import reschedule
+    from kinplay.clocks.scheduling import reschedule
 
     game = game_with_a_lit_fuse(alice, bob)
     Deadline.objects.filter(game=game, kind=Deadline.TIMER).update(done_at=timezone.now(), outcome="claimed")

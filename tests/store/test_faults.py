@@ -50,7 +50,7 @@ def test_it_replays_the_state_asked_for_even_after_the_caller_changed_what_it_go
 def test_it_never_overwrites_a_game_row_another_writer_changed(alice, bob, monkeypatch):
     """Between reading the game and writing its row, another writer (rebuild_projections, an
     admin) changed the row: the move is refused, not written over it."""
-    import kinplay.clocks.services as clocks
+    import kinplay.clocks.scheduling as clocks
 
     game = a_game(alice, bob, moves=0)
     events = Event.objects.filter(game=game).count()

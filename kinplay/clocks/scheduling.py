@@ -1,0 +1,74 @@
+"""Setting deadlines after each change (the move's transaction calls ``reschedule``).
+
+Apart from applying them (kinplay.clocks.services, which plays moves through games.services):
+games.services imports this module, never the sweep, so the two never import each other.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db.models import Q
+from django.utils import timezone
+
+from games.registry import get
+from kinplay.clocks.models import Deadline
+from kinplay.clocks.vacation import hold_new
+
+REMIND_FROM = 3600  # clocks shorter than an hour get no reminder
+REMIND_BEFORE_MAX = 24 * 3600
+
+
+def reschedule(game, state, entries: dict, acted: set, had_timers=True):
+    """Keep the deadlines of seats still waiting, replace the rest; return the earliest.
+
+    A seat keeps its running clock while others act (a simultaneous choice), and gets a
+    fresh one when it has just acted and must act again. A game that showed no deadline (its
+    row, not yet updated) and ran no timer before this change (``had_timers``) has no
+    pending rows to look for.
+    """
+    now = timezone.now()
+    humans = {s.index for s in game.seats.all() if s.user_id}
+    running = game.status == "active"
+    timer_keys = {t["key"]: t for t in get(game.kind).rules.timers(state)} if running else {}
+    # A clocked game may show no deadline while its clocks are held (vacation): look anyway.
+    had_deadlines = game.deadline is not None or had_timers or bool(game.per_move)
+    pending = list(Deadline.objects.filter(game=game, done_at__isnull=True)) if had_deadlines else []
+    kept, stale = [], []
+    for d in pending:
+        if d.kind == Deadline.TIMER:
+            if d.key not in timer_keys:
+                stale.append(d.pk)
+        elif d.seat in entries and d.seat not in acted:
+            kept.append(d)
+        else:
+            stale.append(d.pk)
+    if stale:
+        Deadline.objects.filter(pk__in=stale, done_at__isnull=True).update(done_at=now, outcome="superseded")
+    kept_seats = {d.seat for d in kept}
+    new = []
+    for seat, entry in entries.items():
+        if seat in kept_seats:
+            continue
+        seconds = game.seconds_for(entry)
+        if not seconds:
+            continue
+        due = now + timedelta(seconds=seconds)
+        new.append(Deadline(game=game, kind=Deadline.MOVE, seat=seat, due_at=due, version=game.version))
+        if seat in humans and seconds >= REMIND_FROM:  # windows too: they last days now
+            before = min(REMIND_BEFORE_MAX, seconds // 4)
+            new.append(Deadline(game=game, kind=Deadline.REMINDER, seat=seat, due_at=due - timedelta(seconds=before), version=game.version))
+    if timer_keys:
+        # A key is known while its row is pending, or once it went off (or the rules refused
+        # it): a fired fuse is not lit again. A row that ended any other way does not count.
+        timers = Deadline.objects.filter(game=game, kind=Deadline.TIMER, key__in=list(timer_keys))
+        known = set(timers.filter(Q(done_at__isnull=True) | Q(outcome="applied") | Q(outcome__startswith="refused"))
+                    .values_list("key", flat=True))
+        for key, timer in timer_keys.items():
+            if key not in known:
+                new.append(Deadline(game=game, kind=Deadline.TIMER, key=key, due_at=now + timedelta(seconds=timer["seconds"]), version=game.version))
+    if new:
+        hold_new(game, new)  # a player on vacation: their clock starts held (kinplay.clocks.vacation)
+        Deadline.objects.bulk_create(new)
+    moves = [d.due_at for d in kept + new if d.kind == Deadline.MOVE and d.paused_left is None]
+    return min(moves) if moves else None
