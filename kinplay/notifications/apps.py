@@ -12,12 +12,11 @@ class Config(AppConfig):
 
 
 def _inbound(sender, event, esp_name, **kwargs):
-    """Moves by email through any provider's inbound webhook (django-anymail)."""
-    from kinplay.notifications.replies import receive
+    """Moves by email through a provider's inbound webhook (django-anymail): the same checks as
+    a piped message, with the provider's verdict on the sender where anymail passes one on."""
+    from kinplay.notifications.authentication import provider_verdict
+    from kinplay.notifications.replies import receive_message
 
     message = event.message
-    recipients = [a.addr_spec for a in (message.to or []) + (message.cc or [])]
-    envelope = getattr(message, "envelope_recipient", None)
-    if envelope:
-        recipients.append(envelope)
-    receive(sender=message.from_email.addr_spec if message.from_email else "", recipients=recipients, text=message.text or "")
+    envelope = [message.envelope_recipient] if getattr(message, "envelope_recipient", None) else []
+    receive_message(message, envelope=envelope, provider=provider_verdict(esp_name, event))

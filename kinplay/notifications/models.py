@@ -37,3 +37,12 @@ class Outbox(models.Model):
         return bool(
             Outbox.pending().filter(pk=self.pk).update(claimed_at=timezone.now(), attempts=models.F("attempts") + 1)
         )
+
+
+class InboundMail(models.Model):
+    """Each authenticated reply taken, by Message-ID: the same email is never applied twice."""
+
+    message_id = models.CharField(max_length=255, unique=True)
+    user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="+")
+    received_at = models.DateTimeField(auto_now_add=True)
+    outcome = models.CharField(max_length=32)

@@ -95,7 +95,10 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     """The message as the recipient's seat sees the game at that version: nothing more."""
     from games import selectors
     from games.registry import get
+    from kinplay.notifications import answers
 
+    if row.kind in (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED):
+        return answers.compose(row)  # answers to replies: their own email, with no reply token
     game, user = row.game, row.user
     kind = get(game.kind)
     seat = game.seat_of(user)
@@ -120,7 +123,7 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     subject = SUBJECTS[row.kind].format(kind=kind.name, id=game.pk)
     text = render_to_string("mail/game.txt", context)
     html = render_to_string("mail/game.html", context)
-    reply_to = [reply_address(game.pk, seat)] if legal else None
+    reply_to = [reply_address(row)] if legal else None
     msg = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [user.email], reply_to=reply_to)
     msg.attach_alternative(html, "text/html")
     return msg
