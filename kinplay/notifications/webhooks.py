@@ -11,7 +11,7 @@ import json
 import logging
 
 from anymail import urls as anymail_urls
-from anymail.exceptions import AnymailError
+from anymail.exceptions import AnymailConfigurationError, AnymailError, AnymailImproperlyInstalled
 from django.conf import settings
 from django.http import JsonResponse
 from django.urls import URLPattern
@@ -26,6 +26,8 @@ def _closed_until_secret(view):
             return JsonResponse({"error": "not_found", "detail": "Inbound mail webhooks are not enabled."}, status=404)
         try:
             return view(request, *args, **kwargs)
+        except (AnymailImproperlyInstalled, AnymailConfigurationError):  # e.g. SES without boto3: not set up here
+            return JsonResponse({"error": "not_found", "detail": "This provider is not set up on this server."}, status=404)
         except (ValueError, KeyError, TypeError, AttributeError, IndexError, AnymailError, json.JSONDecodeError) as exc:
             log.warning("anymail webhook %s: unreadable body (%s)", request.path, exc)
             return JsonResponse({"error": "bad_request", "detail": "The webhook body could not be read."}, status=400)
