@@ -70,9 +70,13 @@ def read_lines(text: str) -> list[str]:
 
     text = (text or "").replace("\r\n", "\n")
     try:
-        text = EmailReplyParser(languages=list(MAIL_LANGUAGES)).parse_reply(text=text)
+        replies = EmailReplyParser(languages=list(MAIL_LANGUAGES)).read(text=text).replies
     except Exception:  # the parser's regexes on hostile input: fall back to the raw text
         log.warning("reply parser failed; reading the raw text")
+    else:
+        # With nothing written above the quote, the parser's first "reply" is the quoted mail
+        # itself (it has a header such as "Am … schrieb …:"): then the player wrote nothing.
+        text = "" if not replies or replies[0].headers else replies[0].body
     lines = []
     for line in text.splitlines():
         line = line.strip()

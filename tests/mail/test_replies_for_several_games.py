@@ -1,0 +1,148 @@
+"""Replies that do more than one move: digests, invitations, standing and window answers."""
+
+import pytest
+
+from games import services
+from games.models import Event
+from kinplay.notifications import tokens
+from kinplay.notifications.models import Outbox
+from tests.mail.mails import reply
+
+pytestmark = pytest.mark.django_db
+
+
+def new_game(alice, bob):
+    return services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+
+
+def moves_of(game, user):
+    from games import selectors
+
+    game.refresh_from_db()
+    return [a["notation"] for a in selectors.game_for(game, user)["legal_actions"]]
+
+
+@pytest.fixture
+def digest(alice, bob, monkeypatch):
+    """A digest row for two of alice's games (the mailout part adds Outbox.games; until then
+    the row's games are given here as that field will give them)."""
+    one, two = new_game(alice, bob), new_game(alice, bob)
+    for g in (one, two):
+        g.refresh_from_db()
+    row = Outbox.objects.create(kind="digest", game=one, user=alice, version=one.version)
+    spoken_of = {one.pk: one.version, two.pk: two.version}
+    original = tokens.games_of
+    monkeypatch.setattr(tokens, "games_of", lambda r: spoken_of if r.pk == row.pk else original(r))
+    return row, one, two
+
+
+def events(*games):
+    return Event.objects.filter(game__in=games).count()
+
+
+def test_it_applies_a_digest_reply_game_by_game_and_answers_once(digest, alice, inbox):
+    row, one, two = digest
+    assert 0 in one.to_act and 0 in two.to_act  # Knonsters: the first seat starts
+    inbox().clear()
+    move = moves_of(one, alice)[0]
+    body = f"#{one.pk} {move}\n#{two.pk} fly to the moon\n#999999 {move}\n"
+    assert reply(to=tokens.reply_address(row), sender="alice@example.com", body=body) == "refused"
+    assert Event.objects.filter(game=one, command__by="email").exists()
+    assert not Event.objects.filter(game=two, command__by="email").exists()
+    [answer] = inbox()
+    assert answer.subject == "Your reply: 1 applied, 2 not applied"
+    assert f"#{one.pk}: “{move}” was accepted" in answer.body
+    assert f"#{two.pk}: “fly to the moon” was not accepted" in answer.body
+    assert "#999999: this email was not about game #999999" in answer.body
+
+
+def test_it_asks_for_one_line_per_game_when_a_digest_reply_names_none(digest, alice, inbox):
+    row, one, two = digest
+    inbox().clear()
+    before = events(one, two)
+    assert reply(to=tokens.reply_address(row), sender="alice@example.com", body=moves_of(one, alice)[0]) == "refused"
+    assert events(one, two) == before
+    [answer] = inbox()
+    assert "#12 play 3" in answer.body
+
+
+def test_it_reads_only_what_the_player_wrote_above_a_quoted_digest_in_any_language(digest, alice, inbox):
+    """Outlook and Gmail in German quote without ">": the digest's own lines must not be replayed."""
+    row, one, two = digest
+    body = (f"#{one.pk} {moves_of(one, alice)[0]}\n\n"
+            "Am Di., 24. Nov. 2026 um 10:00 Uhr schrieb kinplay <turns@kinplay.local>:\n\n"
+            f"#{two.pk} {moves_of(two, alice)[0]}\n")
+    reply(to=tokens.reply_address(row), sender="alice@example.com", body=body)
+    assert Event.objects.filter(game=one, command__by="email").exists()
+    assert not Event.objects.filter(game=two, command__by="email").exists()
+
+
+def test_it_does_not_take_a_french_quote_header_for_a_move(alice, bob, inbox):
+    game = new_game(alice, bob)
+    mail = [m for m in inbox() if m.to == ["alice@example.com"]][-1]
+    inbox().clear()
+    body = "\n\nLe mar. 24 nov. 2026 à 10:00, kinplay <turns@kinplay.local> a écrit :\nplay 4\n"
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body=body) == "refused"
+    [answer] = inbox()
+    assert "had no move in it" in answer.body and "a écrit" not in answer.body
+
+
+def test_it_passes_window_answers_through_as_moves(alice, bob, inbox, monkeypatch):
+    game = new_game(alice, bob)
+    mail = [m for m in inbox() if m.to == ["alice@example.com"]][-1]
+    seen = []
+    monkeypatch.setattr(services, "act", lambda game_id, seat, **kw: seen.append((game_id, seat, kw["notation"])))
+    for word in ("resolve", "stop", "raise", "nothing"):
+        reply(to=mail.reply_to[0], sender="alice@example.com", body=f"{word}\n\nSent from my phone")
+    assert [n for _, _, n in seen] == ["resolve", "stop", "raise", "nothing"]
+
+
+@pytest.mark.parametrize("words,value", [
+    ("always resolve", "always"), ("Always let it resolve", "always"), ("never raise my hand", "always"),
+    ("ask me", "ask"), ("Ask me every time", "ask"), ("pass when unable", "unable"),
+    ("pass for me when I cannot react", "unable"),
+])
+def test_it_sets_a_standing_answer_by_email(alice, bob, inbox, monkeypatch, words, value):
+    game = new_game(alice, bob)
+    mail = [m for m in inbox() if m.to == ["alice@example.com"]][-1]
+    inbox().clear()
+    calls = []
+    monkeypatch.setattr(services, "set_standing_answer", lambda *a: calls.append(a), raising=False)
+    before = events(game)
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body=words) == "accepted"
+    assert calls == [(game.pk, alice, value)] and events(game) == before
+    [answer] = inbox()
+    assert "standing answer is now" in answer.body
+
+
+def test_it_says_when_standing_answers_by_email_are_not_available(alice, bob, inbox, monkeypatch):
+    monkeypatch.delattr(services, "set_standing_answer", raising=False)
+    game = new_game(alice, bob)
+    mail = [m for m in inbox() if m.to == ["alice@example.com"]][-1]
+    inbox().clear()
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body="always resolve") == "refused"
+    [answer] = inbox()
+    assert "not available yet" in answer.body
+
+
+@pytest.mark.parametrize("word", ["accept", "Decline"])
+def test_it_answers_an_invitation_by_email(alice, bob, inbox, monkeypatch, word):
+    game = new_game(alice, bob)
+    invitation = Outbox.objects.create(kind="invitation", game=game, user=bob, version=game.version)
+    calls = []
+    monkeypatch.setattr(services, "accept_invitation", lambda *a: calls.append(("accept", *a)), raising=False)
+    monkeypatch.setattr(services, "decline_invitation", lambda *a: calls.append(("decline", *a)), raising=False)
+    inbox().clear()
+    assert reply(to=tokens.reply_address(invitation), sender="bob@example.com", body=word) == "accepted"
+    assert calls == [(word.lower(), game.pk, bob)]
+    [answer] = inbox()
+    assert "invitation" in answer.body
+
+
+def test_an_invitation_answer_counts_only_from_the_invited_player(alice, bob, charlie, inbox, monkeypatch):
+    game = new_game(alice, bob)
+    invitation = Outbox.objects.create(kind="invitation", game=game, user=bob, version=game.version)
+    calls = []
+    monkeypatch.setattr(services, "accept_invitation", lambda *a: calls.append(a), raising=False)
+    assert reply(to=tokens.reply_address(invitation), sender="charlie@example.com", body="accept") == "wrong-sender"
+    assert calls == []
