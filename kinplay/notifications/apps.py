@@ -8,6 +8,8 @@ class Config(AppConfig):
     def ready(self):
         from anymail.signals import inbound
 
+        from kinplay.notifications import authentication  # noqa: F401  (registers its system check)
+
         inbound.connect(_inbound, dispatch_uid="kinplay-mail-moves")
 
 

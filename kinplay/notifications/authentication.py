@@ -12,7 +12,7 @@ A reply moves for a player only when
      the same way;
    - for an inbound webhook, the provider's verdict where anymail passes one on (see
      ``provider_verdict``); mail the provider marks as spam is never authenticated;
-   - or MAIL_TRUST_UNAUTHENTICATED (development only: any From is believed).
+   - or MAIL_TRUST_UNAUTHENTICATED, honoured only with DEBUG (development: any From is believed).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import re
 
 import authres
 from django.conf import settings
+from django.core import checks
 from email.errors import InvalidHeaderDefect
 
 log = logging.getLogger("kinplay.notifications")
@@ -121,7 +122,7 @@ def dkim_results(raw: bytes | None) -> list:
 def authenticated(msg, address: str, *, raw: bytes | None = None, provider: dict | None = None) -> bool:
     if provider and provider.get("spam"):
         return False
-    if settings.MAIL_TRUST_UNAUTHENTICATED:
+    if settings.MAIL_TRUST_UNAUTHENTICATED and settings.DEBUG:
         return True
     results = list((provider or {}).get("results", [])) + header_results(msg) + dkim_results(raw)
     return aligned(domain_of(address), results)
@@ -152,3 +153,14 @@ def provider_verdict(esp_name: str, event) -> dict:
     except (AttributeError, TypeError, ValueError):
         pass
     return verdict
+
+
+@checks.register(checks.Tags.security, deploy=True)
+def check_trust(app_configs=None, **kwargs):
+    if settings.MAIL_TRUST_UNAUTHENTICATED and not settings.DEBUG:
+        return [checks.Warning("MAIL_TRUST_UNAUTHENTICATED is ignored without DEBUG: replies by email must be "
+                               "authenticated (set MAIL_AUTHSERV_ID or MAIL_VERIFY_DKIM).", id="kinplay.W101")]
+    if not (settings.MAIL_AUTHSERV_ID or settings.MAIL_VERIFY_DKIM):
+        return [checks.Info("No MAIL_AUTHSERV_ID and no MAIL_VERIFY_DKIM: moves by email are refused "
+                            "(README, \"Playing by email\").", id="kinplay.I102")]
+    return []

@@ -318,3 +318,14 @@ def test_a_player_without_an_email_address_never_matches_a_message_without_from(
     for message in (without_from, raw.replace(b"From: alice@example.com", b"From: <>")):
         assert receive_message(parse(message), raw=message, trust_unauthenticated=True) in ("bad-from", "wrong-sender")
     assert events(game) == before and Game.objects.get(pk=game.pk).status == Game.ACTIVE
+
+
+def test_it_believes_any_from_only_in_development(game, inbox, settings):
+    settings.MAIL_TRUST_UNAUTHENTICATED = True
+    mail = turn_mail(inbox, "alice")
+    settings.DEBUG = False  # a production setting left on by mistake changes nothing
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body=first_move(mail), authenticated=False) \
+        == "unauthenticated"
+    settings.DEBUG = True
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body=first_move(mail), authenticated=False) \
+        == "accepted"

@@ -25,6 +25,8 @@ class Command(BaseCommand):
                             help="development only: believe the From header without authentication")
 
     def handle(self, **opts):
+        if opts["trust_unauthenticated"]:
+            self.stderr.write("receive_mail --trust-unauthenticated: believing the From header (development only)")
         raw = sys.stdin.buffer.read()
         msg = BytesParser(policy=policy.default).parsebytes(raw)
         try:
