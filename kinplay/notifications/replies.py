@@ -148,7 +148,7 @@ def receive_message(msg, *, raw: bytes | None = None, envelope: list[str] = (), 
             log.info("mail %s was taken before", message_id)
             return "duplicate"
         if status == "expired":
-            lines = [Line(row.game_id, False, f"This email is more than {settings.MAIL_TOKEN_MAX_AGE_DAYS} days old: "
+            lines = [Line(row.game_id or next(iter(tokens.games_of(row))), False, f"This email is more than {settings.MAIL_TOKEN_MAX_AGE_DAYS} days old: "
                                               "reply to a newer one. Nothing was changed.")]
         else:
             lines = apply(row, user, read_lines(text_of(msg)))
