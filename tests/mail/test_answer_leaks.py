@@ -28,7 +28,7 @@ def answers_after_replies(alice, bob, inbox, monkeypatch, bobs_hidden_card):
     reply(to=token, sender="alice@example.com", body="play 2")  # too late: the game moved on
     reply(to=now, sender="alice@example.com", body=f"play {bobs_hidden_card}")  # bob's card, not hers
     mails = [m for m in inbox() if m.to == ["alice@example.com"]]
-    assert len(mails) == 2 and "You do not hold that card" in mails[1].body
+    assert len(mails) == 2 and "was not accepted" in mails[1].body
     return [re.sub(rf"(#|/games/){game.pk}\b|play\+\d+-[a-z2-7]+@", "X", "\n".join([m.subject, m.body, m.alternatives[0][0]]))
             .replace(str(bobs_hidden_card), "HIDDEN") for m in mails]
 
