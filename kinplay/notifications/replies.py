@@ -78,7 +78,7 @@ def read_lines(text: str) -> list[str]:
         # itself (it has a header such as "Am … schrieb …:"): then the player wrote nothing.
         text = "" if not replies or replies[0].headers else replies[0].body
     lines = []
-    for line in text.splitlines():
+    for line in text.replace("\x00", "").splitlines():  # PostgreSQL text cannot hold NUL
         line = line.strip()
         if line in ("--", "-- "):
             break

@@ -81,3 +81,21 @@ def test_it_believes_an_unauthenticated_pipe_only_when_told_to(game, inbox, monk
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
     call_command("receive_mail", "--trust-unauthenticated")
     assert capsys.readouterr().out.strip() == "accepted"
+
+
+def test_it_asks_the_mta_to_retry_when_the_database_is_down(game, inbox, monkeypatch):
+    from django.db import OperationalError
+
+    from kinplay.notifications.management.commands import receive_mail
+
+    mail = turn_mail(inbox, "bob")
+    raw = raw_reply(to=mail.reply_to[0], sender="bob@example.com", body=first_move(mail))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
+
+    def down(*args, **kwargs):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(receive_mail, "receive_message", down)
+    with pytest.raises(SystemExit) as exit:
+        call_command("receive_mail")
+    assert exit.value.code == 75  # EX_TEMPFAIL: the MTA keeps the message and tries again
