@@ -21,4 +21,8 @@ def _inbound(sender, event, esp_name, **kwargs):
 
     message = event.message
     envelope = [message.envelope_recipient] if getattr(message, "envelope_recipient", None) else []
-    receive_message(message, envelope=envelope, provider=provider_verdict(esp_name, event))
+    try:  # for MAIL_VERIFY_DKIM; a re-serialised message may fail DKIM, never pass it falsely
+        raw = message.as_bytes()
+    except (TypeError, ValueError, LookupError):
+        raw = None
+    receive_message(message, raw=raw, envelope=envelope, provider=provider_verdict(esp_name, event))

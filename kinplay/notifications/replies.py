@@ -201,6 +201,8 @@ def apply_one(row, user, game_id: int, version: int, command: str) -> Line:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return Line(game_id, False, f"#{game_id}: there is no such game.")
+    if game.is_over:  # every token of a game dies with it
+        return Line(game_id, False, f"#{game_id}: this game is over; nothing was changed.")
     if row.kind == INVITATION and words in ("accept", "decline"):
         return dispatch(game, f"{words}_invitation", (game_id, user),
                         f"you {'accepted' if words == 'accept' else 'declined'} the invitation.")
@@ -211,8 +213,6 @@ def apply_one(row, user, game_id: int, version: int, command: str) -> Line:
     seat = game.seat_of(user)
     if seat is None:
         return Line(game_id, False, f"#{game_id}: you have no seat at this game.")
-    if game.is_over:
-        return Line(game_id, False, f"#{game_id}: this game is over; nothing was changed.")
     try:
         if words == "resign":
             services.resign(game_id, seat)

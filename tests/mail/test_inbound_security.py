@@ -329,3 +329,29 @@ def test_it_believes_any_from_only_in_development(game, inbox, settings):
     settings.DEBUG = True
     assert reply(to=mail.reply_to[0], sender="alice@example.com", body=first_move(mail), authenticated=False) \
         == "accepted"
+
+
+def test_it_refuses_a_standing_answer_for_a_game_that_is_over(game, inbox, monkeypatch):
+    mail = turn_mail(inbox, "alice")
+    services.resign(game.pk, 1)
+    calls = []
+    monkeypatch.setattr(services, "set_standing_answer", lambda *a: calls.append(a), raising=False)
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body="always resolve") == "refused"
+    assert calls == []
+
+
+def test_it_reads_amazon_ses_verdicts_for_the_from_domain():
+    from types import SimpleNamespace
+
+    from anymail.inbound import AnymailInboundMessage
+
+    message = AnymailInboundMessage.parse_raw_mime("From: alice@example.com\r\nTo: x@y.z\r\n\r\nplay 3")
+
+    def event(dmarc, spam="PASS"):
+        return SimpleNamespace(message=message, esp_event={"receipt": {"dmarcVerdict": {"status": dmarc},
+                                                                       "spamVerdict": {"status": spam}}})
+
+    verdict = authentication.provider_verdict("Amazon SES", event("PASS"))
+    assert authentication.aligned("example.com", verdict["results"]) and not verdict["spam"]
+    assert not authentication.aligned("example.com", authentication.provider_verdict("Amazon SES", event("FAIL"))["results"])
+    assert authentication.provider_verdict("Amazon SES", event("PASS", spam="FAIL"))["spam"]
