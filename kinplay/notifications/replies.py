@@ -71,7 +71,7 @@ def read_lines(text: str) -> list[str]:
     text = (text or "").replace("\r\n", "\n")
     try:
         replies = EmailReplyParser(languages=list(MAIL_LANGUAGES)).read(text=text).replies
-    except Exception:  # the parser's regexes on hostile input: fall back to the raw text
+    except Exception:  # noqa: BLE001  the parser's regexes on hostile input: fall back to the raw text
         log.warning("reply parser failed; reading the raw text")
     else:
         # With nothing written above the quote, the parser's first "reply" is the quoted mail

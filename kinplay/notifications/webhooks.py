@@ -11,7 +11,11 @@ import json
 import logging
 
 from anymail import urls as anymail_urls
-from anymail.exceptions import AnymailConfigurationError, AnymailError, AnymailImproperlyInstalled
+from anymail.exceptions import (
+    AnymailConfigurationError,
+    AnymailError,
+    AnymailImproperlyInstalled,
+)
 from django.conf import settings
 from django.http import JsonResponse
 from django.urls import URLPattern

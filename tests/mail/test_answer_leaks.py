@@ -33,7 +33,8 @@ def answers_after_replies(alice, bob, inbox, monkeypatch, bobs_hidden_card):
             .replace(str(bobs_hidden_card), "HIDDEN") for m in mails]
 
 
-def test_an_answer_is_the_same_whatever_the_other_seat_holds(alice, bob, inbox, monkeypatch, tiny, mailoutbox):
+@pytest.mark.usefixtures("tiny")
+def test_an_answer_is_the_same_whatever_the_other_seat_holds(alice, bob, inbox, monkeypatch, mailoutbox):
     first = answers_after_replies(alice, bob, inbox, monkeypatch, 7771)
     mailoutbox.clear()
     second = answers_after_replies(alice, bob, inbox, monkeypatch, 8882)

@@ -14,10 +14,10 @@ from games import services
 from games.models import Event, Game
 from kinplay.notifications import authentication
 from kinplay.notifications.models import Outbox
+from kinplay.notifications.replies import receive_message
 from kinplay.notifications.webhooks import urlpatterns as webhook_urls
 from tests.mail.mails import AUTHSERV, parse, raw_reply, reply
 from tests.play import step
-from kinplay.notifications.replies import receive_message
 
 pytestmark = pytest.mark.django_db
 HERE = Path(__file__).parent

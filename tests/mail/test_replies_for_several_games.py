@@ -78,7 +78,7 @@ def test_it_reads_only_what_the_player_wrote_above_a_quoted_digest_in_any_langua
 
 
 def test_it_does_not_take_a_french_quote_header_for_a_move(alice, bob, inbox):
-    game = new_game(alice, bob)
+    new_game(alice, bob)
     mail = [m for m in inbox() if m.to == ["alice@example.com"]][-1]
     inbox().clear()
     body = "\n\nLe mar. 24 nov. 2026 à 10:00, kinplay <turns@kinplay.local> a écrit :\nplay 4\n"
@@ -88,7 +88,7 @@ def test_it_does_not_take_a_french_quote_header_for_a_move(alice, bob, inbox):
 
 
 def test_it_passes_window_answers_through_as_moves(alice, bob, inbox, monkeypatch):
-    game = new_game(alice, bob)
+    new_game(alice, bob)
     mail = [m for m in inbox() if m.to == ["alice@example.com"]][-1]
     seen = []
     monkeypatch.setattr(services, "act", lambda game_id, seat, **kw: seen.append((game_id, seat, kw["notation"])))
@@ -117,7 +117,7 @@ def test_it_sets_a_standing_answer_by_email(alice, bob, inbox, monkeypatch, word
 
 def test_it_says_when_standing_answers_by_email_are_not_available(alice, bob, inbox, monkeypatch):
     monkeypatch.delattr(services, "set_standing_answer", raising=False)
-    game = new_game(alice, bob)
+    new_game(alice, bob)
     mail = [m for m in inbox() if m.to == ["alice@example.com"]][-1]
     inbox().clear()
     assert reply(to=mail.reply_to[0], sender="alice@example.com", body="always resolve") == "refused"
