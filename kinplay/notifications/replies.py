@@ -25,9 +25,10 @@ from django.db import IntegrityError, transaction
 from django.utils.html import strip_tags
 
 from games import services
-from games.engine import IllegalAction
-from games.models import Game
-from games.store import VersionConflict
+from games.engine import IllegalAction, find_legal
+from games.models import Event, Game
+from games.registry import get
+from games.store import VersionConflict, load_state
 from kinplay.notifications import loops, tokens
 from kinplay.notifications.authentication import BadFrom, authenticated, sender_of
 from kinplay.notifications.models import InboundMail, Outbox
@@ -57,6 +58,7 @@ class Line:
     ok: bool
     text: str
     moves: list[str] = field(default_factory=list)  # the seat's moves now, when a reply came too late
+    stale: bool = False  # the reply was for a turn that has passed
 
 
 # ---------------------------------------------------------------- reading a message
@@ -148,8 +150,8 @@ def receive_message(msg, *, raw: bytes | None = None, envelope: list[str] = (), 
             log.info("mail %s was taken before", message_id)
             return "duplicate"
         if status == "expired":
-            lines = [Line(row.game_id or next(iter(tokens.games_of(row))), False, f"This email is more than {settings.MAIL_TOKEN_MAX_AGE_DAYS} days old: "
-                                              "reply to a newer one. Nothing was changed.")]
+            old = f"This email is more than {settings.MAIL_TOKEN_MAX_AGE_DAYS} days old: reply to a newer one."
+            lines = [Line(row.game_id or next(iter(tokens.games_of(row))), False, f"{old} Nothing was changed.")]
         else:
             lines = apply(row, user, read_lines(text_of(msg)))
         outcome = "expired" if status == "expired" else outcome_of(lines)
@@ -161,7 +163,7 @@ def receive_message(msg, *, raw: bytes | None = None, envelope: list[str] = (), 
 def outcome_of(lines: list[Line]) -> str:
     if lines and all(line.ok for line in lines):
         return "accepted"
-    if lines and any(line.moves for line in lines) and not any(line.ok for line in lines):
+    if lines and all(line.stale for line in lines):
         return "stale"
     return "refused"
 
@@ -216,10 +218,10 @@ def apply_one(row, user, game_id: int, version: int, command: str) -> Line:
     try:
         if words == "resign":
             services.resign(game_id, seat)
-        elif game.version != version:
+        elif not same_turn(game, seat, version, command):
             return stale(game, user, version, command)
         else:
-            services.act(game_id, seat, notation=command, by="email", expected_version=version)
+            services.act(game_id, seat, notation=command, by="email", expected_version=game.version)
     except VersionConflict:
         game.refresh_from_db()
         return stale(game, user, version, command)
@@ -227,6 +229,32 @@ def apply_one(row, user, game_id: int, version: int, command: str) -> Line:
         reason = getattr(exc, "reason", None) or str(exc)
         return Line(game_id, False, f"#{game_id}: “{command}” was not accepted: {reason} Nothing was changed.")
     return Line(game_id, True, f"#{game_id}: “{command}” was accepted.")
+
+
+def same_turn(game, seat: int, version: int, notation: str) -> bool:
+    """Is the turn (or window) the email was sent for still this seat's turn now?
+
+    Yes at the same version. After others moved, only if this seat has not acted since (itself,
+    by email or page, or a timeout for it), it waits the same way as then, and the move was
+    one of those the email offered and is still legal: another player resigning or answering
+    their own part of a window does not void a reply in flight, but a move or a timeout of
+    this seat, or a new turn, does.
+    """
+    if game.version == version:
+        return True
+    if version > game.version or Event.objects.filter(game=game, seq__gt=version, seat=seat).exists():
+        return False
+    rules = get(game.kind).rules
+    then, now = load_state(game, upto=version), load_state(game)
+    waiting = rules.to_act(then).get(seat)
+    if waiting is None or waiting != rules.to_act(now).get(seat):
+        return False
+    try:
+        find_legal(rules, then, seat, notation=notation)
+        find_legal(rules, now, seat, notation=notation)
+    except IllegalAction:
+        return False
+    return True
 
 
 def stale(game, user, version: int, command: str) -> Line:
@@ -240,7 +268,7 @@ def stale(game, user, version: int, command: str) -> Line:
             f"{game.version}), so “{command}” was not applied — {now}")
     if moves:
         fresh_turn_email(game, user)
-    return Line(game.pk, False, text, moves or ["(nothing to do)"])
+    return Line(game.pk, False, text, moves, stale=True)
 
 
 def fresh_turn_email(game, user):

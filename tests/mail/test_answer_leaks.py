@@ -40,3 +40,4 @@ def test_an_answer_is_the_same_whatever_the_other_seat_holds(alice, bob, inbox, 
     second = answers_after_replies(alice, bob, inbox, monkeypatch, 8882)
     assert any("the game has moved on" in m and "play 2" in m for m in first)  # the check below means something
     assert first == second
+

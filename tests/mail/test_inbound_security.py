@@ -18,6 +18,7 @@ from kinplay.notifications.replies import receive_message
 from kinplay.notifications.webhooks import urlpatterns as webhook_urls
 from tests.mail.mails import AUTHSERV, parse, raw_reply, reply
 from tests.play import step
+from tests.web.conftest import tiny  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db
 HERE = Path(__file__).parent
@@ -355,3 +356,16 @@ def test_it_reads_amazon_ses_verdicts_for_the_from_domain():
     assert authentication.aligned("example.com", verdict["results"]) and not verdict["spam"]
     assert not authentication.aligned("example.com", authentication.provider_verdict("Amazon SES", event("FAIL"))["results"])
     assert authentication.provider_verdict("Amazon SES", event("PASS", spam="FAIL"))["spam"]
+
+
+@pytest.mark.usefixtures("tiny")
+def test_a_reply_in_flight_still_counts_when_only_someone_else_moved(alice, bob, charlie, inbox):
+    """bob resigns while alice's reply is on its way: her turn is the same turn, her move stands.
+    (A move or a timeout of her own, or a new turn, would make the email stale.)"""
+    game = services.create_game(creator=alice, kind="tiny", seats=[{"user": "alice"}, {"user": "bob"},
+                                                                     {"user": "charlie"}], per_move=None)
+    mail = [m for m in inbox() if m.to == ["alice@example.com"]][-1]
+    move = mail.body.split("Your moves:\n")[1].splitlines()[0].split("  —  ")[0].strip()
+    services.resign(game.pk, 1)
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body=move) == "accepted"
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body=move) == "stale"  # now she has moved
