@@ -33,6 +33,7 @@ class CreateGameSerializer(serializers.Serializer):
     options = serializers.DictField(required=False, default=dict)
     seats = serializers.ListField(child=serializers.DictField(), min_length=1)
     clock = ClockSerializer(required=False)
+    invite_only = serializers.BooleanField(default=False, help_text="cancel the game if an invitation is declined or lapses, instead of opening the seat")
 
 
 class ActionSerializer(serializers.Serializer):
@@ -51,6 +52,7 @@ class SeatOut(serializers.Serializer):
     name = serializers.CharField()
     bot = serializers.CharField(allow_null=True)
     you = serializers.BooleanField()
+    invited = serializers.BooleanField(help_text="invited and not yet accepted")
 
 
 class LegalActionOut(serializers.Serializer):
@@ -96,3 +98,16 @@ class KindOut(serializers.Serializer):
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     options = serializers.DictField()
+
+
+class VacationSerializer(serializers.Serializer):
+    on = serializers.BooleanField()
+
+
+class VacationOut(serializers.Serializer):
+    on = serializers.BooleanField()
+    since = serializers.DateTimeField(allow_null=True)
+    until = serializers.DateTimeField(allow_null=True, help_text="when it ends by itself, the allowance used up")
+    allowance_days = serializers.IntegerField()
+    used_days = serializers.FloatField(help_text="this calendar year (UTC)")
+    left_days = serializers.FloatField()

@@ -6,10 +6,13 @@ from api import views
 urlpatterns = [
     path("accounts/register/", views.register),
     path("accounts/token/", views.token),
+    path("accounts/vacation/", views.vacation),
     path("kinds/", views.kind_list),
     path("games/", views.game_list),
     path("games/<int:id>/", views.game_detail),
     path("games/<int:id>/join/", views.game_join),
+    path("games/<int:id>/accept/", views.game_accept),
+    path("games/<int:id>/decline/", views.game_decline),
     path("games/<int:id>/actions/", views.game_action),
     path("games/<int:id>/events/", views.game_events),
     path("games/<int:id>/resign/", views.game_resign),

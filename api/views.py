@@ -61,7 +61,8 @@ def kind_list(request):
 @extend_schema(
     methods=["GET"], responses=s.GameOut(many=True),
     parameters=[OpenApiParameter("status", str, enum=["waiting", "active", "finished", "aborted"]),
-                OpenApiParameter("my_turn", bool)],
+                OpenApiParameter("my_turn", bool),
+                OpenApiParameter("invited", bool, description="invitations I have still to answer")],
 )
 @extend_schema(methods=["POST"], request=s.CreateGameSerializer, responses={201: s.GameOut})
 @api_view(["GET", "POST"])
@@ -72,13 +73,14 @@ def game_list(request):
         game = services.create_game(
             creator=request.user, kind=data["kind"], options=data["options"], seats=data["seats"],
             per_move=clock.get("per_move", "default"),
-            on_timeout=clock.get("on_timeout", "bot"),
+            on_timeout=clock.get("on_timeout", "bot"), invite_only=data["invite_only"],
         )
         return Response(selectors.game_for(_game(game.pk), request.user), status=status.HTTP_201_CREATED)
-    my_turn = request.query_params.get("my_turn")
+    my_turn, invited = request.query_params.get("my_turn"), request.query_params.get("invited")
     games = selectors.games_of(
         request.user, status=request.query_params.get("status") or None,
         my_turn=None if my_turn is None else my_turn.lower() in ("1", "true", "yes"),
+        invited=None if invited is None else invited.lower() in ("1", "true", "yes"),
     )
     return Response([selectors.game_for(g, request.user) for g in games])
 
@@ -99,6 +101,22 @@ def game_detail(request, id):
 @api_view(["POST"])
 def game_join(request, id):
     game = services.join_game(_game(id).pk, request.user)
+    return Response(selectors.game_for(_game(game.pk), request.user))
+
+
+@extend_schema(request=None, responses=s.GameOut)
+@api_view(["POST"])
+def game_accept(request, id):
+    """Accept the invitation to this game; it starts when every invited player has."""
+    game = services.accept_invitation(_game(id).pk, request.user)
+    return Response(selectors.game_for(_game(game.pk), request.user))
+
+
+@extend_schema(request=None, responses=s.GameOut)
+@api_view(["POST"])
+def game_decline(request, id):
+    """Decline the invitation: the seat opens for others, or the game is cancelled."""
+    game = services.decline_invitation(_game(id).pk, request.user)
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
@@ -140,3 +158,22 @@ def game_events(request, id):
 @api_view(["POST"])
 def game_resign(request, id):
     return _action_response(request.user, services.resign(id, user=request.user))
+
+
+@extend_schema(request=s.VacationSerializer, responses=s.VacationOut)
+@api_view(["GET", "POST"])
+def vacation(request):
+    """The caller's vacation switch (as on the settings page): {"on": true} pauses their clocks
+    in friendly games, {"on": false} resumes them with the time they had left."""
+    from kinplay.clocks import vacation as away
+
+    if request.method == "POST":
+        on = _valid(s.VacationSerializer, request)["on"]
+        try:
+            if on:
+                away.start(request.user)
+            else:
+                away.end(request.user)
+        except away.VacationRefused as exc:
+            return error("bad_request", str(exc), status.HTTP_400_BAD_REQUEST)
+    return Response(away.summary(request.user))

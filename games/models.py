@@ -14,11 +14,11 @@ from kinplay import sql
 # move and every page starts here, and the ORM's prefetch would take three.
 SEATS_OF_GAME = {
     "postgresql": """(
-        SELECT json_agg(json_build_array(s.id, s."index", s.user_id, s.bot, u.username, u.email) ORDER BY s."index")
+        SELECT json_agg(json_build_array(s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email) ORDER BY s."index")
         FROM games_seat s LEFT JOIN auth_user u ON u.id = s.user_id WHERE s.game_id = g.id)""",
     "sqlite": """(
-        SELECT json_group_array(json_array(id, "index", user_id, bot, username, email)) FROM (
-            SELECT s.id, s."index", s.user_id, s.bot, u.username, u.email
+        SELECT json_group_array(json_array(id, "index", user_id, bot, invited, username, email)) FROM (
+            SELECT s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email
             FROM games_seat s LEFT JOIN auth_user u ON u.id = s.user_id WHERE s.game_id = g.id ORDER BY s."index"))""",
 }
 
@@ -50,8 +50,8 @@ class GameQuerySet(models.QuerySet):
         game = sql.instance(Game, fields, row[:-1], self.db)
         seat_rows = sql.json_value(row[-1]) or []
         user_model, seats = get_user_model(), []
-        for seat_id, index, user_id, bot, username, email in seat_rows:
-            seat = Seat.from_db(self.db, ["id", "game_id", "index", "user_id", "bot"], [seat_id, game.pk, index, user_id, bot])
+        for seat_id, index, user_id, bot, invited, username, email in seat_rows:
+            seat = Seat.from_db(self.db, ["id", "game_id", "index", "user_id", "bot", "invited"], [seat_id, game.pk, index, user_id, bot, bool(invited)])
             seat.game = game
             if user_id is not None:
                 seat.user = user_model.from_db(self.db, ["id", "username", "email"], [user_id, username, email])
@@ -79,6 +79,8 @@ class Game(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    # A declined or expired invitation cancels the game instead of opening the seat to anyone.
+    invite_only = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -117,6 +119,8 @@ class Seat(models.Model):
     index = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
     bot = models.CharField(max_length=16, blank=True)  # "", "random" or "heuristic"
+    # Seated by someone else at creation and not yet accepted: the game waits for the answer.
+    invited = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["index"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from games.models import Game
+from games.models import Game, Seat
 from games.registry import get
 from games.store import load_state, stream
 
@@ -56,7 +56,8 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None) ->
         "status": game.status,
         "version": game.version,
         "at": at if historical else game.version,
-        "seats": [{"index": s.index, "name": s.name, "bot": s.bot or None, "you": s.index == seat} for s in game.seats.all()],
+        "seats": [{"index": s.index, "name": s.name, "bot": s.bot or None, "you": s.index == seat,
+                   "invited": s.invited} for s in game.seats.all()],
         "you": seat,
         "to_act": sorted(rules.to_act(state)) if historical and rules.result(state) is None else game.to_act,
         "deadline": game.deadline,
@@ -68,12 +69,16 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None) ->
     }
 
 
-def games_of(user, *, status=None, my_turn=None):
-    """The user's games, the ones waiting for them first."""
+def games_of(user, *, status=None, my_turn=None, invited=None):
+    """The user's games: invitations to answer first, then the ones waiting for their move."""
     qs = Game.objects.filter(seats__user=user).distinct().with_seats()
     if status:
         qs = qs.filter(status=status)
-    games = sorted(qs.order_by("-updated_at"), key=lambda g: (not waiting_for(g, user), g.is_over))
+    if invited is not None:
+        asked = Seat.objects.filter(user=user, invited=True, game__status=Game.WAITING).values("game_id")
+        qs = qs.filter(pk__in=asked) if invited else qs.exclude(pk__in=asked)
+    games = sorted(qs.order_by("-updated_at"),
+                   key=lambda g: (not invited_to(g, user), not waiting_for(g, user), g.is_over))
     if my_turn is not None:
         games = [g for g in games if waiting_for(g, user) == my_turn]
     return games
@@ -82,6 +87,11 @@ def games_of(user, *, status=None, my_turn=None):
 def waiting_for(game, user) -> bool:
     seat = game.seat_of(user)
     return game.status == Game.ACTIVE and seat is not None and seat in game.to_act
+
+
+def invited_to(game, user) -> bool:
+    """An invitation ``user`` has still to answer."""
+    return game.status == Game.WAITING and any(s.invited and s.user_id == user.pk for s in game.seats.all())
 
 
 def open_games(user):

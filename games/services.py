@@ -69,7 +69,8 @@ def _options_validator(slug):
     return cls(schema)
 
 
-def create_game(*, creator, kind: str, options=None, seats, per_move="default", on_timeout="bot") -> Game:
+def create_game(*, creator, kind: str, options=None, seats, per_move="default", on_timeout="bot",
+                invite_only=False) -> Game:
     if kind not in kinds():
         raise BadRequest(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
     k = get(kind)
@@ -100,7 +101,8 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
                 raise BadRequest(f"seat {i + 1}: there is no user “{spec['user']}”.")
             if any(p.get("user") == user for p in planned):
                 raise BadRequest(f"{user.username} can sit at only one seat.")
-            planned.append({"user": user})
+            # Seating someone else is an invitation: they must accept before the game starts.
+            planned.append({"user": user, "invited": user != creator})
         elif "bot" in spec:
             if spec["bot"] not in BOTS:
                 raise BadRequest(f"seat {i + 1}: bots are {', '.join(BOTS)}.")
@@ -111,12 +113,18 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind, options=options, seed=seed, seed_sha256=seed_digest(seed),
-            per_move=per_move, on_timeout=on_timeout, created_by=creator,
+            per_move=per_move, on_timeout=on_timeout, created_by=creator, invite_only=bool(invite_only),
         )
         game.hold_seats(Seat.objects.bulk_create([Seat(game=game, index=i, **p) for i, p in enumerate(planned)]))
-        if not any(not p for p in planned):
+        _invite(game)
+        if _ready(game):
             _start(game)
     return game
+
+
+def _ready(game) -> bool:
+    """Every seat taken and every invitation accepted."""
+    return not any(s.is_open or s.invited for s in game.seats.all())
 
 
 def join_game(game_id: int, user) -> Game:
@@ -128,10 +136,12 @@ def join_game(game_id: int, user) -> Game:
         if any(s.user_id == user.pk for s in seats):
             raise IllegalAction("You already have a seat at this game.")
         open_seats = [s for s in seats if s.is_open]
+        if not open_seats:
+            raise IllegalAction("No seat is open: this game waits for the players invited to it.")
         open_seats[0].user = user
         open_seats[0].save(update_fields=["user"])
         game.hold_seats(seats)
-        if len(open_seats) == 1:
+        if _ready(game):
             _start(game)
     return game
 
@@ -307,3 +317,101 @@ def fire_timer(game_id, action) -> str:
 
 def abort(game_id) -> None:
     Game.objects.filter(pk=game_id, status__in=[Game.WAITING]).update(status=Game.ABORTED)
+
+
+# ---------------------------------------------------------------- invitations
+
+
+INVITATION_DAYS = 7
+
+
+def _invite(game):
+    """Each invited seat gets one email and a deadline: unanswered after 7 days, it lapses."""
+    from datetime import timedelta
+
+    from kinplay.clocks.models import Deadline
+    from kinplay.notifications.consent import invite
+
+    invited = [s for s in game.seats.all() if s.invited]
+    if not invited:
+        return
+    due = timezone.now() + timedelta(days=INVITATION_DAYS)
+    Deadline.objects.bulk_create([Deadline(game=game, kind=Deadline.INVITATION, seat=s.index, due_at=due, version=0)
+                                  for s in invited])
+    invite(game, [s.user for s in invited])
+
+
+def _invited_seat(game, user):
+    """The user's seat with an invitation still open, or the reason there is none."""
+    seat = next((s for s in game.seats.all() if user is not None and s.user_id == user.pk), None)
+    if seat is None:
+        raise NotYourSeat("You have no invitation to this game.")
+    if game.status == Game.ABORTED:
+        raise IllegalAction("This game was cancelled.")
+    if not seat.invited:
+        raise IllegalAction("You have already accepted this invitation." if seat.user_id != game.created_by_id
+                            else "You created this game: your seat needs no invitation.")
+    return seat
+
+
+def _answered(game, seat, outcome):
+    from kinplay.clocks.models import Deadline
+
+    Deadline.objects.filter(game=game, kind=Deadline.INVITATION, seat=seat.index, done_at__isnull=True).update(
+        done_at=timezone.now(), outcome=outcome)
+
+
+def accept_invitation(game_id: int, user) -> Game:
+    """The invited player says yes; the game starts once every seat is taken and accepted."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        game.hold_seats(list(game.seats.select_related("user")))
+        seat = _invited_seat(game, user)
+        seat.invited = False
+        seat.save(update_fields=["invited"])
+        _answered(game, seat, "accepted")
+        if _ready(game):
+            _start(game)
+    return game
+
+
+def decline_invitation(game_id: int, user) -> Game:
+    """The invited player says no: the seat opens, or the game is cancelled (``_withdraw``)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        game.hold_seats(list(game.seats.select_related("user")))
+        seat = _invited_seat(game, user)
+        _answered(game, seat, "declined")
+        _withdraw(game, seat, expired=False)
+    return game
+
+
+def expire_invitation(game_id: int, seat_index: int) -> str:
+    """Seven days without an answer count as a decline (the sweep calls this)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        game.hold_seats(list(game.seats.select_related("user")))
+        seat = next((s for s in game.seats.all() if s.index == seat_index), None)
+        if game.status != Game.WAITING or seat is None or not seat.invited:
+            return "answered"
+        return _withdraw(game, seat, expired=True)
+
+
+def _withdraw(game, seat, *, expired) -> str:
+    """An invitation said no (or lapsed): the seat opens for anyone to join, unless the creator
+    asked for invitations only or nobody is left at the table; then the game is cancelled.
+    The creator is told either way; on a cancel, so is everyone who had accepted."""
+    from kinplay.clocks.models import Deadline
+    from kinplay.notifications.consent import invitation_closed
+
+    who = seat.user
+    seat.user, seat.invited = None, False
+    seat.save(update_fields=["user", "invited"])
+    cancel = game.invite_only or not any(s.user_id for s in game.seats.all())
+    if cancel:
+        game.status = Game.ABORTED
+        game.save(update_fields=["status", "updated_at"])
+        Deadline.objects.filter(game=game, kind=Deadline.INVITATION, done_at__isnull=True).update(
+            done_at=timezone.now(), outcome="cancelled")
+    invitation_closed(game, who, expired=expired, cancelled=cancel)
+    return "cancelled" if cancel else "opened"

@@ -140,6 +140,7 @@ SWEEP_SECONDS = env.float("SWEEP_SECONDS", 5.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "kinplay.clocks.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS},
     "sweep-outbox": {"task": "kinplay.notifications.tasks.relay_outbox", "schedule": SWEEP_SECONDS},
+    "end-vacations": {"task": "kinplay.clocks.tasks.end_vacations", "schedule": 60},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
@@ -192,6 +193,7 @@ SPECTACULAR_SETTINGS = {
 
 # Game clocks (DESIGN.md, "Time").
 DEFAULT_PER_MOVE_SECONDS = 3 * 24 * 3600
+VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", 30)  # kinplay/clocks/vacation.py
 SNAPSHOT_EVERY = 50
 STATE_CACHE_SIZE = env.int("STATE_CACHE_SIZE", 512)  # latest game states kept per process (games/store.py)
 

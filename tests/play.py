@@ -28,3 +28,11 @@ def finish(game, max_steps=2000):
             return game
         step(game)
     raise AssertionError("the game did not end")
+
+
+def accepted(game):
+    """Every invitation of a new game accepted on the invited players' behalf, so that it
+    starts (seating another user is an invitation: games.services.accept_invitation)."""
+    for seat in game.seats.filter(invited=True).select_related("user"):
+        services.accept_invitation(game.pk, seat.user)
+    return Game.objects.get_with_seats(game.pk)

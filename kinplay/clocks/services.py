@@ -10,6 +10,7 @@ from django.utils import timezone
 from games.registry import get
 from games.store import load_state
 from kinplay.clocks.models import Deadline
+from kinplay.clocks.vacation import hold_new
 
 log = logging.getLogger("kinplay.clocks")
 
@@ -29,7 +30,8 @@ def reschedule(game, state, entries: dict, acted: set, had_timers=True):
     humans = {s.index for s in game.seats.all() if s.user_id}
     running = game.status == "active"
     timer_keys = {t["key"]: t for t in get(game.kind).rules.timers(state)} if running else {}
-    had_deadlines = game.deadline is not None or had_timers
+    # A clocked game may show no deadline while its clocks are held (vacation): look anyway.
+    had_deadlines = game.deadline is not None or had_timers or bool(game.per_move)
     pending = list(Deadline.objects.filter(game=game, done_at__isnull=True)) if had_deadlines else []
     kept, stale = [], []
     for d in pending:
@@ -61,8 +63,9 @@ def reschedule(game, state, entries: dict, acted: set, had_timers=True):
             if key not in known:
                 new.append(Deadline(game=game, kind=Deadline.TIMER, key=key, due_at=now + timedelta(seconds=timer["seconds"]), version=game.version))
     if new:
+        hold_new(game, new)  # a player on vacation: their clock starts held (kinplay.clocks.vacation)
         Deadline.objects.bulk_create(new)
-    moves = [d.due_at for d in kept + new if d.kind == Deadline.MOVE]
+    moves = [d.due_at for d in kept + new if d.kind == Deadline.MOVE and d.paused_left is None]
     return min(moves) if moves else None
 
 
@@ -81,6 +84,8 @@ def sweep(now=None, limit=200) -> int:
                 outcome = services.timeout(d.game_id, d.seat)
             elif d.kind == Deadline.REMINDER:
                 outcome = remind(d.game_id, d.seat)
+            elif d.kind == Deadline.INVITATION:
+                outcome = services.expire_invitation(d.game_id, d.seat)
             else:
                 timer = next((t for t in get(d.game.kind).rules.timers(load_state(d.game)) if t["key"] == d.key), None)
                 outcome = services.fire_timer(d.game_id, timer["action"]) if timer else "gone"

@@ -12,7 +12,10 @@ class Outbox(models.Model):
     MOVE_ACCEPTED, MOVE_REFUSED = "move_accepted", "move_refused"  # answers to moves by email
 
     kind = models.CharField(max_length=16)
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    INVITATION, INVITE_DECLINED, INVITE_EXPIRED = "invitation", "invite_declined", "invite_expired"
+    VACATION_OVER = "vacation_over"  # about no game: game is None (kinplay.notifications.consent)
+
+    game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="+")
     version = models.PositiveIntegerField()  # the game version the message speaks of
     created_at = models.DateTimeField(auto_now_add=True)

@@ -36,7 +36,6 @@ from kinplay.notifications.tokens import reply_address  # noqa: F401  (compose i
 
 log = logging.getLogger("kinplay.notifications")
 
-INVITATION = "invitation"  # the Outbox kind of an invitation email (consent)
 TAGGED = re.compile(r"^#\s*(\d{1,19})\s*[:.)-]?\s+(.+)$")
 STANDING = {  # reply words -> games.services.set_standing_answer values
     "always": ("always resolve", "always let it resolve", "always let cards resolve", "always pass",
@@ -205,7 +204,7 @@ def apply_one(row, user, game_id: int, version: int, command: str) -> Line:
         return Line(game_id, False, f"#{game_id}: there is no such game.")
     if game.is_over:  # every token of a game dies with it
         return Line(game_id, False, f"#{game_id}: this game is over; nothing was changed.")
-    if row.kind == INVITATION and words in ("accept", "decline"):
+    if row.kind == Outbox.INVITATION and words in ("accept", "decline"):
         return dispatch(game, f"{words}_invitation", (game_id, user),
                         f"you {'accepted' if words == 'accept' else 'declined'} the invitation.")
     if words in STANDING_WORDS:

@@ -95,7 +95,10 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     """The message as the recipient's seat sees the game at that version: nothing more."""
     from games import selectors
     from games.registry import get
-    from kinplay.notifications import answers
+    from kinplay.notifications import answers, consent
+
+    if row.kind in consent.KINDS:  # invitations and vacations have their own emails
+        return consent.compose(row)
 
     if row.kind in (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED):
         return answers.compose(row)  # answers to replies: their own email, with no reply token

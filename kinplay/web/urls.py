@@ -10,9 +10,12 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("settings/", views.settings_page, name="settings"),
     path("settings/token/", views.settings_token, name="settings-token"),
+    path("settings/vacation/", views.settings_vacation, name="settings-vacation"),
     path("games/new/", views.new_game, name="new-game"),
     path("games/<int:pk>/", views.game_page, name="game"),
     path("games/<int:pk>/act/", views.act, name="game-act"),
     path("games/<int:pk>/resign/", views.resign, name="game-resign"),
     path("games/<int:pk>/join/", views.join, name="game-join"),
+    path("games/<int:pk>/accept/", views.accept, name="game-accept"),
+    path("games/<int:pk>/decline/", views.decline, name="game-decline"),
 ]

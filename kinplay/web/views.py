@@ -22,6 +22,7 @@ from games.models import Game
 from games.registry import kinds
 from games.store import VersionConflict
 from kinplay.accounts.models import Profile
+from kinplay.clocks import vacation
 from kinplay.web import forms
 
 log = logging.getLogger("kinplay.web")
@@ -70,7 +71,25 @@ def settings_page(request):
     return render(request, "web/settings.html", {
         "form": form, "token": token,
         "api_root": request.build_absolute_uri("/api/"),
+        "vacation": vacation.summary(request.user),
     })
+
+
+@login_required
+@require_POST
+def settings_vacation(request):
+    """The vacation switch: pauses this player's clocks in friendly games (kinplay.clocks.vacation)."""
+    try:
+        if request.POST.get("vacation") == "on":
+            profile = vacation.start(request.user)
+            messages.success(request, f"Enjoy your vacation! Your clocks are paused until you come back, "
+                                      f"at the latest {profile.vacation_ends_at:%a %d %b %Y, %H:%M} UTC.")
+        else:
+            vacation.end(request.user)
+            messages.success(request, "Welcome back! Your clocks run again, each with the time it had left.")
+    except vacation.VacationRefused as exc:
+        messages.error(request, str(exc))
+    return redirect(reverse("settings") + "#vacation")
 
 
 @login_required
@@ -99,6 +118,8 @@ def _card(game, user):
                    "winner": bool(game.result) and s.index in (game.result.get("winners") or [])}
                   for s in seats],
         "my_turn": selectors.waiting_for(game, user),
+        "invited": selectors.invited_to(game, user),
+        "pending": [s.name for s in seats if s.invited] if game.status == Game.WAITING else [],
         "open_seats": sum(1 for s in seats if s.is_open),
         "won": bool(game.result) and me is not None and me in (game.result.get("winners") or []),
     }
@@ -109,18 +130,19 @@ def lobby(request):
         return render(request, "web/welcome.html", {"kinds": list(kinds().values())})
     mine = [_card(g, request.user) for g in selectors.games_of(request.user)]
     sections = [
+        ("invitations", "Invitations", [c for c in mine if c["invited"]]),
         ("turn", "Your turn", [c for c in mine if c["my_turn"]]),
         ("active", "In play", [c for c in mine if not c["my_turn"] and c["game"].status == Game.ACTIVE]),
-        ("waiting", "Waiting for players", [c for c in mine if c["game"].status == Game.WAITING]),
+        ("waiting", "Waiting for players", [c for c in mine if c["game"].status == Game.WAITING and not c["invited"]]),
         ("finished", "Finished", [c for c in mine if c["game"].is_over]),
     ]
-    finished = sections[3][2]
+    finished = sections[-1][2]
     older = max(0, len(finished) - FINISHED_SHOWN)
-    sections[3] = ("finished", "Finished", finished[:FINISHED_SHOWN])
+    sections[-1] = ("finished", "Finished", finished[:FINISHED_SHOWN])
     open_cards = [_card(g, request.user) for g in selectors.open_games(request.user)[:30]]
     return render(request, "web/lobby.html", {
         "sections": [s for s in sections if s[2]], "has_games": bool(mine),
-        "my_turn_count": len(sections[0][2]), "open_games": open_cards, "older_finished": older,
+        "my_turn_count": len(sections[1][2]), "open_games": open_cards, "older_finished": older,
     })
 
 
@@ -146,14 +168,16 @@ def new_game(request):
                 seats = forms.read_seats(request.POST, form.cleaned_data["players"], request.user)
                 per_move, on_timeout = form.clock()
                 game = services.create_game(creator=request.user, kind=kind.slug, options=options, seats=seats,
-                                            per_move=per_move, on_timeout=on_timeout)
+                                            per_move=per_move, on_timeout=on_timeout,
+                                            invite_only=form.cleaned_data["invite_only"])
             except (forms.OptionError, services.BadRequest) as exc:
                 error = str(exc)
             except IllegalAction as exc:
                 error = exc.reason
             else:
                 if game.status == Game.WAITING:
-                    messages.success(request, "Your game is created. It starts when every open seat is taken.")
+                    messages.success(request, "Your game is created. It starts when every invited player has accepted "
+                                              "and every open seat is taken.")
                 return redirect("game", pk=game.pk)
     else:
         first = choices[0] if choices else None
@@ -232,15 +256,19 @@ def game_page(request, pk):
             })
         standings.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0))
     winners = (result or {}).get("winners") or []
-    seats = [{"index": s.index, "name": s.name, "bot": s.bot, "you": s.index == seat, "open": s.is_open,
+    seats = [{"index": s.index, "name": s.name, "bot": s.bot, "you": s.index == seat, "open": s.is_open, "invited": s.invited,
               "to_act": game.status == Game.ACTIVE and s.index in data["to_act"], "winner": s.index in winners}
              for s in game.seats.all()]
     # Resigning has its own button, with a confirmation: it is not offered among the moves.
     moves = [a for a in data["legal_actions"] if a.get("action") != RESIGN]
     can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
+    pending = [s.name for s in game.seats.all() if s.invited] if game.status == Game.WAITING else []
     return render(request, "web/game.html", {
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
         "options": _options_summary(kind, game.options), "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
+        "invited": selectors.invited_to(game, request.user), "pending": pending,
+        "away": vacation.away_at(game),
+        "creator": game.created_by.username if game.created_by_id else None,
         "long_moves": any(len(a["label"]) > 26 for a in moves),
         "my_turn": selectors.waiting_for(game, request.user),
         "status_label": STATUS_LABELS.get(game.status, game.status),
@@ -342,3 +370,28 @@ def join(request, pk):
         game.refresh_from_db()
         messages.success(request, "You joined the game." + (" It has started!" if game.status == Game.ACTIVE else ""))
     return redirect("game", pk=pk)
+
+
+@login_required
+@require_POST
+def accept(request, pk):
+    try:
+        game = services.accept_invitation(_game(pk).pk, request.user)
+    except (IllegalAction, services.NotYourSeat) as exc:
+        messages.error(request, getattr(exc, "reason", None) or str(exc))
+    else:
+        messages.success(request, "You accepted the invitation." + (
+            " The game has started!" if game.status == Game.ACTIVE else " The game starts when every invited player has."))
+    return redirect("game", pk=pk)
+
+
+@login_required
+@require_POST
+def decline(request, pk):
+    try:
+        services.decline_invitation(_game(pk).pk, request.user)
+    except (IllegalAction, services.NotYourSeat) as exc:
+        messages.error(request, getattr(exc, "reason", None) or str(exc))
+        return redirect("game", pk=pk)
+    messages.info(request, "You declined the invitation.")
+    return redirect("lobby")

@@ -21,6 +21,7 @@ def test_it_answers_any_action_with_a_4xx_or_a_move(slug, api, alice, bob):
     n = kinds()[slug].rules.MIN_PLAYERS
     seats = [{"user": "alice"}] + [{"user": "bob"}] + [{"bot": "random"}] * (n - 2)
     game = client.post("/api/games/", {"kind": slug, "seats": seats, "clock": {"per_move": None}}, format="json").json()
+    assert api(bob).post(f"/api/games/{game['id']}/accept/").status_code == 200
     legal = client.get(f"/api/games/{game['id']}/").json()["legal_actions"]
     types = sorted({m["action"]["type"] for m in legal}) or ["play"]
 

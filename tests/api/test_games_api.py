@@ -10,9 +10,18 @@ TWO = [{"user": "alice"}, {"user": "bob"}]
 
 
 def create(client, **overrides):
+    """Create a game; the players it invites accept at once, and the started game is returned."""
+    from django.contrib.auth import get_user_model
+
+    from games import services
+
     body = {"kind": "knonsters", "options": {}, "seats": TWO, "clock": {"per_move": None}}
     body.update(overrides)
-    return client.post("/api/games/", body, format="json")
+    r = client.post("/api/games/", body, format="json")
+    invited = [s["name"] for s in r.json()["seats"] if s["invited"]] if r.status_code == 201 else []
+    for name in invited:
+        services.accept_invitation(r.json()["id"], get_user_model().objects.get(username=name))
+    return client.get(f"/api/games/{r.json()['id']}/") if invited else r
 
 
 def test_it_registers_and_hands_out_tokens(api):

@@ -7,6 +7,7 @@ import pytest
 
 from tests.browser.test_play_in_browser import ARGS, CHROMIUM, sign_in
 from tests.conftest import unavailable
+from tests.play import accepted
 from tests.web import tinygame
 
 pytestmark = pytest.mark.browser
@@ -31,8 +32,8 @@ def test_it_updates_the_page_when_someone_else_moves(live_server, purgeable_even
     from games.store import load_state
 
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.create_game(creator=alice, kind="tiny", options={}, per_move=None,
-                                seats=[{"user": "alice"}, {"user": "bob"}])
+    game = accepted(services.create_game(creator=alice, kind="tiny", options={}, per_move=None,
+                                seats=[{"user": "alice"}, {"user": "bob"}]))
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         try:
@@ -69,8 +70,8 @@ def test_it_plays_a_move_by_clicking_the_board(live_server, purgeable_events, ma
 
     alice = make_user("alice")
     make_user("bob")
-    game = services.create_game(creator=alice, kind="tiny", options={}, per_move=None,
-                                seats=[{"user": "alice"}, {"user": "bob"}])
+    game = accepted(services.create_game(creator=alice, kind="tiny", options={}, per_move=None,
+                                seats=[{"user": "alice"}, {"user": "bob"}]))
     card = tinygame.legal_actions(load_state(game), 0)[0]["action"]["card"]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
@@ -100,8 +101,8 @@ def test_it_fits_every_page_on_a_phone(live_server, purgeable_events, make_user,
 
     alice = make_user("alice")
     make_user("a-player-with-a-really-long-username-that-goes-on-and-on")
-    game = services.create_game(creator=alice, kind="tiny", options={}, per_move=3600, seats=[
-        {"user": "alice"}, {"user": "a-player-with-a-really-long-username-that-goes-on-and-on"}])
+    game = accepted(services.create_game(creator=alice, kind="tiny", options={}, per_move=3600, seats=[
+        {"user": "alice"}, {"user": "a-player-with-a-really-long-username-that-goes-on-and-on"}]))
     base = live_server.url
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)

@@ -7,7 +7,7 @@ from games import services
 from games.models import Event, Game
 from kinplay.clocks.models import Deadline
 from kinplay.clocks.services import sweep
-from tests.play import step
+from tests.play import accepted, step
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +15,7 @@ LATER = timedelta(days=30)
 
 
 def new_game(alice, bob, **clock):
-    return services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], **clock)
+    return accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], **clock))
 
 
 def timeouts(game):

@@ -11,7 +11,7 @@ from games.registry import get
 from games.store import load_state
 from kinplay.clocks.models import Deadline
 from kinplay.clocks.services import sweep
-from tests.play import step
+from tests.play import accepted, step
 
 pytestmark = pytest.mark.django_db
 
@@ -19,8 +19,8 @@ pytestmark = pytest.mark.django_db
 def game_with_a_lit_fuse(alice, bob):
     rules = get("project_kin").rules
     for _ in range(20):
-        game = services.create_game(creator=alice, kind="project_kin", options={"fuse_seconds": 30},
-                                    seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+        game = accepted(services.create_game(creator=alice, kind="project_kin", options={"fuse_seconds": 30},
+                                             seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
         for _ in range(400):
             game.refresh_from_db()
             if game.status != Game.ACTIVE:

@@ -7,6 +7,7 @@ import pytest
 
 from games import services
 from tests.mail.mails import reply
+from tests.play import accepted
 from tests.web import tinygame
 from tests.web.conftest import tiny  # noqa: F401  (the fixture)
 
@@ -18,7 +19,7 @@ def answers_after_replies(alice, bob, inbox, monkeypatch, bobs_hidden_card):
     ``bobs_hidden_card`` besides the 5 he plays in the open."""
     hands = [[1, 2], [5, bobs_hidden_card]]
     monkeypatch.setattr(tinygame, "setup", lambda n, options, rng: [tinygame.event("dealt", hands=hands)])
-    game = services.create_game(creator=alice, kind="tiny", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    game = accepted(services.create_game(creator=alice, kind="tiny", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
     token = [m for m in inbox() if m.to == ["alice@example.com"]][-1].reply_to[0]
     services.act(game.pk, 0, notation="play 1")  # on the page
     services.act(game.pk, 1, notation="play 5")

@@ -17,7 +17,7 @@ from kinplay.notifications.models import Outbox
 from kinplay.notifications.replies import receive_message
 from kinplay.notifications.webhooks import urlpatterns as webhook_urls
 from tests.mail.mails import AUTHSERV, parse, raw_reply, reply
-from tests.play import step
+from tests.play import accepted, step
 from tests.web.conftest import tiny  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,7 @@ HERE = Path(__file__).parent
 
 @pytest.fixture
 def game(alice, bob):
-    return services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    return accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
 
 
 def turn_mail(inbox, who):
@@ -308,7 +308,7 @@ def test_it_expires_old_tokens(game, inbox, settings):
 
 def test_a_player_without_an_email_address_never_matches_a_message_without_from(make_user, alice, inbox):
     nomail = make_user("dora", email=False)
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "dora"}, {"user": "alice"}], per_move=None)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "dora"}, {"user": "alice"}], per_move=None))
     game.refresh_from_db()
     row = Outbox.objects.create(kind=Outbox.YOUR_TURN, game=game, user=nomail, version=game.version)
     from kinplay.notifications.tokens import reply_address
@@ -362,8 +362,8 @@ def test_it_reads_amazon_ses_verdicts_for_the_from_domain():
 def test_a_reply_in_flight_still_counts_when_only_someone_else_moved(alice, bob, charlie, inbox):
     """bob resigns while alice's reply is on its way: her turn is the same turn, her move stands.
     (A move or a timeout of her own, or a new turn, would make the email stale.)"""
-    game = services.create_game(creator=alice, kind="tiny", seats=[{"user": "alice"}, {"user": "bob"},
-                                                                     {"user": "charlie"}], per_move=None)
+    game = accepted(services.create_game(creator=alice, kind="tiny", seats=[{"user": "alice"}, {"user": "bob"},
+                                                                     {"user": "charlie"}], per_move=None))
     mail = [m for m in inbox() if m.to == ["alice@example.com"]][-1]
     move = mail.body.split("Your moves:\n")[1].splitlines()[0].split("  —  ")[0].strip()
     services.resign(game.pk, 1)

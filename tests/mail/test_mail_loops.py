@@ -5,13 +5,14 @@ import pytest
 from games import services
 from games.models import Event
 from tests.mail.mails import reply
+from tests.play import accepted
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def game(alice, bob):
-    return services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    return accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
 
 
 def turn_mail(inbox, who):

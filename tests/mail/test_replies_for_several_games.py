@@ -7,12 +7,13 @@ from games.models import Event
 from kinplay.notifications import tokens
 from kinplay.notifications.models import Outbox
 from tests.mail.mails import reply
+from tests.play import accepted
 
 pytestmark = pytest.mark.django_db
 
 
 def new_game(alice, bob):
-    return services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    return accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
 
 
 def moves_of(game, user):

@@ -2,14 +2,15 @@ import pytest
 
 from games import services
 from kinplay.accounts.models import Profile
-from tests.play import finish, step
+from tests.play import accepted, finish, step
 
 pytestmark = pytest.mark.django_db
 
 
 def test_it_emails_each_human_once_when_their_turn_comes(alice, bob, inbox):
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}, {"bot": "random"}], per_move=None)
-    assert sorted(m.to[0] for m in inbox()) == ["alice@example.com", "bob@example.com"]
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}, {"bot": "random"}], per_move=None))
+    assert sorted(m.to[0] for m in inbox() if "Your turn" in m.subject) == ["alice@example.com", "bob@example.com"]
+    inbox()[:] = [m for m in inbox() if "Your turn" in m.subject]
     mail = inbox()[0]
     assert f"/games/{game.pk}/" in mail.body
     html = mail.alternatives[0][0]
@@ -23,12 +24,12 @@ def test_it_sends_nothing_to_a_player_who_switched_turn_email_off(alice, bob, in
     profile = Profile.of(bob)
     profile.email_turns = False
     profile.save()
-    services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
-    assert [m.to[0] for m in inbox()] == ["alice@example.com"]
+    accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
+    assert [m.to[0] for m in inbox() if "Your turn" in m.subject] == ["alice@example.com"]
 
 
 def test_it_tells_everyone_the_result(alice, bob, inbox):
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
     finish(game)
     over = [m for m in inbox() if "is over" in m.subject]
     assert sorted(m.to[0] for m in over) == ["alice@example.com", "bob@example.com"]

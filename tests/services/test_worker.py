@@ -19,6 +19,7 @@ from games.registry import get
 from games.store import load_state
 from kinplay.clocks.models import Deadline
 from kinplay.notifications.models import Outbox
+from tests.play import accepted
 from tests.services.conftest import SITE_URL, wait_for
 
 pytestmark = pytest.mark.services
@@ -98,10 +99,10 @@ def test_it_applies_a_deadline_once_when_two_sweepers_race(start_worker, broker,
     from kinplay.clocks.services import sweep
 
     worker = start_worker(broker)
-    game = services.create_game(
+    game = accepted(services.create_game(
         creator=alice, kind="knonsters", options={}, per_move=1, on_timeout="bot",
         seats=[{"user": "alice"}, {"user": "bob"}],
-    )
+    ))
     until = time.monotonic() + 6
     while time.monotonic() < until:
         sweep()  # races the worker's beat
@@ -149,10 +150,10 @@ def _assert_no_leak(message, game, seat):
 
 def test_it_sends_your_turn_email_through_the_worker_to_a_real_smtp_server(start_worker, broker, smtp, alice, bob):
     worker = start_worker(broker, smtp)
-    game = services.create_game(
+    game = accepted(services.create_game(
         creator=alice, kind="knonsters", options={}, per_move=None,
         seats=[{"user": "alice"}, {"user": "bob"}, {"bot": "random"}],
-    )
+    ))
     subject = f"Your turn in Knonsters #{game.pk}"
     link = f"{SITE_URL}/games/{game.pk}/"
 
@@ -212,10 +213,10 @@ def test_it_accepts_a_move_while_the_broker_is_down_and_mails_once_it_is_back(
 
     broker = Broker("redis", private_redis.url, None)
     worker = start_worker(broker, smtp)
-    game = services.create_game(
+    game = accepted(services.create_game(
         creator=alice, kind="knonsters", options={}, per_move=None,
         seats=[{"user": "alice"}, {"user": "bob"}],
-    )
+    ))
     subject = f"Your turn in Knonsters #{game.pk}"
     wait_for(lambda: smtp.messages(to=alice.email, subject=subject), "the first your-turn email", on_fail=worker.dump)
     assert len(smtp.messages(to=alice.email)) == 1

@@ -22,6 +22,7 @@ from games import services
 from games.models import AppendOnly, Event, Game
 from games.registry import get
 from games.store import VersionConflict, load_state
+from tests.play import accepted
 
 THREADS = 10
 
@@ -56,9 +57,9 @@ def _unexpected(results, *allowed):
 
 
 def _new_game(creator, *seats):
-    return services.create_game(
+    return accepted(services.create_game(
         creator=creator, kind="knonsters", options={}, per_move=None, seats=[{"user": u.username} for u in seats],
-    )
+    ))
 
 
 def _legal(game, seat):

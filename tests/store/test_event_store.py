@@ -6,7 +6,7 @@ from games.engine import canonical, replay
 from games.models import AppendOnly, Event, Game, Snapshot
 from games.registry import get
 from games.store import load_state
-from tests.play import finish
+from tests.play import accepted, finish
 
 pytestmark = pytest.mark.django_db
 
@@ -14,10 +14,10 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def played(alice, bob, charlie, settings):
     settings.SNAPSHOT_EVERY = 5
-    game = services.create_game(
+    game = accepted(services.create_game(
         creator=alice, kind="knonsters", per_move=None,
         seats=[{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}],
-    )
+    ))
     return finish(game)
 
 

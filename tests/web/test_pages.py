@@ -11,6 +11,7 @@ from games.models import Event, Game
 from games.registry import kinds
 from games.store import load_state
 from kinplay.accounts.models import Profile
+from tests.play import accepted
 from tests.web import tinygame
 
 pytestmark = pytest.mark.django_db
@@ -18,8 +19,8 @@ pytestmark = pytest.mark.django_db
 
 def tiny_game(*users, bots=0, **kw):
     seats = [{"user": u.username} for u in users] + [{"bot": "heuristic"}] * bots
-    return services.create_game(creator=users[0], kind="tiny", options=kw.pop("options", {}), seats=seats,
-                                per_move=kw.pop("per_move", None), **kw)
+    return accepted(services.create_game(creator=users[0], kind="tiny", options=kw.pop("options", {}), seats=seats,
+                                         per_move=kw.pop("per_move", None), **kw))
 
 
 def legal(game, seat):
@@ -124,10 +125,11 @@ def test_it_creates_a_game_through_the_form(signed_in, alice, bob, tiny):
         "opt-tiny-double_last": "on", "per_move": "3600", "on_timeout": "skip"}))
     game = Game.objects.get()
     assert r.status_code == 302 and r["Location"] == reverse("game", args=[game.pk])
-    assert game.kind == "tiny" and game.status == Game.ACTIVE
+    assert game.kind == "tiny" and game.status == Game.WAITING  # until bob accepts the invitation
     assert game.options == {"cards": 3, "double_last": True, "pace": "calm", "colours": ["red", "blue"], "limit": None}
-    assert [s.name for s in game.seats.all()] == ["alice", "bob", "Bot 3 (random)"]
-    assert game.per_move == 3600 and game.on_timeout == "skip"
+    assert [(s.name, s.invited) for s in game.seats.all()] == [("alice", False), ("bob", True), ("Bot 3 (random)", False)]
+    assert game.per_move == 3600 and game.on_timeout == "skip" and not game.invite_only
+    assert accepted(game).status == Game.ACTIVE
 
 
 def test_it_creates_a_game_with_an_open_seat_and_custom_clock(signed_in, alice, tiny):
@@ -351,7 +353,7 @@ def test_it_draws_each_seat_its_own_view_and_spectators_the_public_one(signed_in
 
     kind = kinds()[slug]
     seats = [{"user": "alice"}, {"user": "bob"}] + [{"bot": "random"}] * (kind.rules.MIN_PLAYERS - 2)
-    game = services.create_game(creator=alice, kind=slug, options={}, seats=seats, per_move=None)
+    game = accepted(services.create_game(creator=alice, kind=slug, options={}, seats=seats, per_move=None))
     state, names = load_state(game), seat_names(game)
     for user, seat in ((alice, 0), (bob, 1), (charlie, None)):
         page = signed_in(user).get(reverse("game", args=[game.pk])).content.decode()

@@ -4,14 +4,14 @@ import pytest
 
 from games import services
 from games.models import Event
-from tests.play import step
+from tests.play import accepted, step
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def game(alice, bob):
-    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
     step(game, seat=0)
     step(game, seat=1)
     game.refresh_from_db()

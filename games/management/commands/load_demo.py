@@ -38,6 +38,9 @@ class Command(BaseCommand):
         n = max(kind.rules.MIN_PLAYERS, min(3, kind.rules.MAX_PLAYERS))
         people = [{"user": u} for u in ("alice", "bob", "charlie")[:n]]
         friends = services.create_game(creator=users["alice"], kind=slug, seats=people)
+        # Seating bob and charlie invited them: the demo accepts on their behalf so the game runs.
+        for seat in friends.seats.filter(invited=True).select_related("user"):
+            services.accept_invitation(friends.pk, seat.user)
         # A few moves in, so the game is visibly under way.
         for _ in range(4):
             friends.refresh_from_db()
@@ -50,4 +53,8 @@ class Command(BaseCommand):
         bots = [{"user": "alice"}] + [{"bot": "heuristic"}] * (kind.rules.MIN_PLAYERS - 1)
         services.create_game(creator=users["alice"], kind=slug, seats=bots)
         services.create_game(creator=users["bob"], kind=slug, seats=[{"user": "bob"}] + [{}] * (kind.rules.MIN_PLAYERS - 1))
-        self.stdout.write(f"  Demo games of {kind.name}: one between friends, one against bots, one open to join.")
+        # And one invitation for alice to answer in her lobby.
+        services.create_game(creator=users["charlie"], kind=slug, seats=[{"user": "charlie"}, {"user": "alice"}]
+                             + [{"bot": "heuristic"}] * (kind.rules.MIN_PLAYERS - 2))
+        self.stdout.write(f"  Demo games of {kind.name}: one between friends, one against bots, one open to join, "
+                          "and charlie's invitation to alice.")

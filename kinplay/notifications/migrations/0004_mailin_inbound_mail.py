@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('notifications', '0002_outbox_detail'),
+        ('notifications', '0003_consent_mail'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,87 @@
+"""The emails of consent: an invitation, its answer for the creator, the end of a vacation.
+
+Their own rows in the outbox (sent like every other row) and their own templates
+(templates/mail/consent.*), apart from the turn emails.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+
+from kinplay.notifications.models import Outbox
+
+KINDS = (Outbox.INVITATION, Outbox.INVITE_DECLINED, Outbox.INVITE_EXPIRED, Outbox.VACATION_OVER)
+
+SUBJECTS = {
+    Outbox.INVITATION: "{creator} invites you to play {kind} #{id}",
+    Outbox.INVITE_DECLINED: "{who} declined your invitation to {kind} #{id}",
+    Outbox.INVITE_EXPIRED: "{who} did not answer your invitation to {kind} #{id}",
+    Outbox.VACATION_OVER: "Your vacation is over: your clocks run again",
+}
+
+
+def _queue(rows):
+    from kinplay.notifications.services import kick
+
+    rows = [r for r in rows if r.user is not None and r.user.email]
+    if rows:
+        Outbox.objects.bulk_create(rows)
+        transaction.on_commit(kick)
+
+
+def invite(game, users):
+    """One email per invited player, sent once (the row is the promise)."""
+    _queue([Outbox(kind=Outbox.INVITATION, game=game, user=u, version=0) for u in users])
+
+
+def invitation_closed(game, who, *, expired: bool, cancelled: bool):
+    """Tell the creator that ``who`` declined (or never answered) and what became of the game;
+    on a cancel, also everyone who had accepted."""
+    kind = Outbox.INVITE_EXPIRED if expired else Outbox.INVITE_DECLINED
+    told = [game.created_by] if game.created_by_id else []
+    if cancelled:
+        told += [s.user for s in game.seats.all() if s.user_id and not s.invited and s.user_id != game.created_by_id]
+    detail = f"{who.username}|{'cancelled' if cancelled else 'opened'}"
+    _queue([Outbox(kind=kind, game=game, user=u, version=game.version, detail=detail) for u in told])
+
+
+def vacation_over(user, detail: str):
+    _queue([Outbox(kind=Outbox.VACATION_OVER, game=None, user=user, version=0, detail=detail)])
+
+
+def compose(row: Outbox) -> EmailMultiAlternatives:
+    from games.registry import kinds
+    from kinplay.notifications.replies import reply_address
+
+    site = settings.SITE_URL.rstrip("/")
+    context = {"user": row.user, "kind": row.kind, "settings_url": f"{site}/settings/"}
+    fmt = {}
+    reply_to = None
+    if row.game_id:
+        game = row.game
+        who, _, became = row.detail.partition("|")
+        seats = list(game.seats.select_related("user"))
+        creator = game.created_by.username if game.created_by_id else "kinplay"
+        kind_name = kinds()[game.kind].name if game.kind in kinds() else game.kind
+        context.update({
+            "game": game, "kind_name": kind_name, "creator": creator, "who": who, "became": became,
+            "url": f"{site}/games/{game.pk}/", "per_move": game.per_move,
+            "players": [s.user.username if s.user_id else (f"a bot ({s.bot})" if s.bot else "an open seat") for s in seats],
+            "status": game.status,
+        })
+        fmt = {"kind": kind_name, "id": game.pk, "creator": creator, "who": who}
+        seat = game.seat_of(row.user)
+        if row.kind == Outbox.INVITATION and seat is not None:
+            reply_to = [reply_address(row)]  # "accept" / "decline" by email (replies.py)
+    else:
+        context.update({"detail": row.detail, "url": f"{site}/settings/"})
+    subject = SUBJECTS[row.kind].format(**fmt)
+    text = render_to_string("mail/consent.txt", context)
+    html = render_to_string("mail/consent.html", context)
+    msg = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [row.user.email], reply_to=reply_to)
+    msg.attach_alternative(html, "text/html")
+    return msg
+
