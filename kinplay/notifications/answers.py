@@ -31,7 +31,8 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         line["url"] = f"{site}/games/{line['game']}/"
     applied = sum(1 for line in lines if line["ok"])
     if len(lines) == 1:
-        verb = "Move accepted" if row.kind == Outbox.MOVE_ACCEPTED else "Move not accepted"
+        what = "Move" if lines[0].get("move", True) else "Answer"
+        verb = f"{what} accepted" if row.kind == Outbox.MOVE_ACCEPTED else f"{what} not accepted"
         subject = f"{verb} in {lines[0]['kind_name']} #{lines[0]['game']}"
     else:
         subject = f"Your reply: {applied} applied, {len(lines) - applied} not applied"

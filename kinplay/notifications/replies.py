@@ -58,6 +58,7 @@ class Line:
     text: str
     moves: list[str] = field(default_factory=list)  # the seat's moves now, when a reply came too late
     stale: bool = False  # the reply was for a turn that has passed
+    move: bool = True  # a move, or another answer (invitation, standing answer)
 
 
 # ---------------------------------------------------------------- reading a message
@@ -286,13 +287,13 @@ def dispatch(game, name: str, args: tuple, done: str) -> Line:
     service = getattr(services, name, None)
     if service is None:
         return Line(game.pk, False, f"#{game.pk}: answering this by email is not available yet; "
-                                    "use the game page. Nothing was changed.")
+                                    "use the game page. Nothing was changed.", move=False)
     try:
         service(*args)
     except (IllegalAction, services.BadRequest, services.NotYourSeat, ValueError) as exc:
         reason = getattr(exc, "reason", None) or str(exc)
-        return Line(game.pk, False, f"#{game.pk}: not accepted: {reason} Nothing was changed.")
-    return Line(game.pk, True, f"#{game.pk}: {done}")
+        return Line(game.pk, False, f"#{game.pk}: not accepted: {reason} Nothing was changed.", move=False)
+    return Line(game.pk, True, f"#{game.pk}: {done}", move=False)
 
 
 # ---------------------------------------------------------------- the answer

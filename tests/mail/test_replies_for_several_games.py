@@ -147,3 +147,20 @@ def test_an_invitation_answer_counts_only_from_the_invited_player(alice, bob, ch
     monkeypatch.setattr(services, "accept_invitation", lambda *a: calls.append(a), raising=False)
     assert reply(to=tokens.reply_address(invitation), sender="charlie@example.com", body="accept") == "wrong-sender"
     assert calls == []
+
+
+@pytest.mark.parametrize("word,seated", [("Accept", True), ("decline", False)])
+def test_an_invited_player_answers_the_invitation_email(alice, bob, inbox, word, seated):
+    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    [invitation] = [m for m in inbox() if m.to == ["bob@example.com"]]
+    inbox().clear()
+    assert reply(to=invitation.reply_to[0], sender="bob@example.com", body=f"{word}\n\n> {invitation.body}") \
+        == "accepted"
+    game.refresh_from_db()
+    assert (game.status == game.ACTIVE) is seated
+    answer = next(m for m in inbox() if m.to == ["bob@example.com"] and "Answer" in m.subject)
+    assert answer.subject == f"Answer accepted in Knonsters #{game.pk}"
+    assert ("accepted the invitation" if seated else "declined the invitation") in answer.body
+    # the same words again, in a new email: the invitation is answered already
+    again = reply(to=invitation.reply_to[0], sender="bob@example.com", body=word)
+    assert again == "refused"
