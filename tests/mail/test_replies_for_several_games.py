@@ -30,7 +30,10 @@ def digest(alice, bob, monkeypatch):
     one, two = new_game(alice, bob), new_game(alice, bob)
     for g in (one, two):
         g.refresh_from_db()
-    row = Outbox.objects.create(kind="digest", game=one, user=alice, version=one.version)
+    from django.utils import timezone
+
+    # sent already: this branch cannot compose a digest, the relay must not try
+    row = Outbox.objects.create(kind="digest", game=one, user=alice, version=one.version, sent_at=timezone.now())
     spoken_of = {one.pk: one.version, two.pk: two.version}
     original = tokens.games_of
     monkeypatch.setattr(tokens, "games_of", lambda r: spoken_of if r.pk == row.pk else original(r))
