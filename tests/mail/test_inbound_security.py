@@ -369,3 +369,23 @@ def test_a_reply_in_flight_still_counts_when_only_someone_else_moved(alice, bob,
     services.resign(game.pk, 1)
     assert reply(to=mail.reply_to[0], sender="alice@example.com", body=move) == "accepted"
     assert reply(to=mail.reply_to[0], sender="alice@example.com", body=move) == "stale"  # now she has moved
+
+
+def test_it_never_fails_on_a_malformed_message_with_a_valid_token(game, inbox):
+    """Whatever arrives at a valid address, the pipe answers with an outcome, never a traceback."""
+    from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+
+    token = turn_mail(inbox, "alice").reply_to[0]
+    header = st.sampled_from(["From", "To", "Authentication-Results", "Auto-Submitted", "Content-Type",
+                              "Content-Transfer-Encoding", "Message-ID", "Return-Path", "Precedence"])
+    junk = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=60)
+
+    @hsettings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(alice=st.booleans(), headers=st.lists(st.tuples(header, junk), max_size=6), body=st.binary(max_size=200))
+    def check(alice, headers, body):
+        vouched = f"Authentication-Results: {AUTHSERV}; dmarc=pass header.from=example.com\r\nFrom: alice@example.com\r\n"
+        raw = (vouched if alice else "").encode() + f"To: {token}\r\n".encode() + b"".join(
+            f"{k}: {v}".replace("\r", " ").replace("\n", " ").encode() + b"\r\n" for k, v in headers) + b"\r\n" + body
+        assert isinstance(receive_message(parse(raw), raw=raw), str)
+
+    check()
