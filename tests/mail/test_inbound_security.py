@@ -373,7 +373,9 @@ def test_a_reply_in_flight_still_counts_when_only_someone_else_moved(alice, bob,
 
 def test_it_never_fails_on_a_malformed_message_with_a_valid_token(game, inbox):
     """Whatever arrives at a valid address, the pipe answers with an outcome, never a traceback."""
-    from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+    from hypothesis import HealthCheck, given
+    from hypothesis import settings as hsettings
+    from hypothesis import strategies as st
 
     token = turn_mail(inbox, "alice").reply_to[0]
     header = st.sampled_from(["From", "To", "Authentication-Results", "Auto-Submitted", "Content-Type",
