@@ -25,7 +25,7 @@ from django.db import IntegrityError, transaction
 from django.utils.html import strip_tags
 
 from games import services
-from games.engine import IllegalAction, find_legal
+from games.engine import IllegalAction
 from games.models import Event, Game
 from games.registry import get
 from games.store import VersionConflict, load_state
@@ -218,7 +218,7 @@ def apply_one(row, user, game_id: int, version: int, command: str) -> Line:
     try:
         if words == "resign":
             services.resign(game_id, seat)
-        elif not same_turn(game, seat, version, command):
+        elif not same_turn(game, seat, version):
             return stale(game, user, version, command)
         else:
             services.act(game_id, seat, notation=command, by="email", expected_version=game.version)
@@ -231,30 +231,21 @@ def apply_one(row, user, game_id: int, version: int, command: str) -> Line:
     return Line(game_id, True, f"#{game_id}: “{command}” was accepted.")
 
 
-def same_turn(game, seat: int, version: int, notation: str) -> bool:
+def same_turn(game, seat: int, version: int) -> bool:
     """Is the turn (or window) the email was sent for still this seat's turn now?
 
     Yes at the same version. After others moved, only if this seat has not acted since (itself,
-    by email or page, or a timeout for it), it waits the same way as then, and the move was
-    one of those the email offered and is still legal: another player resigning or answering
-    their own part of a window does not void a reply in flight, but a move or a timeout of
-    this seat, or a new turn, does.
+    on the page, or a timeout for it) and waits the same way as then: another player resigning
+    or answering their own part of a window does not void a reply in flight, but a move or a
+    timeout of this seat, or a new turn, does. (The move itself is then checked as any move.)
     """
     if game.version == version:
         return True
     if version > game.version or Event.objects.filter(game=game, seq__gt=version, seat=seat).exists():
         return False
     rules = get(game.kind).rules
-    then, now = load_state(game, upto=version), load_state(game)
-    waiting = rules.to_act(then).get(seat)
-    if waiting is None or waiting != rules.to_act(now).get(seat):
-        return False
-    try:
-        find_legal(rules, then, seat, notation=notation)
-        find_legal(rules, now, seat, notation=notation)
-    except IllegalAction:
-        return False
-    return True
+    waiting = rules.to_act(load_state(game, upto=version)).get(seat)
+    return waiting is not None and waiting == rules.to_act(load_state(game)).get(seat)
 
 
 def stale(game, user, version: int, command: str) -> Line:
@@ -274,10 +265,10 @@ def stale(game, user, version: int, command: str) -> Line:
 def fresh_turn_email(game, user):
     """The answer carries no reply token, so a player whose turn it still is gets a turn email
     for the game as it is now (once per version)."""
-    from kinplay.notifications.services import kick
+    from kinplay.notifications.services import kick, wants_turn_mail
 
     kinds = (Outbox.YOUR_TURN, Outbox.REMINDER)
-    if not Outbox.objects.filter(game=game, user=user, version=game.version, kind__in=kinds).exists():
+    if wants_turn_mail(user) and not Outbox.objects.filter(game=game, user=user, version=game.version, kind__in=kinds).exists():
         Outbox.objects.create(kind=Outbox.YOUR_TURN, game=game, user=user, version=game.version)
         transaction.on_commit(kick)
 

@@ -391,3 +391,19 @@ def test_it_never_fails_on_a_malformed_message_with_a_valid_token(game, inbox):
         assert isinstance(receive_message(parse(raw), raw=raw), str)
 
     check()
+
+
+@pytest.mark.usefixtures("tiny")
+def test_a_stale_reply_brings_a_fresh_turn_email_when_no_newer_one_was_sent(alice, inbox, monkeypatch):
+    from tests.web import tinygame
+
+    monkeypatch.setattr(tinygame, "setup", lambda n, options, rng: [tinygame.event("dealt", hands=[[1, 2], [4, 5]])])
+    game = services.create_game(creator=alice, kind="tiny", seats=[{"user": "alice"}, {"bot": "heuristic"}], per_move=None)
+    old = [m for m in inbox() if m.to == ["alice@example.com"]][-1]
+    first, second = "play 1", "play 2"
+    services.act(game.pk, 0, notation=first, by="player")  # on the page; the bot answers at once
+    game.refresh_from_db()
+    assert game.to_act == [0]  # her turn again, and she was right there: no new turn email
+    inbox().clear()
+    assert reply(to=old.reply_to[0], sender="alice@example.com", body=second) == "stale"
+    assert sorted(m.subject for m in inbox()) == [f"Move not accepted in Tiny #{game.pk}", f"Your turn in Tiny #{game.pk}"]
