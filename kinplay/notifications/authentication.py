@@ -160,7 +160,4 @@ def check_trust(app_configs=None, **kwargs):
     if settings.MAIL_TRUST_UNAUTHENTICATED and not settings.DEBUG:
         return [checks.Warning("MAIL_TRUST_UNAUTHENTICATED is ignored without DEBUG: replies by email must be "
                                "authenticated (set MAIL_AUTHSERV_ID or MAIL_VERIFY_DKIM).", id="kinplay.W101")]
-    if not (settings.MAIL_AUTHSERV_ID or settings.MAIL_VERIFY_DKIM):
-        return [checks.Info("No MAIL_AUTHSERV_ID and no MAIL_VERIFY_DKIM: moves by email are refused "
-                            "(README, \"Playing by email\").", id="kinplay.I102")]
     return []

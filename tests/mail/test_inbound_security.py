@@ -407,3 +407,13 @@ def test_a_stale_reply_brings_a_fresh_turn_email_when_no_newer_one_was_sent(alic
     inbox().clear()
     assert reply(to=old.reply_to[0], sender="alice@example.com", body=second) == "stale"
     assert sorted(m.subject for m in inbox()) == [f"Move not accepted in Tiny #{game.pk}", f"Your turn in Tiny #{game.pk}"]
+
+
+def test_check_deploy_warns_about_trusting_unauthenticated_mail_in_production(settings):
+    from django.core import checks
+
+    settings.MAIL_TRUST_UNAUTHENTICATED, settings.DEBUG = True, False
+    assert [m.id for m in authentication.check_trust()] == ["kinplay.W101"]
+    settings.MAIL_TRUST_UNAUTHENTICATED = False
+    assert authentication.check_trust() == []
+    assert authentication.check_trust in checks.registry.registry.get_checks(include_deployment_checks=True)
