@@ -100,3 +100,16 @@ def test_it_asks_the_mta_to_retry_when_the_database_is_down(game, inbox, monkeyp
     with pytest.raises(SystemExit) as exit:
         call_command("receive_mail")
     assert exit.value.code == 75  # EX_TEMPFAIL: the MTA keeps the message and tries again
+
+
+def test_it_reads_a_reply_written_only_in_html(game, inbox):
+    mail = turn_mail(inbox, "alice")
+    move = first_move(mail)
+    raw = raw_reply(to=mail.reply_to[0], sender="alice@example.com",
+                    body=f"<div dir=\"ltr\">{move}<br></div><br><div class=\"gmail_quote\">On Tue, kinplay wrote:<br>"
+                         f"<blockquote>It is your turn</blockquote></div>")
+    raw = raw.replace(b"Content-Type: text/plain", b"Content-Type: text/html")
+    from kinplay.notifications.replies import receive_message
+    from tests.mail.mails import parse
+
+    assert receive_message(parse(raw), raw=raw) == "accepted"
