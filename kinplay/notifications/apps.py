@@ -23,6 +23,6 @@ def _inbound(sender, event, esp_name, **kwargs):
     envelope = [message.envelope_recipient] if getattr(message, "envelope_recipient", None) else []
     try:  # for MAIL_VERIFY_DKIM; a re-serialised message may fail DKIM, never pass it falsely
         raw = message.as_bytes()
-    except (TypeError, ValueError, LookupError):
+    except Exception:  # noqa: BLE001  the stdlib cannot always write a hostile message back out
         raw = None
     receive_message(message, raw=raw, envelope=envelope, provider=provider_verdict(esp_name, event))

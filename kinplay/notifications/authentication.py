@@ -25,6 +25,8 @@ import authres
 from django.conf import settings
 from django.core import checks
 
+from kinplay.notifications import headers
+
 log = logging.getLogger("kinplay.notifications")
 
 DNSFUNC = None  # dkimpy's DNS lookup; tests put a fake here
@@ -36,10 +38,13 @@ class BadFrom(Exception):
 
 def sender_of(msg) -> str:
     """The one mailbox in From, lower-cased; BadFrom for anything else."""
-    headers = msg.get_all("From") or []
-    if len(headers) != 1:
-        raise BadFrom(f"{len(headers)} From headers")
-    header = headers[0]
+    try:
+        found = msg.get_all("From") or []
+    except Exception as exc:  # noqa: BLE001  the stdlib parser's IndexError & co on hostile values
+        raise BadFrom(f"unparsable From ({type(exc).__name__})") from None
+    if len(found) != 1:
+        raise BadFrom(f"{len(found)} From headers")
+    header = found[0]
     if any(isinstance(d, InvalidHeaderDefect) for d in getattr(header, "defects", ())):
         raise BadFrom(f"unparsable From: {str(header)[:100]!r}")
     groups = getattr(header, "groups", None)
@@ -96,9 +101,9 @@ def header_results(msg) -> list:
     ours = {i.lower() for i in settings.MAIL_AUTHSERV_ID}
     if not ours:
         return []
-    for value in msg.get_all("Authentication-Results") or []:
+    for value in headers.values(msg, "Authentication-Results"):
         try:
-            authserv_id, results = _results(str(value))
+            authserv_id, results = _results(value)
         except authres.AuthResError:  # junk is nobody's verdict
             continue
         if authserv_id in ours:

@@ -13,6 +13,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from kinplay.notifications import headers
 from kinplay.notifications.models import Outbox
 
 ANSWER_KINDS = (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED)
@@ -20,20 +21,19 @@ ANSWER_KINDS = (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED)
 
 def automatic(msg) -> str | None:
     """Why this message was written by a machine, or None."""
-    auto = str(msg.get("Auto-Submitted", "")).strip().lower()
+    auto = (headers.first(msg, "Auto-Submitted") or "").lower()
     if auto and auto.split(";")[0].strip() != "no":
-        return f"Auto-Submitted: {auto}"
-    precedence = str(msg.get("Precedence", "")).strip().lower()
+        return f"Auto-Submitted: {auto[:50]}"
+    precedence = (headers.first(msg, "Precedence") or "").lower()
     if precedence in ("bulk", "list", "junk", "auto_reply"):
         return f"Precedence: {precedence}"
-    if msg.get("List-Id") is not None or msg.get("List-Unsubscribe") is not None:
+    if headers.values(msg, "List-Id") or headers.values(msg, "List-Unsubscribe"):
         return "mailing list"
-    for value in msg.get_all("Return-Path") or []:
-        if str(value).strip() in ("<>", ""):
-            return "bounce (empty Return-Path)"
-    if msg.get_content_type() == "multipart/report":
+    if any(v in ("<>", "") for v in headers.values(msg, "Return-Path")):
+        return "bounce (empty Return-Path)"
+    if (headers.first(msg, "Content-Type") or "").lower().startswith("multipart/report"):
         return "delivery or read report"
-    if any(msg.get(h) is not None for h in ("X-Autoreply", "X-Autorespond")):
+    if headers.values(msg, "X-Autoreply") or headers.values(msg, "X-Autorespond"):
         return "auto-responder"
     return None
 

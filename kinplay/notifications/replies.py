@@ -29,7 +29,7 @@ from games.engine import IllegalAction
 from games.models import Event, Game
 from games.registry import get
 from games.store import VersionConflict, load_state
-from kinplay.notifications import loops, tokens
+from kinplay.notifications import headers, loops, tokens
 from kinplay.notifications.authentication import BadFrom, authenticated, sender_of
 from kinplay.notifications.models import InboundMail, Outbox
 from kinplay.notifications.tokens import reply_address  # noqa: F401  (compose imports it from here)
@@ -80,7 +80,7 @@ def read_lines(text: str) -> list[str]:
         # itself (it has a header such as "Am … schrieb …:"): then the player wrote nothing.
         text = "" if not replies or replies[0].headers else replies[0].body
     lines = []
-    for line in text.replace("\x00", "").splitlines():  # PostgreSQL text cannot hold NUL
+    for line in headers.clean(text).splitlines():
         line = line.strip()
         if line in ("--", "-- "):
             break
@@ -90,12 +90,12 @@ def read_lines(text: str) -> list[str]:
 
 
 def text_of(msg) -> str:
-    body = msg.get_body(preferencelist=("plain", "html"))
-    if body is None:
-        return ""
     try:
+        body = msg.get_body(preferencelist=("plain", "html"))
+        if body is None:
+            return ""
         content = body.get_content()
-    except (LookupError, ValueError):  # an unknown charset
+    except Exception:  # noqa: BLE001  unknown charsets, and the stdlib parser on hostile MIME headers
         return ""
     if body.get_content_type() == "text/html":
         content = strip_tags(re.sub(r"(?i)<br\s*/?>|</p>|</div>", "\n", content))
@@ -103,15 +103,20 @@ def text_of(msg) -> str:
 
 
 def recipients_of(msg) -> list[str]:
-    values = [str(v) for h in ("To", "Cc", "Delivered-To", "X-Original-To") for v in msg.get_all(h, [])]
-    return [addr for _, addr in getaddresses(values)]
+    found = [v for h in ("To", "Cc", "Delivered-To", "X-Original-To") for v in headers.values(msg, h)]
+    return [addr for _, addr in getaddresses(found)]
 
 
 def message_id_of(msg, raw: bytes | None) -> str:
-    message_id = str(msg.get("Message-ID", "") or "").strip()
+    message_id = headers.first(msg, "Message-ID") or ""
     if message_id:
         return message_id[:255]
-    return "sha256:" + hashlib.sha256(raw or msg.as_bytes()).hexdigest()
+    if raw is None:
+        try:
+            raw = msg.as_bytes()
+        except Exception:  # noqa: BLE001  a message the stdlib cannot write back out
+            raw = "\n".join(f"{k}: {v}" for k, v in msg.raw_items()).encode("utf-8", "replace")
+    return "sha256:" + hashlib.sha256(raw).hexdigest()
 
 
 # ---------------------------------------------------------------- receiving
