@@ -102,6 +102,25 @@ def test_it_asks_the_mta_to_retry_when_the_database_is_down(game, inbox, monkeyp
     assert exit.value.code == 75  # EX_TEMPFAIL: the MTA keeps the message and tries again
 
 
+def test_it_puts_no_traceback_in_what_the_mta_may_bounce(game, inbox, monkeypatch, capsys, settings, tmp_path):
+    from kinplay.notifications.management.commands import receive_mail
+
+    settings.VAR_DIR = tmp_path
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"From: x@y.z\r\n\r\nhi")))
+
+    def bug(*args, **kwargs):
+        raise KeyError("secret internals")
+
+    monkeypatch.setattr(receive_mail, "receive_message", bug)
+    with pytest.raises(SystemExit) as exit:
+        call_command("receive_mail")
+    assert exit.value.code == 75
+    out = capsys.readouterr()
+    assert "secret internals" not in out.out + out.err and "Traceback" not in out.out + out.err
+    assert "secret internals" in (tmp_path / "log" / "receive_mail.log").read_text()  # the operator's copy
+
+
 def test_it_reads_a_reply_written_only_in_html(game, inbox):
     mail = turn_mail(inbox, "alice")
     move = first_move(mail)
