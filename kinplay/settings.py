@@ -140,6 +140,8 @@ SWEEP_SECONDS = env.float("SWEEP_SECONDS", 5.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "kinplay.clocks.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS},
     "sweep-outbox": {"task": "kinplay.notifications.tasks.relay_outbox", "schedule": SWEEP_SECONDS},
+    # Held mail (quiet hours, digest intervals) goes out within a minute of being allowed.
+    "send-digests": {"task": "kinplay.notifications.tasks.send_digests", "schedule": 60.0},
     "end-vacations": {"task": "kinplay.clocks.tasks.end_vacations", "schedule": 60},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

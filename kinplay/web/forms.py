@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import time
+from functools import cache
+from zoneinfo import available_timezones
+
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.validators import UnicodeUsernameValidator
 
 from games.services import BOTS
+from kinplay.accounts.models import Profile
 
 PER_MOVE_CHOICES = [
     ("none", "No clock"),
@@ -70,6 +75,22 @@ class SignUpForm(forms.Form):
 class SettingsForm(forms.Form):
     email = forms.EmailField(required=False, widget=forms.EmailInput(attrs={"autocomplete": "email"}))
     email_turns = forms.BooleanField(required=False, label="Email me when it is my turn")
+    email_every = forms.TypedChoiceField(choices=Profile.EMAIL_EVERY, coerce=int, initial=Profile.EACH_TURN,
+                                         label="How often", required=False, empty_value=None)
+    time_zone = forms.ChoiceField(label="My time zone", initial="UTC", required=False)
+    quiet_hours = forms.BooleanField(required=False, label="Quiet hours")
+    # Left out of a post (an older client): the saved value stays.
+    quiet_from = forms.TimeField(label="From", initial=time(23, 0), required=False, widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
+    quiet_to = forms.TimeField(label="To", initial=time(7, 0), required=False, widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].choices = [(z, z.replace("_", " ")) for z in time_zones()]
+
+
+@cache
+def time_zones() -> list[str]:
+    return sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/"))) + ["UTC"]
 
 
 class NewGameForm(forms.Form):

@@ -56,17 +56,20 @@ def signup(request):
 @login_required
 def settings_page(request):
     profile = Profile.of(request.user)
+    mail_fields = ["email_turns", "email_every", "time_zone", "quiet_hours", "quiet_from", "quiet_to"]
     if request.method == "POST":
         form = forms.SettingsForm(request.POST)
         if form.is_valid():
             request.user.email = form.cleaned_data["email"]
             request.user.save(update_fields=["email"])
-            profile.email_turns = form.cleaned_data["email_turns"]
-            profile.save(update_fields=["email_turns"])
+            for name in mail_fields:
+                if form.cleaned_data[name] not in (None, ""):
+                    setattr(profile, name, form.cleaned_data[name])
+            profile.save(update_fields=mail_fields)
             messages.success(request, "Your settings are saved.")
             return redirect("settings")
     else:
-        form = forms.SettingsForm(initial={"email": request.user.email, "email_turns": profile.email_turns})
+        form = forms.SettingsForm(initial={"email": request.user.email, **{n: getattr(profile, n) for n in mail_fields}})
     token = Token.objects.filter(user=request.user).first()
     return render(request, "web/settings.html", {
         "form": form, "token": token,

@@ -9,7 +9,6 @@ from games import services
 from tests.mail.mails import reply
 from tests.play import accepted
 from tests.web import tinygame
-from tests.web.conftest import tiny  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +33,7 @@ def answers_after_replies(alice, bob, inbox, monkeypatch, bobs_hidden_card):
             .replace(str(bobs_hidden_card), "HIDDEN") for m in mails]
 
 
-@pytest.mark.usefixtures("tiny")
+@pytest.mark.usefixtures("tiny_by_mail")
 def test_an_answer_is_the_same_whatever_the_other_seat_holds(alice, bob, inbox, monkeypatch, mailoutbox):
     first = answers_after_replies(alice, bob, inbox, monkeypatch, 7771)
     mailoutbox.clear()

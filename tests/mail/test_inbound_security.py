@@ -18,7 +18,6 @@ from kinplay.notifications.replies import receive_message
 from kinplay.notifications.webhooks import urlpatterns as webhook_urls
 from tests.mail.mails import AUTHSERV, parse, raw_reply, reply
 from tests.play import accepted, step
-from tests.web.conftest import tiny  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db
 HERE = Path(__file__).parent
@@ -358,7 +357,7 @@ def test_it_reads_amazon_ses_verdicts_for_the_from_domain():
     assert authentication.provider_verdict("Amazon SES", event("PASS", spam="FAIL"))["spam"]
 
 
-@pytest.mark.usefixtures("tiny")
+@pytest.mark.usefixtures("tiny_by_mail")
 def test_a_reply_in_flight_still_counts_when_only_someone_else_moved(alice, bob, charlie, inbox):
     """bob resigns while alice's reply is on its way: her turn is the same turn, her move stands.
     (A move or a timeout of her own, or a new turn, would make the email stale.)"""
@@ -395,7 +394,7 @@ def test_it_never_fails_on_a_malformed_message_with_a_valid_token(game, inbox):
     check()
 
 
-@pytest.mark.usefixtures("tiny")
+@pytest.mark.usefixtures("tiny_by_mail")
 def test_a_stale_reply_brings_a_fresh_turn_email_when_no_newer_one_was_sent(alice, inbox, monkeypatch):
     from tests.web import tinygame
 

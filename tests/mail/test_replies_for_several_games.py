@@ -24,19 +24,15 @@ def moves_of(game, user):
 
 
 @pytest.fixture
-def digest(alice, bob, monkeypatch):
-    """A digest row for two of alice's games (the mailout part adds Outbox.games; until then
-    the row's games are given here as that field will give them)."""
+def digest(alice, bob):
+    """A digest email about two of alice's games (sent already: these tests only answer it)."""
+    from django.utils import timezone
+
     one, two = new_game(alice, bob), new_game(alice, bob)
     for g in (one, two):
         g.refresh_from_db()
-    from django.utils import timezone
-
-    # sent already: this branch cannot compose a digest, the relay must not try
-    row = Outbox.objects.create(kind="digest", game=one, user=alice, version=one.version, sent_at=timezone.now())
-    spoken_of = {one.pk: one.version, two.pk: two.version}
-    original = tokens.games_of
-    monkeypatch.setattr(tokens, "games_of", lambda r: spoken_of if r.pk == row.pk else original(r))
+    row = Outbox.objects.create(kind=Outbox.DIGEST, game=None, user=alice, version=0, sent_at=timezone.now(),
+                                games={str(one.pk): one.version, str(two.pk): two.version})
     return row, one, two
 
 
@@ -167,3 +163,36 @@ def test_an_invited_player_answers_the_invitation_email(alice, bob, inbox, word,
     # the same words again, in a new email: the invitation is answered already
     again = reply(to=invitation.reply_to[0], sender="bob@example.com", body=word)
     assert again == "refused"
+
+
+def test_a_real_digest_is_answered_game_by_game(alice, bob, inbox):
+    from datetime import UTC, datetime, timedelta
+
+    import time_machine
+
+    from kinplay.accounts.models import Profile
+    from kinplay.notifications.digests import release_held
+    from tests.mail.test_digests_and_quiet_hours import game_waiting_for_bob, to
+
+    profile = Profile.of(bob)
+    profile.email_every = Profile.HOURLY
+    profile.save()
+    with time_machine.travel(datetime(2026, 11, 24, 9, 0, tzinfo=UTC), tick=False) as clock:
+        game_waiting_for_bob(alice)
+        assert len(to(inbox, "bob")) == 1  # the first email of the hour goes at once
+        clock.shift(timedelta(minutes=10))
+        second, third = game_waiting_for_bob(alice), game_waiting_for_bob(alice)
+        assert len(to(inbox, "bob")) == 1  # the others wait for the digest
+        clock.shift(timedelta(minutes=61))
+        release_held()
+        digest = to(inbox, "bob")[-1]
+        assert digest.reply_to and f"#{second.pk}" in digest.body and f"#{third.pk}" in digest.body
+        lines = [line.split("  —  ")[0].strip() for line in digest.body.splitlines() if "  —  " in line]
+        picks = [next(x for x in lines if x.startswith(f"#{g.pk} ")) for g in (second, third)]
+        inbox().clear()
+        body = "\n".join(picks) + "\n\n> " + digest.body.replace("\n", "\n> ")
+        assert reply(to=digest.reply_to[0], sender="bob@example.com", body=body) == "accepted"
+    for g in (second, third):
+        assert Event.objects.filter(game=g, command__by="email", seat=1).exists()
+    [answer] = to(inbox, "bob")
+    assert answer.subject == "Your reply: 2 applied, 0 not applied"

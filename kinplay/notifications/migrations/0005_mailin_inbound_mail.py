@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('notifications', '0003_consent_mail'),
+        ('notifications', '0004_mailout_digests_and_held'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
