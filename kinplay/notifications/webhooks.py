@@ -28,6 +28,9 @@ def _closed_until_secret(view):
     def wrapped(request, *args, **kwargs):
         if not (getattr(settings, "ANYMAIL", {}) or {}).get("WEBHOOK_SECRET"):
             return JsonResponse({"error": "not_found", "detail": "Inbound mail webhooks are not enabled."}, status=404)
+        if request.method == "POST" and not _readable(request):
+            return JsonResponse({"error": "bad_request", "detail": "The webhook body is empty or not valid JSON."},
+                                status=400)
         try:
             return view(request, *args, **kwargs)
         except (AnymailImproperlyInstalled, AnymailConfigurationError):  # e.g. SES without boto3: not set up here
@@ -39,6 +42,19 @@ def _closed_until_secret(view):
     # CSRF exemption and the like live on the view function: keep them
     wrapped.csrf_exempt = getattr(view, "csrf_exempt", False)
     return wrapped
+
+
+def _readable(request) -> bool:
+    """A body worth handing to the provider's parser: not empty, and JSON that parses to
+    something when it says it is JSON (form posts, e.g. SendGrid's, are left to anymail)."""
+    if not request.body.strip():
+        return False
+    if request.content_type != "application/json":
+        return True
+    try:
+        return bool(json.loads(request.body))
+    except (ValueError, RecursionError):
+        return False
 
 
 urlpatterns = [

@@ -68,8 +68,16 @@ def test_it_answers_nothing_on_the_inbound_webhooks_until_a_secret_is_set(game, 
     assert events(game) == before
 
 
-@pytest.mark.parametrize("body", ["{}", "not json", "[]", '{"RawEmail": 3}', ""])
-def test_it_never_answers_500_to_an_unreadable_webhook_body(db, client, settings, body):
+@pytest.mark.parametrize("body", ["{}", "not json", "[]", "", "[" * 5000])
+def test_it_answers_400_to_an_empty_or_malformed_webhook_body(db, client, settings, body):
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:s3cret"}
+    for path in webhook_paths("inbound") + webhook_paths("tracking"):
+        response = client.post(path, data=body, content_type="application/json", **basic())
+        assert response.status_code == 400 and response.json()["error"] == "bad_request", path
+
+
+@pytest.mark.parametrize("body", ['{"RawEmail": 3}', '{"event-data": []}', '{"mail": {}}', '{"Type": "x"}', "3"])
+def test_it_never_answers_500_to_an_unexpected_webhook_body(db, client, settings, body):
     settings.ANYMAIL = {"WEBHOOK_SECRET": "hook:s3cret"}
     for path in webhook_paths("inbound") + webhook_paths("tracking"):
         response = client.post(path, data=body, content_type="application/json", **basic())
