@@ -148,6 +148,7 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     # Mail clients (Gmail above all) drop <style> blocks: every style goes onto its element.
     html = css_inline.inline(render_to_string("mail/game.html", context))
     reply_to = [reply_address(row)] if moves else None  # a digest's token names all its games
-    msg = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [user.email], reply_to=reply_to)
+    msg = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [user.email], reply_to=reply_to,
+                                 headers={"Auto-Submitted": "auto-generated"})  # RFC 3834: no vacation replies
     msg.attach_alternative(html, "text/html")
     return msg

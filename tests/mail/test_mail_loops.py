@@ -67,3 +67,9 @@ def test_it_answers_one_address_at_most_n_times_an_hour(game, inbox, settings):
     for _ in range(5):
         assert reply(to=mail.reply_to[0], sender="alice@example.com", body="fly to the moon") == "refused"
     assert len(inbox()) == 3
+
+
+def test_turn_emails_say_they_are_automatic_so_vacation_responders_stay_quiet(game, inbox):
+    mail = turn_mail(inbox, "alice")
+    assert mail.extra_headers["Auto-Submitted"] == "auto-generated"
+    assert mail.reply_to  # and a person can still answer them
