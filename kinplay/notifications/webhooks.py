@@ -16,7 +16,7 @@ from anymail.exceptions import (
     AnymailError,
     AnymailImproperlyInstalled,
 )
-from django.conf import settings
+from anymail.utils import get_anymail_setting
 from django.http import JsonResponse
 from django.urls import URLPattern
 
@@ -26,7 +26,7 @@ log = logging.getLogger("kinplay.notifications")
 def _closed_until_secret(view):
     @functools.wraps(view)
     def wrapped(request, *args, **kwargs):
-        if not (getattr(settings, "ANYMAIL", {}) or {}).get("WEBHOOK_SECRET"):
+        if not get_anymail_setting("webhook_secret", default=None):  # read as anymail reads it
             return JsonResponse({"error": "not_found", "detail": "Inbound mail webhooks are not enabled."}, status=404)
         if request.method == "POST" and not _readable(request):
             return JsonResponse({"error": "bad_request", "detail": "The webhook body is empty or not valid JSON."},
