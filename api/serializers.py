@@ -33,6 +33,7 @@ class CreateGameSerializer(serializers.Serializer):
     options = serializers.DictField(required=False, default=dict)
     seats = serializers.ListField(child=serializers.DictField(), min_length=1)
     clock = ClockSerializer(required=False)
+    rated = serializers.BooleanField(default=True, help_text="false: a friendly game that changes no rating")
     invite_only = serializers.BooleanField(default=False, help_text="cancel the game if an invitation is declined or lapses, instead of opening the seat")
 
 
@@ -75,6 +76,7 @@ class GameOut(serializers.Serializer):
     view = serializers.DictField()
     legal_actions = LegalActionOut(many=True)
     result = serializers.DictField(allow_null=True)
+    rated = serializers.BooleanField()
     fairness = serializers.DictField()
 
 

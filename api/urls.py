@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import views
+from api import ratings, views
 
 urlpatterns = [
     path("accounts/register/", views.register),
@@ -16,6 +16,8 @@ urlpatterns = [
     path("games/<int:id>/actions/", views.game_action),
     path("games/<int:id>/events/", views.game_events),
     path("games/<int:id>/resign/", views.game_resign),
+    path("ratings/<str:kind>/", ratings.leaderboard),
+    path("players/<str:name>/", ratings.player),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),

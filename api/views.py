@@ -73,7 +73,7 @@ def game_list(request):
         game = services.create_game(
             creator=request.user, kind=data["kind"], options=data["options"], seats=data["seats"],
             per_move=clock.get("per_move", "default"),
-            on_timeout=clock.get("on_timeout", "bot"), invite_only=data["invite_only"],
+            on_timeout=clock.get("on_timeout", "bot"), invite_only=data["invite_only"], rated=data["rated"],
         )
         return Response(selectors.game_for(_game(game.pk), request.user), status=status.HTTP_201_CREATED)
     my_turn, invited = request.query_params.get("my_turn"), request.query_params.get("invited")

@@ -79,6 +79,8 @@ class Game(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    rated = models.BooleanField(default=True)  # the creator may play a friendly game (kinplay.ratings)
+    finished_at = models.DateTimeField(null=True, blank=True)  # the finish order ratings replay
     # A declined or expired invitation cancels the game instead of opening the seat to anyone.
     invite_only = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)

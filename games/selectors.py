@@ -65,6 +65,7 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None) ->
         "view": rules.view(state, seat) if playing else {},
         "legal_actions": rules.legal_actions(state, seat) if playing and seat is not None and not historical and game.status == Game.ACTIVE else [],
         "result": game.result,
+        "rated": game.rated,
         "fairness": {"seed_sha256": game.seed_sha256, "seed": game.seed if finished else None},
     }
 

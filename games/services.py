@@ -18,6 +18,7 @@ from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
 from games.store import Appender, VersionConflict, load_state
 from kinplay import sql
+from kinplay.ratings.services import record_game_over
 
 log = logging.getLogger("kinplay.games")
 
@@ -70,7 +71,7 @@ def _options_validator(slug):
 
 
 def create_game(*, creator, kind: str, options=None, seats, per_move="default", on_timeout="bot",
-                invite_only=False) -> Game:
+                invite_only=False, rated=True) -> Game:
     if kind not in kinds():
         raise BadRequest(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
     k = get(kind)
@@ -114,6 +115,7 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
         game = Game.objects.create(
             kind=kind, options=options, seed=seed, seed_sha256=seed_digest(seed),
             per_move=per_move, on_timeout=on_timeout, created_by=creator, invite_only=bool(invite_only),
+            rated=bool(rated),
         )
         game.hold_seats(Seat.objects.bulk_create([Seat(game=game, index=i, **p) for i, p in enumerate(planned)]))
         _invite(game)
@@ -277,6 +279,7 @@ def _after(game, kind, state, rows, *, acted, old_version, new_version, present=
     game.updated_at = timezone.now()
     if not sql.update_if(game, ("version", "to_act", "status", "result", "deadline", "updated_at"), {"version": old_version}):
         raise VersionConflict(Game.objects.get(pk=game.pk).version)
+    record_game_over(game)  # ratings and finish time, once, when this change finished the game
     notify_after_change(game, before=before, now=set(entries), acted=acted, present=present)
 
 

@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "games",
     "kinplay.clocks",
     "kinplay.notifications",
+    "kinplay.ratings",
     "kinplay.web",
     "api",
 ]

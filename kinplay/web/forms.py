@@ -102,6 +102,7 @@ class NewGameForm(forms.Form):
     per_move = forms.ChoiceField(choices=PER_MOVE_CHOICES, initial="259200", label="Time per move")
     per_move_seconds = forms.IntegerField(required=False, min_value=1, label="Seconds per move")
     on_timeout = forms.ChoiceField(choices=ON_TIMEOUT_CHOICES, initial="bot", label="When time runs out")
+    rated = forms.BooleanField(required=False, initial=True, label="Rated game")
     invite_only = forms.BooleanField(required=False, label="Invited players only")
 
     def __init__(self, *args, kinds=None, **kwargs):

@@ -23,6 +23,7 @@ from games.registry import kinds
 from games.store import VersionConflict
 from kinplay.accounts.models import Profile
 from kinplay.clocks import vacation
+from kinplay.ratings.selectors import rating_changes
 from kinplay.web import forms
 
 log = logging.getLogger("kinplay.web")
@@ -172,7 +173,7 @@ def new_game(request):
                 per_move, on_timeout = form.clock()
                 game = services.create_game(creator=request.user, kind=kind.slug, options=options, seats=seats,
                                             per_move=per_move, on_timeout=on_timeout,
-                                            invite_only=form.cleaned_data["invite_only"])
+                                            invite_only=form.cleaned_data["invite_only"], rated=form.cleaned_data["rated"])
             except (forms.OptionError, services.BadRequest) as exc:
                 error = str(exc)
             except IllegalAction as exc:
@@ -189,6 +190,8 @@ def new_game(request):
             "players": first and first["min"], "per_move": "259200", "on_timeout": "bot",
         })
     data = request.POST if request.method == "POST" else {}
+    if request.method != "POST" and request.GET.get("invite"):  # "Challenge" on a player page
+        data = {"seat-2-type": "user", "seat-2-user": request.GET["invite"]}
     max_players = max([c["max"] for c in choices] or [1])
     selected_kind = form["kind"].value() or (choices[0]["slug"] if choices else "")
     seat_rows = [{
@@ -250,12 +253,14 @@ def game_page(request, pk):
     standings = []
     if result:
         ranks, scores, winners = result.get("ranks") or [], result.get("scores") or [], result.get("winners") or []
+        changes = rating_changes(game)  # the game-over screen shows each seat's rating change
         for s in data["seats"]:
             i = s["index"]
             standings.append({
                 "name": s["name"], "you": s["you"], "bot": s["bot"],
                 "rank": ranks[i] if i < len(ranks) else None,
                 "score": scores[i] if i < len(scores) else None, "winner": i in winners,
+                "rating": changes.get(i),
             })
         standings.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0))
     winners = (result or {}).get("winners") or []
