@@ -26,6 +26,8 @@ class TokenRequestSerializer(serializers.Serializer):
 class ClockSerializer(serializers.Serializer):
     per_move = serializers.IntegerField(min_value=1, allow_null=True, required=False)
     on_timeout = serializers.ChoiceField(["bot", "skip", "forfeit"], default="bot")
+    window = serializers.IntegerField(min_value=1, allow_null=True, required=False,
+                                      help_text="seconds a reaction window stays open (≤ per_move); default: per_move")
 
 
 class CreateGameSerializer(serializers.Serializer):
@@ -54,6 +56,14 @@ class SeatOut(serializers.Serializer):
     bot = serializers.CharField(allow_null=True)
     you = serializers.BooleanField()
     invited = serializers.BooleanField(help_text="invited and not yet accepted")
+    standing = serializers.ChoiceField(["ask", "unable", "always"], required=False,
+                                       help_text="your standing answer to reaction windows (your own seat only)")
+
+
+class StandingSerializer(serializers.Serializer):
+    answer = serializers.ChoiceField(["ask", "unable", "always"], help_text=(
+        "ask: ask me every time; unable: pass for me only when I cannot react; "
+        "always: always let cards resolve / never raise my hand unless I answer myself"))
 
 
 class LegalActionOut(serializers.Serializer):

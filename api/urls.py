@@ -18,6 +18,7 @@ urlpatterns = [
     path("games/<int:id>/resign/", views.game_resign),
     path("ratings/<str:kind>/", ratings.leaderboard),
     path("players/<str:name>/", ratings.player),
+    path("games/<int:id>/standing/", views.game_standing),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),

@@ -74,6 +74,7 @@ def game_list(request):
             creator=request.user, kind=data["kind"], options=data["options"], seats=data["seats"],
             per_move=clock.get("per_move", "default"),
             on_timeout=clock.get("on_timeout", "bot"), invite_only=data["invite_only"], rated=data["rated"],
+            window=clock.get("window"),
         )
         return Response(selectors.game_for(_game(game.pk), request.user), status=status.HTTP_201_CREATED)
     my_turn, invited = request.query_params.get("my_turn"), request.query_params.get("invited")
@@ -152,6 +153,15 @@ def game_events(request, id):
     if not after.isdigit():
         return error("bad_request", "after must be a number.", status.HTTP_400_BAD_REQUEST)
     return Response(selectors.redacted_events(game, game.seat_of(request.user), after=int(after)))
+
+
+@extend_schema(request=s.StandingSerializer, responses={200: s.GameOut})
+@api_view(["POST"])
+def game_standing(request, id):
+    """Set my standing answer to reaction windows in this game; one open for me may be answered at once."""
+    data = _valid(s.StandingSerializer, request)
+    services.set_standing_answer(_game(id).pk, request.user, data["answer"])
+    return Response(selectors.game_for(_game(id), request.user))
 
 
 @extend_schema(request=None, responses={201: s.ActionResultOut})

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.engine import RESIGN, IllegalAction, clone, find_legal, replay
+from games.engine import RESIGN, IllegalAction, clone, event, find_legal, replay
 from games.models import Event, Game, Seat
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
@@ -71,7 +71,7 @@ def _options_validator(slug):
 
 
 def create_game(*, creator, kind: str, options=None, seats, per_move="default", on_timeout="bot",
-                invite_only=False, rated=True) -> Game:
+                invite_only=False, rated=True, window=None) -> Game:
     if kind not in kinds():
         raise BadRequest(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
     k = get(kind)
@@ -91,6 +91,10 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
         raise BadRequest("clock.per_move must be a positive number of seconds or null.")
     if on_timeout not in dict(Game.TIMEOUT_POLICIES):
         raise BadRequest("clock.on_timeout must be one of bot, skip, forfeit.")
+    if window is not None and (not isinstance(window, int) or isinstance(window, bool) or window < 1):
+        raise BadRequest("clock.window must be a positive number of seconds or null (as long as a move).")
+    if window is not None and per_move is not None and window > per_move:
+        raise BadRequest(f"clock.window ({window} s) cannot be longer than clock.per_move ({per_move} s).")
     users = get_user_model().objects
     planned = []
     for i, spec in enumerate(seats):
@@ -114,7 +118,7 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind, options=options, seed=seed, seed_sha256=seed_digest(seed),
-            per_move=per_move, on_timeout=on_timeout, created_by=creator, invite_only=bool(invite_only),
+            per_move=per_move, on_timeout=on_timeout, window=window, created_by=creator, invite_only=bool(invite_only),
             rated=bool(rated),
         )
         game.hold_seats(Seat.objects.bulk_create([Seat(game=game, index=i, **p) for i, p in enumerate(planned)]))
@@ -213,8 +217,10 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
     if seat is not None and action != RESIGN and seat not in rules.to_act(state):
         raise IllegalAction("It is not your turn.")
     version = game.version
+    # A timeout is a fact of its own in the stream, stored before what it caused.
+    before = [_timed_out(rules, state, seat, by)] if by.startswith("timeout-") else []
     try:
-        events = rules.decide(state, seat, action, Rng(game.seed, version))
+        events = rules.decide(state, seat, action, Rng(game.seed, version + len(before)))
     except IllegalAction:
         raise
     except Exception:  # a malformed action the rules did not foresee: refuse it, keep the trace
@@ -223,6 +229,8 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
     for e in events:
         state = rules.evolve(state, e)
     appender = Appender(game, version)
+    if before:
+        appender.add(before, state, seat=seat, command={"platform": "timed_out"})
     appender.add(events, state, seat=seat, command={"seat": seat, "action": action, "by": by},
                  idempotency_key=idempotency_key)
     state, bots_acted = _run_bots(game, kind, state, appender)
@@ -233,21 +241,37 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
     return Outcome(game, rows, state, seat)
 
 
+def _timed_out(rules, state, seat, by) -> dict:
+    """The platform event of a timeout: whose time ran out, the policy applied and, for a
+    reaction window, the default answer given (the same for every seat, so public)."""
+    entry = rules.to_act(state).get(seat) or {}
+    window = entry.get("kind") == "window"
+    answer = None
+    if window:
+        answer = next((i["notation"] for i in rules.legal_actions(state, seat) if i["action"] == entry.get("default")), None)
+    return event("timed_out", seat=seat, policy=by.removeprefix("timeout-"), window=window, answer=answer)
+
+
 def _run_bots(game, kind, state, appender):
-    """Bots answer at once, inside the same transaction as the move that woke them."""
+    """Bots answer at once, inside the same transaction as the move that woke them, and so
+    do the standing answers of players to reaction windows (by="standing")."""
     rules, seats, acted = kind.rules, {s.index: s for s in game.seats.all()}, set()
     for _ in range(MAX_BOT_STEPS):
         if rules.result(state) is not None:
             break
-        waiting = [s for s in sorted(rules.to_act(state)) if seats[s].bot]
-        if not waiting:
+        entries = rules.to_act(state)
+        seat = next((s for s in sorted(entries) if seats[s].bot or seats[s].stands_for(rules, state, entries[s])), None)
+        if seat is None:
             break
-        seat, version = waiting[0], appender.version
-        action = kind.bot(seats[seat].bot)(clone(state), seat, Rng(game.seed, f"bot:{version}"))
+        version = appender.version
+        if seats[seat].bot:
+            action, by = kind.bot(seats[seat].bot)(clone(state), seat, Rng(game.seed, f"bot:{version}")), "bot"
+        else:
+            action, by = entries[seat]["default"], "standing"
         events = rules.decide(state, seat, action, Rng(game.seed, version))
         for e in events:
             state = rules.evolve(state, e)
-        appender.add(events, state, seat=seat, command={"seat": seat, "action": action, "by": "bot"})
+        appender.add(events, state, seat=seat, command={"seat": seat, "action": action, "by": by})
         acted.add(seat)
     return state, acted
 
@@ -256,7 +280,7 @@ def _command_rows(game, first: Event) -> list[Event]:
     """The events one request stored: its command and the bot answers that followed it."""
     rows = []
     for row in Event.objects.filter(game=game, seq__gte=first.seq).order_by("seq"):
-        if row.seq > first.seq and row.command is not None and row.command.get("by") != "bot":
+        if row.seq > first.seq and row.command is not None and row.command.get("by") not in ("bot", "standing"):
             break
         rows.append(row)
     return rows
@@ -308,6 +332,36 @@ def timeout(game_id, seat) -> str:
     except VersionConflict:
         return "moved-first"
     return how
+
+
+def set_standing_answer(game_id, user, value) -> Outcome | None:
+    """Set ``user``'s standing answer to reaction windows in one game (Seat.STANDING).
+
+    When the new answer covers a window open for them now, it answers it at once (the
+    Outcome of that answer; None when nothing was answered). Game.DoesNotExist for no such
+    game, NotYourSeat when the user does not play in it.
+    """
+    if value not in dict(Seat.STANDING):
+        raise BadRequest(f"The standing answer must be one of {', '.join(dict(Seat.STANDING))}.")
+    game = Game.objects.get_with_seats(game_id)
+    seat = game.seat_of(user)
+    if seat is None:
+        raise NotYourSeat("You have no seat at this game.")
+    Seat.objects.filter(game_id=game_id, index=seat).update(standing=value)
+    for _ in range(5):
+        game = Game.objects.get_with_seats(game_id)
+        if game.status != Game.ACTIVE:
+            return None
+        rules = get(game.kind).rules
+        state = load_state(game)
+        entry = rules.to_act(state).get(seat)
+        if entry is None or not game.seats.all()[seat].stands_for(rules, state, entry):
+            return None
+        try:
+            return act(game_id, seat, action=entry["default"], expected_version=game.version, by="standing")
+        except VersionConflict:
+            continue  # someone moved meanwhile: look again at the window as it is now
+    return None
 
 
 def fire_timer(game_id, action) -> str:

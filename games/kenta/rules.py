@@ -10,7 +10,7 @@ import json
 import os
 import re
 
-from games.engine import IllegalAction, event
+from games.engine import IllegalAction, event, seat_ref
 
 SLUG = "kenta"
 NAME = "Kenta"
@@ -23,17 +23,18 @@ OPTIONS_SCHEMA = {
     "additionalProperties": False,
     "properties": {
         "vote_seconds": {
-            "type": "integer", "minimum": 10, "maximum": 604800, "default": 60,
+            "type": ["integer", "null"], "minimum": 10, "maximum": 604800, "default": None,
             "title": "Vote window (seconds)",
             "description": "How long players have to hide a black or white marker when the finish "
                            "line (or the tie-break winner) is voted on. Who has not voted in time "
-                           "plays no marker.",
+                           "plays no marker. Empty: as long as a move.",
         },
         "reaction_seconds": {
-            "type": "integer", "minimum": 10, "maximum": 604800, "default": 60,
+            "type": ["integer", "null"], "minimum": 10, "maximum": 604800, "default": None,
             "title": "STOP window (seconds)",
             "description": "How long the other players have to play a STOP card after an action "
-                           "card is announced. Doing nothing lets the card resolve.",
+                           "card is announced. Doing nothing lets the card resolve. Empty: as long "
+                           "as a move.",
         },
     },
 }
@@ -244,6 +245,9 @@ def _opts(options):
     out = {}
     for k, spec in OPTIONS_SCHEMA["properties"].items():
         v = options.get(k, spec["default"])
+        if v is None:  # no window of its own: the platform's window clock applies
+            out[k] = v
+            continue
         if not _int(v) or not spec["minimum"] <= v <= spec["maximum"]:
             raise IllegalAction(f"The option “{spec['title']}” must be a whole number from "
                                 f"{spec['minimum']} to {spec['maximum']}.")
@@ -790,14 +794,14 @@ def game_over(sim, winners, why):
     else:
         for p in act:
             ranks[p] = 1
-    cols = [COLORS[w] for w in winners]
+    cols = [f"{seat_ref(w)} ({COLORS[w]})" for w in winners]
     if why == "resign":
-        summary = f"{' and '.join(c.capitalize() for c in cols)} wins: every other player resigned."
+        summary = f"{' and '.join(cols)} wins: every other player resigned."
     elif len(winners) == 1:
-        summary = (f"{cols[0].capitalize()} wins with a pawn on square {scores[winners[0]]} "
+        summary = (f"{cols[0]} wins with a pawn on square {scores[winners[0]]} "
                    f"after the scoring.")
     else:
-        summary = (f"{' and '.join(c.capitalize() for c in cols)} share the win on square "
+        summary = (f"{' and '.join(cols)} share the win on square "
                    f"{scores[winners[0]]}.")
     sim.emit("game_over", winners=sorted(winners), ranks=ranks, scores=scores, summary=summary,
              why=why)
@@ -968,14 +972,14 @@ def legal_actions(state, seat):
                               type="vote", marker="white"))
             else:
                 for c in v["candidates"]:
-                    out.append(_a(f"vote {_color(s, c)}", f"Vote for the {_color(s, c)} player",
+                    out.append(_a(f"vote {_color(s, c)}", f"Vote for {seat_ref(c)} ({_color(s, c)})",
                                   type="vote", marker=c))
-            out.append(_a("abstain", "Play no marker", type="vote", marker="none"))
+            out.append(_a("nothing", "Play no marker", type="vote", marker="none"))
         return out
     r = s["react"]
     if r is not None:
         if seat in r["waiting"]:
-            out.append(_a("pass", "Let the card resolve", type="pass"))
+            out.append(_a("resolve", "Let the card resolve", type="pass"))
             if any(CARDS[k]["stop"] for k in s["hands"][seat]):
                 out.append(_a("stop", "Play STOP: cancel this card", type="stop"))
         return out
@@ -1006,12 +1010,12 @@ def legal_actions(state, seat):
         out.append(_a("end", "End your turn", type="end"))
     elif kind == "target":
         for t in info:
-            out.append(_a(f"target {_color(s, t)}", f"Choose the {_color(s, t)} player",
+            out.append(_a(f"target {_color(s, t)}", f"Choose {seat_ref(t)} ({_color(s, t)})",
                           type="target", seat=t))
     elif kind == "dir":
         col = _color(s, info)
         steps = CARDS[s["playing"]["card"]]["effects"][s["playing"]["step"]]["steps"]
-        who = "your pawn" if info == seat else f"the {col} pawn"
+        who = "your pawn" if info == seat else f"{seat_ref(info)}'s pawn ({col})"
         out.append(_a(f"{col} forward", f"Move {who} {steps} forward", type="dir", mover=info, dir="forward"))
         out.append(_a(f"{col} back", f"Move {who} {steps} back", type="dir", mover=info, dir="backward"))
     elif kind == "kenta":
@@ -1024,7 +1028,7 @@ def legal_actions(state, seat):
     elif kind == "give":
         t = s["playing"]["target"]
         for k in dict.fromkeys(s["hands"][seat]):
-            out.append(_a(f"give {k}", f"Give {CARDS[k]['name']} to the {_color(s, t)} player",
+            out.append(_a(f"give {k}", f"Give {CARDS[k]['name']} to {seat_ref(t)} ({_color(s, t)})",
                           type="give", card=k))
     return out
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 
-from games.engine import IllegalAction, RESIGN, event
+from games.engine import IllegalAction, RESIGN, event, seat_ref
 
 SLUG = "kinapa"
 NAME = "Kinapa"
@@ -82,13 +82,14 @@ OPTIONS_SCHEMA = {
     "additionalProperties": False,
     "properties": {
         "window_seconds": {
-            "type": "integer",
+            "type": ["integer", "null"],
             "minimum": 3,
             "maximum": 86400,
-            "default": 30,
+            "default": None,
             "title": "Hand-raising window (seconds)",
             "description": "The Emperor's \"1-2-3\": how long the other players have to raise a hand "
-                           "or do nothing after an announcement. Doing nothing is the default.",
+                           "or do nothing after an announcement. Doing nothing is the default. "
+                           "Empty: as long as a move.",
         },
         "round_limit": {
             "type": "integer",
@@ -141,6 +142,9 @@ def _options(options):
             if key not in DEFAULTS:
                 raise IllegalAction(f"Unknown option “{key}”.")
             spec = OPTIONS_SCHEMA["properties"][key]
+            if value is None and key == "window_seconds":  # the platform's window clock applies
+                opts[key] = value
+                continue
             if not isinstance(value, int) or isinstance(value, bool) or not spec["minimum"] <= value <= spec["maximum"]:
                 raise IllegalAction(f"Option “{key}” must be a whole number from {spec['minimum']} to {spec['maximum']}.")
             opts[key] = value
@@ -539,8 +543,8 @@ def _phase(s):
 
 def _holder_name(s, h):
     if h >= s["n"]:
-        return f"player {h - s['n'] + 1}'s BOT"
-    return f"player {h + 1}"
+        return f"{seat_ref(h - s['n'])}'s BOT"
+    return seat_ref(h)
 
 
 def legal_actions(state, seat):
@@ -591,7 +595,7 @@ def legal_actions(state, seat):
             out.append({"notation": f"turn {p + 1}", "label": label, "action": {"type": "flip", "pos": p}})
     elif phase == "next":
         for p in next_candidates(s):
-            out.append({"notation": f"emperor {p + 1}", "label": f"Pass the Emperor card to player {p + 1}",
+            out.append({"notation": f"emperor {p + 1}", "label": f"Pass the Emperor card to {seat_ref(p)}",
                         "action": {"type": "next", "seat": p}})
     return out
 
@@ -716,9 +720,9 @@ def result(state):
     ranks = [1 + sum(1 for q in range(n) if keys[q] > keys[p]) for p in range(n)]
     winners = [p for p in range(n) if ranks[p] == 1]
     reason = end.get("reason")
-    names = ", ".join(f"player {p + 1}" for p in winners)
+    names = ", ".join(seat_ref(p) for p in winners)
     if reason == "win":
-        summary = f"Player {winner + 1} put down a second pair and wins."
+        summary = f"{seat_ref(winner)} put down a second pair and wins."
     elif reason == "resign":
         summary = f"Everybody else left the game: {names} wins." if winner is not None else "Everybody left the game."
     elif reason == "objects":

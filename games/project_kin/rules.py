@@ -12,7 +12,7 @@ import json
 import os
 from collections import deque
 
-from games.engine import IllegalAction, event
+from games.engine import IllegalAction, event, fill_seats, seat_ref
 
 SLUG = "project_kin"
 NAME = "Project_Kin"
@@ -772,7 +772,7 @@ def decide(state, seat, action, rng):
     if typ == "resign":
         b = _B(state)
         b.ev("resigned", seat=seat)
-        b.ev("game_over", winners=[1 - seat], reason=f"{SEAT_NAMES[seat]} resigned")
+        b.ev("game_over", winners=[1 - seat], reason=f"{seat_ref(seat)} resigned")
         return b.events
     if typ == "detonate":
         raise IllegalAction("Only the fuse can set off the bomb.")
@@ -806,7 +806,7 @@ def decide(state, seat, action, rng):
         _end_turn(b)
     elif typ == "deliver":
         b.ev("delivered", seat=seat, piece=b.s["bomb"]["carrier"])
-        b.ev("game_over", winners=[seat], reason=f"{SEAT_NAMES[seat]} delivered the bomb from the objective point")
+        b.ev("game_over", winners=[seat], reason=f"{seat_ref(seat)} delivered the bomb from the objective point")
     elif typ == "special":
         king = next(p for p in _on_board(b.s, seat) if p["type"] == "king")
         new = sorted((q for q in _zone(b.s, seat, "extra") if q["type"] == action["make"]), key=lambda q: q["id"])[0]
@@ -986,16 +986,16 @@ def _check_end(b):
             board[seat] += 1
     for seat in (0, 1):
         if out[seat] >= PIECES["pawns"]:
-            b.ev("game_over", winners=[seat], reason=f"{SEAT_NAMES[seat]} got all their pawns to the enemy base")
+            b.ev("game_over", winners=[seat], reason=f"{seat_ref(seat)} got all their pawns to the enemy base")
             return True
     for seat in (0, 1):
         if king_lost[seat]:
             losers.add(seat)
-            reasons.append(f"{SEAT_NAMES[seat]}'s King was eliminated")
+            reasons.append(f"{seat_ref(seat)}'s King was eliminated")
     for seat in (0, 1):
         if seat not in losers and out[seat] == 0 and not board[seat]:
             losers.add(seat)
-            reasons.append(f"{SEAT_NAMES[seat]} has no piece left on the board")
+            reasons.append(f"{seat_ref(seat)} has no piece left on the board")
     if not losers:
         return False
     winners = [x for x in (0, 1) if x not in losers]
@@ -1029,7 +1029,7 @@ def result(state):
     if len(winners) == 1:
         ranks = [1 if s in winners else 2 for s in (0, 1)]
         scores = [1 if s in winners else 0 for s in (0, 1)]
-        summary = f"{SEAT_NAMES[winners[0]]} wins: {state['result']['reason']}."
+        summary = f"{seat_ref(winners[0])} ({SEAT_NAMES[winners[0]]}) wins: {state['result']['reason']}."
     else:
         ranks, scores = [1, 1], [0, 0]
         summary = f"Draw: {state['result']['reason']}."
@@ -1159,5 +1159,6 @@ def describe(e, names):
         return f"{who(d['seat'])} resigned."
     if t == "game_over":
         w = d.get("winners") or []
-        return f"Game over: {who(w[0])} wins ({d['reason']})." if len(w) == 1 else f"Game over: draw ({d['reason']})."
+        why = fill_seats(d["reason"], names)
+        return f"Game over: {who(w[0])} wins ({why})." if len(w) == 1 else f"Game over: draw ({why})."
     return t or ""

@@ -49,12 +49,12 @@ def reschedule(game, state, entries: dict, acted: set, had_timers=True):
     for seat, entry in entries.items():
         if seat in kept_seats:
             continue
-        seconds = entry.get("seconds") or game.per_move
+        seconds = game.seconds_for(entry)
         if not seconds:
             continue
         due = now + timedelta(seconds=seconds)
         new.append(Deadline(game=game, kind=Deadline.MOVE, seat=seat, due_at=due, version=game.version))
-        if seat in humans and entry.get("kind") != "window" and seconds >= REMIND_FROM:
+        if seat in humans and seconds >= REMIND_FROM:  # windows too: they last days now
             before = min(REMIND_BEFORE_MAX, seconds // 4)
             new.append(Deadline(game=game, kind=Deadline.REMINDER, seat=seat, due_at=due - timedelta(seconds=before), version=game.version))
     if timer_keys:

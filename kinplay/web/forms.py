@@ -22,6 +22,12 @@ PER_MOVE_CHOICES = [
     ("604800", "7 days"),
     ("custom", "Seconds…"),
 ]
+WINDOW_CHOICES = [
+    ("", "As long as a move"),
+    ("60", "1 minute"),
+    ("3600", "1 hour"),
+    ("86400", "1 day"),
+]
 ON_TIMEOUT_CHOICES = [
     ("bot", "A bot plays for them"),
     ("skip", "Skip their move"),
@@ -103,6 +109,7 @@ class NewGameForm(forms.Form):
     per_move_seconds = forms.IntegerField(required=False, min_value=1, label="Seconds per move")
     on_timeout = forms.ChoiceField(choices=ON_TIMEOUT_CHOICES, initial="bot", label="When time runs out")
     rated = forms.BooleanField(required=False, initial=True, label="Rated game")
+    window = forms.ChoiceField(choices=WINDOW_CHOICES, required=False, label="Reaction windows")
     invite_only = forms.BooleanField(required=False, label="Invited players only")
 
     def __init__(self, *args, kinds=None, **kwargs):
@@ -125,6 +132,11 @@ class NewGameForm(forms.Form):
         else:
             per_move = int(d["per_move"])
         return per_move, d["on_timeout"]
+
+    def window_seconds(self):
+        """Seconds a reaction window stays open (None: as long as a move)."""
+        raw = self.cleaned_data.get("window")
+        return int(raw) if raw else None
 
 
 def _types(prop) -> tuple[str, bool]:

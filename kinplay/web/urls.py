@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<int:pk>/act/", views.act, name="game-act"),
     path("games/<int:pk>/resign/", views.resign, name="game-resign"),
     path("games/<int:pk>/join/", views.join, name="game-join"),
+    path("games/<int:pk>/standing/", views.standing, name="game-standing"),
     path("games/<int:pk>/accept/", views.accept, name="game-accept"),
     path("games/<int:pk>/decline/", views.decline, name="game-decline"),
 ]

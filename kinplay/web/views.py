@@ -18,7 +18,7 @@ from rest_framework.authtoken.models import Token
 
 from games import selectors, services
 from games.engine import RESIGN, IllegalAction
-from games.models import Game
+from games.models import Game, Seat
 from games.registry import kinds
 from games.store import VersionConflict
 from kinplay.accounts.models import Profile
@@ -30,6 +30,9 @@ log = logging.getLogger("kinplay.web")
 
 LOG_EVENTS = 300
 FINISHED_SHOWN = 12
+# The games whose rules ask players to answer out of turn (to_act entries of kind "window"):
+# their page offers the standing answer.
+WINDOW_KINDS = {"kenta", "kinapa", "knonsters"}
 
 STATUS_LABELS = {
     Game.WAITING: "Waiting for players",
@@ -115,6 +118,7 @@ def _card(game, user):
     me = game.seat_of(user)
     return {
         "game": game,
+        "wait": selectors.waiting(game, me) if game.status == Game.ACTIVE else None,
         "kind_name": kind.name if kind else game.kind,
         "status_label": STATUS_LABELS.get(game.status, game.status),
         "seats": [{"name": s.name, "bot": bool(s.bot), "open": s.is_open, "you": s.index == me,
@@ -172,7 +176,7 @@ def new_game(request):
                 seats = forms.read_seats(request.POST, form.cleaned_data["players"], request.user)
                 per_move, on_timeout = form.clock()
                 game = services.create_game(creator=request.user, kind=kind.slug, options=options, seats=seats,
-                                            per_move=per_move, on_timeout=on_timeout,
+                                            per_move=per_move, on_timeout=on_timeout, window=form.window_seconds(),
                                             invite_only=form.cleaned_data["invite_only"], rated=form.cleaned_data["rated"])
             except (forms.OptionError, services.BadRequest) as exc:
                 error = str(exc)
@@ -246,9 +250,7 @@ def game_page(request, pk):
     upto = game.version if at is None else at
     after = max(0, upto - LOG_EVENTS)  # the page shows the recent history; the API has it all
     lines = selectors.log_lines(game, seat, after=after, upto=upto, names=names)
-    lines.reverse()
-    for line in lines:
-        line["who"] = names[line["seat"]] if line["seat"] is not None and line["seat"] < len(names) else ""
+    lines.reverse()  # each line names who did what: the acting seat of its command may be someone else
     result = data["result"] if at is None else None  # a replay shows the game as it was then
     standings = []
     if result:
@@ -270,8 +272,11 @@ def game_page(request, pk):
     # Resigning has its own button, with a confirmation: it is not offered among the moves.
     moves = [a for a in data["legal_actions"] if a.get("action") != RESIGN]
     can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
+    wait = selectors.waiting(game, seat, names=names, due=False) if at is None else {"line": "", "window": False}
     pending = [s.name for s in game.seats.all() if s.invited] if game.status == Game.WAITING else []
     return render(request, "web/game.html", {
+        "wait": wait, "standing": next((s["standing"] for s in data["seats"] if s["you"]), None),
+        "standing_choices": Seat.STANDING, "has_windows": _has_windows(kind),
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
         "options": _options_summary(kind, game.options), "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
         "invited": selectors.invited_to(game, request.user), "pending": pending,
@@ -287,6 +292,10 @@ def game_page(request, pk):
             "next": at + 1 if at + 1 < game.version else None,
         },
     })
+
+
+def _has_windows(kind) -> bool:
+    return kind.slug in WINDOW_KINDS
 
 
 def _replay_point(raw, game):
@@ -363,6 +372,20 @@ def resign(request, pk):
         messages.warning(request, "The game moved on at the same moment; please try again.")
     else:
         messages.info(request, "You resigned from this game.")
+    return redirect("game", pk=pk)
+
+
+@login_required
+@require_POST
+def standing(request, pk):
+    game = _game(pk)
+    _seat_or_403(game, request.user)
+    try:
+        outcome = services.set_standing_answer(game.pk, request.user, request.POST.get("answer"))
+    except services.BadRequest as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Saved." + (" Your open window was answered with it." if outcome else ""))
     return redirect("game", pk=pk)
 
 

@@ -1,6 +1,3 @@
-import sys
-import types
-
 import pytest
 
 from tests.mail.mails import AUTHSERV
@@ -16,14 +13,8 @@ def _our_mail_server(settings):
 
 
 @pytest.fixture
-def tiny_by_mail(request, monkeypatch):
-    """The tiny test game (tests/web/tinygame.py), with the text board turn emails draw
-    (kinplay.notifications.picture imports games.<slug>.render)."""
-    from tests.web import tinygame
-
+def tiny_by_mail(request):
+    """The tiny test game (tests/web/tinygame.py), with the text board turn emails draw."""
     kind = request.getfixturevalue("tiny")
-    render = types.ModuleType("games.tiny.render")
-    render.render = tinygame.render
-    render.render_text = lambda view, seat, names: f"hand: {view.get('hand')}"
-    monkeypatch.setitem(sys.modules, "games.tiny.render", render)
+    kind.render_text = lambda view, seat, names: f"hand: {view.get('hand')}"
     return kind

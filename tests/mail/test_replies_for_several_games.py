@@ -196,3 +196,13 @@ def test_a_real_digest_is_answered_game_by_game(alice, bob, inbox):
         assert Event.objects.filter(game=g, command__by="email", seat=1).exists()
     [answer] = to(inbox, "bob")
     assert answer.subject == "Your reply: 2 applied, 0 not applied"
+
+
+@pytest.mark.parametrize("words,value", [("always resolve", "always"), ("ask me", "ask"), ("pass when unable", "unable")])
+def test_a_standing_answer_by_email_is_stored_on_the_seat(alice, bob, inbox, words, value):
+    from games.models import Seat
+
+    game = new_game(alice, bob)
+    mail = [m for m in inbox() if m.to == ["alice@example.com"]][-1]
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body=words) == "accepted"
+    assert Seat.objects.get(game=game, index=0).standing == value

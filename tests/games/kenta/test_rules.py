@@ -74,7 +74,7 @@ def test_it_flips_the_disc_on_doubles_and_votes_then_acts_once():
     assert s["active"] == 1 and s["disc"] == "white"
     window = {"kind": "window", "default": {"type": "vote", "marker": "none"}, "seconds": 60}
     assert R.to_act(s) == {0: window, 1: window, 2: window}
-    assert notations(s, 2) == ["vote black", "vote white", "abstain"]
+    assert notations(s, 2) == ["vote black", "vote white", "nothing"]
     s, _ = act(s, 0, {"type": "vote", "marker": "black"})
     s, _ = act(s, 1, {"type": "vote", "marker": "black"})
     s, evs = act(s, 2, {"type": "vote", "marker": "white"})
@@ -298,14 +298,14 @@ def test_it_opens_the_stop_window_to_every_other_player_alike():
         window = {"kind": "window", "default": {"type": "pass"}, "seconds": 25}
         assert R.to_act(s) == {1: window, 2: window}
         assert evs[-1]["data"]["window"] == [1, 2]
-        assert notations(s, 2) == ["pass"]
+        assert notations(s, 2) == ["resolve"]
     assert notations(s, 0) == []
 
 
 def test_it_cancels_a_card_with_stop_and_gives_the_cancelled_player_a_point():
     s = at_cards(game(3, hands=[["sprint"], ["stop"], ["dash"]], pile=["dash", "step", "trip"]))
     s, _ = act(s, 0, {"type": "play", "card": "sprint"})
-    assert notations(s, 1) == ["pass", "stop"]
+    assert notations(s, 1) == ["resolve", "stop"]
     s, evs = act(s, 1, {"type": "stop"})
     assert s["pos"][0] == 0 and s["points"][0] == 1
     assert R.cards_of(s["discard"]) == ["stop", "sprint"]
@@ -453,7 +453,7 @@ def test_it_breaks_a_tie_by_cards_in_hand_then_by_a_secret_vote_of_the_others():
     assert R.result(s) is None
     assert R.to_act(s) == {2: {"kind": "window", "default": {"type": "vote", "marker": "none"},
                                "seconds": 60}}
-    assert notations(s, 2) == ["vote red", "vote blue", "abstain"]
+    assert notations(s, 2) == ["vote red", "vote blue", "nothing"]
     s2, evs = act(s, 2, {"type": "vote", "marker": 1})
     assert R.result(s2)["winners"] == [1] and R.result(s2)["ranks"] == [2, 1, 3]
     s3, evs = act(s, 2, {"type": "vote", "marker": "none"})
