@@ -6,7 +6,7 @@ A reply is taken only when all of these hold (anything else changes nothing):
 - its From is one mailbox, authenticated for its domain (authentication.py), and that mailbox
   is the address the answered email was sent to;
 - its Message-ID was never taken before;
-- a move answers the game version the email was sent for (else: "the game has moved on").
+- a move answers the turn the email was sent for (``same_turn``; else "the game has moved on").
 Strangers get no answer at all; the player gets one answer saying what was applied and what
 was refused, at most MAIL_ANSWERS_PER_HOUR an hour.
 """
