@@ -58,5 +58,13 @@ class InboundMail(models.Model):
 
     message_id = models.CharField(max_length=255, unique=True)
     user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="+")
-    received_at = models.DateTimeField(auto_now_add=True)
+    received_at = models.DateTimeField(auto_now_add=True, db_index=True)
     outcome = models.CharField(max_length=32)
+
+    @classmethod
+    def forget_old(cls):
+        """A Message-ID older than any live token can go: replaying that email finds its token
+        expired (the token is older still) and changes nothing."""
+        from django.conf import settings
+
+        cls.objects.filter(received_at__lt=timezone.now() - timedelta(days=settings.MAIL_TOKEN_MAX_AGE_DAYS + 1)).delete()

@@ -162,6 +162,7 @@ def receive_message(msg, *, raw: bytes | None = None, envelope: list[str] = (), 
         outcome = "expired" if status == "expired" else outcome_of(lines)
         InboundMail.objects.filter(pk=receipt.pk).update(outcome=outcome)
         answer(row, user, lines, message_id)
+        InboundMail.forget_old()
     return outcome
 
 

@@ -426,3 +426,18 @@ def test_check_deploy_warns_about_trusting_unauthenticated_mail_in_production(se
     settings.MAIL_TRUST_UNAUTHENTICATED = False
     assert authentication.check_trust() == []
     assert authentication.check_trust in checks.registry.registry.get_checks(include_deployment_checks=True)
+
+
+def test_it_forgets_message_ids_older_than_any_live_token_and_a_replay_still_changes_nothing(game, inbox, settings):
+    from kinplay.notifications.models import InboundMail
+
+    mail = turn_mail(inbox, "alice")
+    raw = raw_reply(to=mail.reply_to[0], sender="alice@example.com", body=first_move(mail), message_id="<old@example.com>")
+    assert receive_message(parse(raw), raw=raw) == "accepted"
+    before = events(game)
+    with time_machine.travel(timezone.now() + timedelta(days=settings.MAIL_TOKEN_MAX_AGE_DAYS + 2)):
+        other = raw_reply(to=mail.reply_to[0], sender="alice@example.com", body="anything")
+        receive_message(parse(other), raw=other)  # any later reply tidies up
+        assert not InboundMail.objects.filter(message_id="<old@example.com>").exists()
+        assert receive_message(parse(raw), raw=raw) == "expired"
+    assert events(game) == before

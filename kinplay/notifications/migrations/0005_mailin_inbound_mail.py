@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('message_id', models.CharField(max_length=255, unique=True)),
-                ('received_at', models.DateTimeField(auto_now_add=True)),
+                ('received_at', models.DateTimeField(auto_now_add=True, db_index=True)),
                 ('outcome', models.CharField(max_length=32)),
                 ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],
