@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('notifications', '0004_mailout_digests_and_held'),
+        ('notifications', '0005_faults_outbox_backoff'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
