@@ -246,6 +246,14 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "kinplay <turns@kinplay.local
 # Replies to turn emails go to MAIL_REPLY_ADDRESS with a signed "+token" (moves by email);
 # inbound mail arrives by `manage.py receive_mail` (an MTA pipe) or an anymail webhook.
 MAIL_REPLY_ADDRESS = env.str("MAIL_REPLY_ADDRESS", "play@kinplay.local")
+# Inbound mail security (README, "Playing by email"). The token key defaults to one derived from
+# SECRET_KEY with its own salt (kinplay.notifications.tokens).
+MAIL_TOKEN_KEY = env.str("MAIL_TOKEN_KEY", "")
+MAIL_TOKEN_MAX_AGE_DAYS = env.int("MAIL_TOKEN_MAX_AGE_DAYS", 30)
+MAIL_AUTHSERV_ID = env.list("MAIL_AUTHSERV_ID", default=[])  # whose Authentication-Results count
+MAIL_VERIFY_DKIM = env.bool("MAIL_VERIFY_DKIM", False)  # verify DKIM ourselves (DNS lookups)
+MAIL_TRUST_UNAUTHENTICATED = env.bool("MAIL_TRUST_UNAUTHENTICATED", False)  # development only
+MAIL_ANSWERS_PER_HOUR = env.int("MAIL_ANSWERS_PER_HOUR", 10)
 ANYMAIL = {"WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", "")}
 
 REST_FRAMEWORK = {
