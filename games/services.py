@@ -22,6 +22,8 @@ from games.rng import Rng, new_seed, seed_digest
 from games.store import Appender, VersionConflict, load_state
 from kinplay import sql
 from kinplay.clocks import scheduling
+from kinplay.notifications.consent import invitation_closed, invite
+from kinplay.notifications.services import notify_after_change
 from kinplay.ratings.services import record_game_over
 
 log = logging.getLogger("kinplay.games")
@@ -387,7 +389,6 @@ def _command_rows(game, first: Event) -> list[Event]:
 
 def _after(game, kind, state, rows, *, acted, old_version, new_version, present=None, had_timers=False, bots_owe=False):
     """Update the read model, deadlines and outbox in the same transaction as the events."""
-    from kinplay.notifications.services import notify_after_change
 
     before = set(game.to_act)
     entries = game.project(kind.rules, state)
@@ -483,7 +484,6 @@ def _invite(game):
     from datetime import timedelta
 
     from kinplay.clocks.models import Deadline
-    from kinplay.notifications.consent import invite
 
     invited = [s for s in game.seats.all() if s.invited]
     if not invited:
@@ -555,7 +555,6 @@ def _withdraw(game, seat, *, expired) -> str:
     asked for invitations only or nobody is left at the table; then the game is cancelled.
     The creator is told either way; on a cancel, so is everyone who had accepted."""
     from kinplay.clocks.models import Deadline
-    from kinplay.notifications.consent import invitation_closed
 
     who = seat.user
     seat.user, seat.invited = None, False

@@ -54,7 +54,7 @@ def vacation_over(user, detail: str):
 
 def compose(row: Outbox) -> EmailMultiAlternatives:
     from games.registry import kinds
-    from kinplay.notifications.replies import reply_address
+    from kinplay.notifications.tokens import reply_address
 
     site = settings.SITE_URL.rstrip("/")
     context = {"user": row.user, "kind": row.kind, "settings_url": f"{site}/settings/"}

@@ -32,7 +32,7 @@ from games.store import VersionConflict, load_state
 from kinplay.notifications import headers, loops, tokens
 from kinplay.notifications.authentication import BadFrom, authenticated, sender_of
 from kinplay.notifications.models import InboundMail, Outbox
-from kinplay.notifications.tokens import reply_address  # noqa: F401  (compose imports it from here)
+from kinplay.notifications.services import kick, wants_turn_mail
 
 log = logging.getLogger("kinplay.notifications")
 
@@ -271,7 +271,6 @@ def stale(game, user, version: int, command: str) -> Line:
 def fresh_turn_email(game, user):
     """The answer carries no reply token, so a player whose turn it still is gets a turn email
     for the game as it is now (once per version)."""
-    from kinplay.notifications.services import kick, wants_turn_mail
 
     kinds = (Outbox.YOUR_TURN, Outbox.REMINDER)
     if wants_turn_mail(user) and not Outbox.objects.filter(game=game, user=user, version=game.version, kind__in=kinds).exists():
@@ -298,7 +297,6 @@ def dispatch(game, name: str, args: tuple, done: str) -> Line:
 
 def answer(row: Outbox, user, lines: list[Line], message_id: str):
     """One answer email for the whole reply, unless this address had enough answers this hour."""
-    from kinplay.notifications.services import kick
 
     if not loops.may_answer(user):
         log.warning("not answering %s: MAIL_ANSWERS_PER_HOUR reached", user.email)

@@ -17,7 +17,7 @@ from django.utils import timezone
 from kinplay.accounts.models import Profile
 from kinplay.notifications import digests, picture
 from kinplay.notifications.models import Outbox
-from kinplay.notifications.replies import reply_address
+from kinplay.notifications.tokens import reply_address
 
 log = logging.getLogger("kinplay.notifications")
 

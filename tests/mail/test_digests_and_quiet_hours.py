@@ -143,7 +143,7 @@ def test_it_drops_held_turn_mail_when_no_game_waits_any_more(alice, bob, inbox):
 
 
 def test_it_never_holds_the_answer_to_a_move_by_email(alice, bob, inbox):
-    from kinplay.notifications.replies import reply_address
+    from kinplay.notifications.tokens import reply_address
     from tests.mail.mails import reply
 
     settings_of(bob, quiet_hours=True, time_zone="UTC", quiet_from=time(0, 0), quiet_to=time(23, 59))
