@@ -24,6 +24,10 @@ log = logging.getLogger("kinplay.games")
 MAX_BOT_STEPS = 2000
 BOTS = ("random", "heuristic")
 
+# Called as hook(game) in the transaction of the move that finishes a game (tournaments,
+# ratings): apps append theirs in AppConfig.ready. Keep them cheap: they run in the move.
+ON_GAME_FINISHED: list = []
+
 
 class BadRequest(Exception):
     """Input the server refuses before any rule is consulted (unknown kind, bad options...)."""
@@ -70,7 +74,9 @@ def _options_validator(slug):
 
 
 def create_game(*, creator, kind: str, options=None, seats, per_move="default", on_timeout="bot",
-                invite_only=False) -> Game:
+                invite_only=False, accepted=False) -> Game:
+    """``accepted``: the platform seats players who already consented (a tournament's
+    entrants): nobody is invited, the game starts at once. Services only, never a request."""
     if kind not in kinds():
         raise BadRequest(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
     k = get(kind)
@@ -102,7 +108,7 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
             if any(p.get("user") == user for p in planned):
                 raise BadRequest(f"{user.username} can sit at only one seat.")
             # Seating someone else is an invitation: they must accept before the game starts.
-            planned.append({"user": user, "invited": user != creator})
+            planned.append({"user": user, "invited": user != creator and not accepted})
         elif "bot" in spec:
             if spec["bot"] not in BOTS:
                 raise BadRequest(f"seat {i + 1}: bots are {', '.join(BOTS)}.")
@@ -271,6 +277,7 @@ def _after(game, kind, state, rows, *, acted, old_version, new_version, present=
     entries = {} if result is not None else rules.to_act(state)
     game.version = new_version
     game.to_act = sorted(entries)
+    finished_now = result is not None and game.status != Game.FINISHED
     if result is not None:
         game.status, game.result = Game.FINISHED, result
     game.deadline = reschedule(game, state, entries, acted, had_timers)
@@ -278,6 +285,9 @@ def _after(game, kind, state, rows, *, acted, old_version, new_version, present=
     if not sql.update_if(game, ("version", "to_act", "status", "result", "deadline", "updated_at"), {"version": old_version}):
         raise VersionConflict(Game.objects.get(pk=game.pk).version)
     notify_after_change(game, before=before, now=set(entries), acted=acted, present=present)
+    if finished_now:
+        for hook in ON_GAME_FINISHED:
+            hook(game)
 
 
 def resign(game_id, seat=None, *, user=None) -> Outcome:

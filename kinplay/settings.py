@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "kinplay.clocks",
     "kinplay.notifications",
     "kinplay.web",
+    "kinplay.tournaments",
     "api",
 ]
 
@@ -141,6 +142,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "kinplay.clocks.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS},
     "sweep-outbox": {"task": "kinplay.notifications.tasks.relay_outbox", "schedule": SWEEP_SECONDS},
     "end-vacations": {"task": "kinplay.clocks.tasks.end_vacations", "schedule": 60},
+    "sweep-tournaments": {"task": "kinplay.tournaments.tasks.sweep_tournaments", "schedule": SWEEP_SECONDS},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

@@ -99,6 +99,10 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
 
     if row.kind in consent.KINDS:  # invitations and vacations have their own emails
         return consent.compose(row)
+    from kinplay.tournaments import emails as tournament_emails
+
+    if row.kind in tournament_emails.KINDS:
+        return tournament_emails.compose(row)
 
     game, user = row.game, row.user
     kind = get(game.kind)
