@@ -129,6 +129,11 @@ def lobby(request):
     if not request.user.is_authenticated:
         return render(request, "web/welcome.html", {"kinds": list(kinds().values())})
     mine = [_card(g, request.user) for g in selectors.games_of(request.user)]
+    from kinplay.tournaments.selectors import names_of_games  # tournament games carry its name
+
+    in_tournaments = names_of_games(c["game"].pk for c in mine)
+    for c in mine:
+        c["tournament"] = in_tournaments.get(c["game"].pk)
     sections = [
         ("invitations", "Invitations", [c for c in mine if c["invited"]]),
         ("turn", "Your turn", [c for c in mine if c["my_turn"]]),
