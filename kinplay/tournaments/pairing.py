@@ -22,8 +22,8 @@ from collections import Counter
 import networkx as nx
 
 REMATCH = 10**24  # a rematch (or a second bye) costs more than any spread of scores can
-SPARSE_FROM = 64  # larger fields: each player is offered only opponents near them in the standings
-WINDOW = 16
+SPARSE_FROM = 64  # larger fields are matched block by block (swiss_duels)
+BLOCK = 40
 
 
 class PairingError(ValueError):
@@ -179,30 +179,39 @@ def swiss_duels(standings, history, rng) -> list[dict]:
         return REMATCH * seen[frozenset((a, b))] + fine * (score[a] - score[b]) ** 2 + dutch
 
     big = REMATCH * (len(history) + 2)
-    g = nx.Graph()
-    if len(nodes) <= SPARSE_FROM:
-        for a, b in itertools.combinations(nodes, 2):
-            g.add_edge(pos.get(a, -1), pos.get(b, -1), weight=big - cost(a, b))
-    else:
-        for i, a in enumerate(players):
-            for b in players[i + 1:i + 1 + WINDOW]:
-                g.add_edge(i, pos[b], weight=big - cost(a, b))
-        if BYE in nodes:  # the bye only near the bottom of the field
-            for a in players[-WINDOW * 2:]:
-                g.add_edge(pos[a], -1, weight=big - cost(a, BYE))
-    matching = nx.max_weight_matching(g, maxcardinality=True)
-    unmatched = set(range(len(players))) | ({-1} if BYE in nodes else set())
-    pairs = []
-    for a, b in matching:
-        unmatched -= {a, b}
-        pairs.append((a, b))
-    if unmatched:  # the sparse graph left some out: pair those among themselves, fully
-        rest = sorted(unmatched)
-        h = nx.Graph()
-        for a, b in itertools.combinations(rest, 2):
+
+    def match(idx):
+        """Maximum-weight perfect matching of these positions (-1 is the bye), complete graph."""
+        g = nx.Graph()
+        for a, b in itertools.combinations(idx, 2):
             pa, pb = (BYE if a == -1 else players[a]), (BYE if b == -1 else players[b])
-            h.add_edge(a, b, weight=big - cost(pa, pb))
-        pairs += list(nx.max_weight_matching(h, maxcardinality=True))
+            g.add_edge(a, b, weight=big - cost(pa, pb))
+        return list(nx.max_weight_matching(g, maxcardinality=True))
+
+    idx = list(range(len(players))) + ([-1] if BYE in nodes else [])
+    if len(idx) <= SPARSE_FROM:
+        pairs = match(idx)
+    else:
+        # A large field is matched in consecutive blocks of the standings (score groups stay
+        # together; each block is small enough for the exact algorithm). A block whose best
+        # matching still holds a rematch is merged with the next one and matched again.
+        pairs, start, carry = [], 0, []
+        body = list(range(len(players)))
+        while start < len(body) or carry:
+            block = carry + body[start:start + BLOCK]
+            start += BLOCK
+            if start >= len(body) and BYE in nodes:
+                block.append(-1)
+            if len(block) % 2 and start < len(body):
+                block, extra = block + [body[start]], 1
+                start += extra
+            got = match(block)
+            clash = [(a, b) for a, b in got if cost(BYE if a == -1 else players[a], BYE if b == -1 else players[b]) >= REMATCH]
+            if clash and start < len(body):
+                carry = block  # try again with the next block's players available
+                continue
+            pairs += got
+            carry = []
     firsts, played, last = first_seats(history), games_played(history), _last_first(history)
     tables, bye = [], None
     for a, b in pairs:

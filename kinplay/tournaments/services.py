@@ -14,7 +14,7 @@ import math
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -367,28 +367,55 @@ def _finish(t):
     emails.finished(t)
 
 
+# The game-over step runs inside every move that ends a game: plain statements, because
+# building six ORM queries costs more than the database takes to run them (kinplay/sql.py).
+_LINK = {
+    "postgresql": "SELECT tg.tournament_id, tg.round, tg.\"table\", t.version, t.status, t.format "
+                  "FROM tournaments_tournamentgame tg JOIN tournaments_tournament t ON t.id = tg.tournament_id "
+                  "WHERE tg.game_id = %s FOR UPDATE OF t",
+    "sqlite": "SELECT tg.tournament_id, tg.round, tg.\"table\", t.version, t.status, t.format "
+              "FROM tournaments_tournamentgame tg JOIN tournaments_tournament t ON t.id = tg.tournament_id "
+              "WHERE tg.game_id = %s",
+}
+_TIMEOUTS = {
+    "postgresql": "SELECT DISTINCT seat FROM games_event WHERE game_id = %s AND command->>'by' LIKE 'timeout%%'",
+    "sqlite": "SELECT DISTINCT seat FROM games_event WHERE game_id = %s AND json_extract(command, '$.by') LIKE 'timeout%%'",
+}
+_STILL_RUNNING = ("SELECT 1 FROM tournaments_tournamentgame tg JOIN games_game g ON g.id = tg.game_id "
+                  "WHERE tg.tournament_id = %s AND tg.round = %s AND tg.game_id <> %s AND g.status IN ('waiting', 'active') LIMIT 1")
+
+
 def game_finished(game: Game):
     """games.services.ON_GAME_FINISHED: in the transaction of the move that ended the game.
     Appends the result and nothing heavier: the next step runs after commit."""
-    link = TournamentGame.objects.filter(game_id=game.pk).values_list("tournament_id", "round", "table").first()
-    if link is None:
-        return
-    tid, rnd, table = link
-    t = Tournament.objects.select_for_update().only("id", "version", "status", "format").get(pk=tid)
-    if t.status != Tournament.RUNNING:
-        return
-    ranks = (game.result or {}).get("ranks") or []
-    seats = {s.index: s.user_id for s in game.seats.all()}
-    timed_out = sorted({seats.get(c["seat"]) for c in Event.objects.filter(game_id=game.pk, command__by__startswith="timeout")
-                        .values_list("command", flat=True) if seats.get(c.get("seat")) is not None})
-    t.version += 1
-    TournamentEvent.objects.create(tournament_id=tid, seq=t.version, type="game_finished", data={
-        "round": rnd, "table": table, "game": game.pk, "ranks": ranks, "timeouts": timed_out})
-    still = TournamentGame.objects.filter(tournament_id=tid, round=rnd, game__status__in=(Game.WAITING, Game.ACTIVE)).exclude(game_id=game.pk).exists()
-    needs = not still or bool(timed_out) or t.format == "knockout"
-    Tournament.objects.filter(pk=tid).update(version=t.version, **({"needs_advance": True} if needs else {}))
-    if needs:
-        transaction.on_commit(lambda: _kick(tid))
+    import json
+
+    conn = connection
+    vendor = conn.vendor if conn.vendor in _LINK else "sqlite"
+    with conn.cursor() as cur:
+        cur.execute(_LINK[vendor], [game.pk])
+        row = cur.fetchone()
+        if row is None:
+            return
+        tid, rnd, table, version, status_, format_ = row
+        if status_ != Tournament.RUNNING:
+            return
+        cur.execute(_TIMEOUTS[vendor], [game.pk])
+        seats = {s.index: s.user_id for s in game.seats.all()}
+        timed_out = sorted({seats[r[0]] for r in cur.fetchall() if seats.get(r[0]) is not None})
+        ranks = (game.result or {}).get("ranks") or []
+        data = {"round": rnd, "table": table, "game": game.pk, "ranks": ranks, "timeouts": timed_out}
+        cast = "::jsonb" if vendor == "postgresql" else ""
+        cur.execute(f"INSERT INTO tournaments_tournamentevent (tournament_id, seq, type, data, at) VALUES (%s, %s, %s, %s{cast}, %s)",
+                    [tid, version + 1, "game_finished", json.dumps(data), conn.ops.adapt_datetimefield_value(timezone.now())])
+        cur.execute(_STILL_RUNNING, [tid, rnd, game.pk])
+        still = cur.fetchone() is not None
+        needs = not still or bool(timed_out) or format_ == "knockout"
+        if needs:
+            cur.execute("UPDATE tournaments_tournament SET version = %s, needs_advance = %s WHERE id = %s", [version + 1, True, tid])
+            transaction.on_commit(lambda: _kick(tid))
+        else:
+            cur.execute("UPDATE tournaments_tournament SET version = %s WHERE id = %s", [version + 1, tid])
 
 
 def _kick(tid):

@@ -184,3 +184,17 @@ def test_it_decides_a_best_of_three_and_replays_a_drawn_decider():
     assert pairing.match_winner([g(1, 2, [1, 2]), g(2, 1, [1, 2]), g(1, 2, [1, 1])], 3) is None
     assert pairing.match_winner([g(1, 2, [1, 1])], 1) is None, "a drawn single game is replayed"
     assert pairing.match_winner([g(1, 2, [1, 1]), g(2, 1, [2, 1])], 1) == 1
+
+
+def test_it_pairs_a_large_field_block_by_block_without_rematches():
+    n, hist, points = 201, [], {p: 0 for p in range(201)}
+    for r in range(6):
+        field = sorted(({"player": p, "points": points[p], "seed": p} for p in range(n)), key=lambda e: (-e["points"], e["seed"]))
+        tables = pairing.pair(field, hist, Rng("L", r), {"format": "swiss", "round": r + 1, "sizes": [2]})
+        assert seated(tables) == Counter(range(n))
+        for t in tables:
+            points[t["players"][(r + t["players"][0]) % len(t["players"])]] += 1
+        hist.append(tables)
+    assert max(met(hist).values()) == 1
+    byes = Counter(p for rnd in hist for t in rnd if t["bye"] for p in t["players"])
+    assert max(byes.values()) == 1
