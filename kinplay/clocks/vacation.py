@@ -48,7 +48,11 @@ def left(profile, now=None) -> timedelta:
 def friendly(game) -> bool:
     """Vacation pauses clocks only in friendly games: not rated, not part of a tournament
     (neither exists yet; the attributes are those issue 14 and the tournaments will add)."""
-    return not getattr(game, "rated", False) and getattr(game, "tournament_id", None) is None
+    if getattr(game, "rated", False) or getattr(game, "tournament_id", None) is not None:
+        return False
+    from kinplay.tournaments.models import TournamentGame  # joining a tournament: its clocks run
+
+    return not TournamentGame.objects.filter(game_id=game.pk).exists()
 
 
 # ---------------------------------------------------------------- the switch
@@ -117,14 +121,14 @@ def sweep(now=None) -> int:
 
 def hold_new(game, rows):
     """Deadlines about to be set (unsaved) for seats whose players are away start held."""
-    if not friendly(game):
-        return
     users = {s.index: s.user_id for s in game.seats.all() if s.user_id}
     seats = {d.seat for d in rows if d.kind in HELD_KINDS and d.seat in users}
     if not seats:
         return
     away = set(Profile.objects.filter(user_id__in=[users[s] for s in seats], vacation_since__isnull=False)
                .values_list("user_id", flat=True))
+    if not away or not friendly(game):  # friendly() may query: only when someone is away
+        return
     now = timezone.now()
     for d in rows:
         if d.kind in HELD_KINDS and users.get(d.seat) in away:

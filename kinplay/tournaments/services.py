@@ -335,27 +335,39 @@ def _start_next_round(t) -> bool:
     number = len(t.state["rounds"]) + 1
     now = timezone.now()
     ends = now + timedelta(days=t.state["config"]["round_days"])
-    out, links = [], []
+    out = []
     for i, tb in enumerate(tables):
         row = {"players": tb["players"], "bye": tb["bye"], "games": []}
         if not tb["bye"]:
-            gid = _new_game(t, tb["players"])
+            gid = _new_game(t, tb["players"], number, i)
             row["games"].append({"game": gid, "players": tb["players"]})
-            links.append(TournamentGame(game_id=gid, tournament=t, round=number, table=i))
         out.append(row)
-    TournamentGame.objects.bulk_create(links)
     _append(t, "round_started", {"number": number, "starts_at": now.isoformat(), "ends_at": ends.isoformat(), "tables": out})
     t.round_ends_at, t.needs_advance = ends, False
     emails.round_started(t, number)
     return True
 
 
-def _new_game(t, players) -> int:
+def _new_game(t, players, number, table) -> int:
+    """A game already accepted by its players (joining was consent), linked to its table."""
+    from kinplay.clocks import vacation
+    from kinplay.clocks.models import Deadline
+
     s = t.state
     clock = s["config"]["clock"]
     seats = [{"user": s["players"][str(p)]["name"]} for p in players]
     game = games.create_game(creator=None, kind=t.kind, options=s["options"], seats=seats,
                              per_move=clock["per_move"], on_timeout=clock["on_timeout"], accepted=True)
+    TournamentGame.objects.create(game_id=game.pk, tournament=t, round=number, table=table)
+    # The first clock was set before the link existed, so a player away may have had it held:
+    # a tournament game is not friendly, its clocks run (kinplay.clocks.vacation.friendly).
+    held = list(Deadline.objects.filter(game_id=game.pk, done_at__isnull=True, paused_left__isnull=False))
+    if held:
+        now = timezone.now()
+        for d in held:
+            d.due_at, d.paused_left = now + timedelta(seconds=d.paused_left), None
+        Deadline.objects.bulk_update(held, ["due_at", "paused_left"])
+        vacation._show_deadline(game.pk)
     return game.pk
 
 
@@ -458,8 +470,7 @@ def advance(tid, now=None) -> str:
                 if (not table["bye"] and len(table["players"]) == 2 and not stream.table_done(s, table)
                         and all(g["ranks"] is not None for g in table["games"])):
                     players = plan.next_match_game(table)
-                    gid = _new_game(t, players)
-                    TournamentGame.objects.create(game_id=gid, tournament=t, round=rnd["number"], table=i)
+                    gid = _new_game(t, players, rnd["number"], i)
                     _append(t, "game_added", {"round": rnd["number"], "table": i, "game": gid, "players": players})
                     outcome = "match-game"
         if stream.round_done(s, rnd):

@@ -1,6 +1,7 @@
 """Whole tournaments through the services, played by scripted clients (the heuristic bot
 choosing each human's move); rounds advance with nobody calling start."""
 
+import os
 from collections import Counter
 from datetime import timedelta
 
@@ -14,7 +15,7 @@ from games.models import AppendOnly, Event, Game
 from kinplay.notifications.models import Outbox
 from kinplay.tournaments import selectors, services, stream
 from kinplay.tournaments.models import Tournament, TournamentEvent
-from kinplay.tournaments.projections import rebuild, verify
+from kinplay.tournaments.projections import verify
 from tests.tournaments.conftest import play_round, run_to_end
 
 
@@ -31,7 +32,8 @@ def _check_rounds(t, sizes):
 def _rebuild_equals_live(t):
     t.refresh_from_db()
     live = selectors.tournament_for(t)
-    rebuild(t)
+    Tournament.objects.filter(pk=t.pk).update(state={}, state_version=0, status="open", round_ends_at=None)
+    call_command("rebuild_projections", stdout=open(os.devnull, "w"))
     t = Tournament.objects.get(pk=t.pk)
     assert selectors.tournament_for(t) == live
     assert verify(t) == []
@@ -219,3 +221,19 @@ def test_it_shows_each_standing_with_its_tiebreaks(players):
     assert [r["points"] for r in rows] == sorted((r["points"] for r in rows), reverse=True)
     assert all(set(r["tiebreaks"]) == {"buchholz", "median_buchholz", "sonneborn_berger", "direct", "wins"} for r in rows)
     assert sum(r["byes"] for r in rows) == 1 and stream.FINISHED == t.status
+
+
+def test_it_keeps_tournament_clocks_running_while_a_player_is_on_vacation(players):
+    from kinplay.clocks import vacation
+    from kinplay.clocks.models import Deadline
+
+    alice, bob = players(2)
+    vacation.start(bob)
+    t = services.create(organiser=alice, name="No holidays", kind="karenza", format="swiss", rounds=1,
+                        clock={"per_move": 3600, "on_timeout": "forfeit"})
+    services.join(t.pk, alice)
+    services.join(t.pk, bob)
+    services.start(t.pk, alice)
+    gid = services.load(Tournament.objects.get(pk=t.pk))["rounds"][0]["tables"][0]["games"][0]["game"]
+    held = Deadline.objects.filter(game_id=gid, kind=Deadline.MOVE, paused_left__isnull=False)
+    assert not held.exists() and Game.objects.get(pk=gid).deadline is not None
