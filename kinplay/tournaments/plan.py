@@ -78,6 +78,12 @@ def _knockout(state, number, rng, hist):
             field = sorted(through, key=lambda p: seed_of.get(p, 0))
             if len(field) <= max(cfg["sizes"]) and len(field) in cfg["sizes"]:
                 tables = [{"players": field, "bye": False}]  # the final table
+            elif len(field) < min(cfg["sizes"]):
+                # Too few left for the organiser's tables: a final at a size the kind allows,
+                # else the best placed (then the best seed) has won.
+                if len(field) not in cfg.get("kind_sizes", []):
+                    return None
+                tables = [{"players": field, "bye": False}]
             else:
                 tables = pairing.knockout_tables(field, cfg["sizes"], cfg.get("advance", 1))
     return balance(tables, hist, rng)
@@ -103,6 +109,9 @@ def winner(state):
         if len(last) == 1 and not last[0]["bye"] and len(last[0]["players"]) > 2:
             g = last[0]["games"][-1]  # the final table: its winner
             return min(zip(g["ranks"], g["players"]))[1] if g["ranks"] else None
-        return through[0] if len(through) == 1 else None
+        if len(through) > 1:  # no final could be seated: the best seed among the table winners
+            seed_of = {p: i for i, p in enumerate(state["seeds"])}
+            return min(through, key=lambda p: seed_of.get(p, 0))
+        return through[0] if through else None
     rows = stream.standings(state)
     return rows[0]["player"] if rows else None

@@ -167,7 +167,7 @@ def config_of(*, kind, options, format, rounds=None, double=False, best_of=1, ta
     max_timeouts = _int(max_timeouts if max_timeouts is not None else DEFAULT_MAX_TIMEOUTS, "max_timeouts", 1)
     return options, {
         "rounds": rounds, "double": double, "best_of": best_of, "table_size": {"min": lo, "max": hi},
-        "sizes": sizes, "advance": advance, "points": points, "clock": {"per_move": per_move, "on_timeout": on_timeout},
+        "sizes": sizes, "kind_sizes": possible, "advance": advance, "points": points, "clock": {"per_move": per_move, "on_timeout": on_timeout},
         "round_days": round_days, "max_players": max_players, "min_players": min_players, "rated": rated,
         "max_timeouts": max_timeouts,
     }

@@ -234,10 +234,12 @@ def standings(s) -> list[dict]:
 
     if s["format"] == "knockout":
         reached = knockout_reached(s)
-        rows.sort(key=lambda r: (-reached.get(r["player"], 0), key(r), seed.get(r["player"], 0)))
-        sort_key = lambda r: (-reached.get(r["player"], 0),)  # noqa: E731
+        far = {p: (-rd, place) for p, (rd, place) in reached.items()}
+        rows.sort(key=lambda r: (far.get(r["player"], (0, 0)), key(r), seed.get(r["player"], 0)))
+        sort_key = lambda r: far.get(r["player"], (0, 0))  # noqa: E731
         for r in rows:
-            r["tiebreaks"] = {"round_reached": reached.get(r["player"], 0), **r["tiebreaks"]}
+            rd, place = reached.get(r["player"], (0, 0))
+            r["tiebreaks"] = {"round_reached": rd, "place_there": place, **r["tiebreaks"]}
     else:
         rows.sort(key=lambda r: (key(r), seed.get(r["player"], 0)))
         sort_key = key
@@ -256,17 +258,19 @@ def standings(s) -> list[dict]:
 
 
 def knockout_reached(s) -> dict:
-    """How many rounds each player survived (the winner one more than the final)."""
+    """How far each player got: the last round they played (the winner one more), and their
+    finishing place in that round's last game (to order players out in the same round)."""
     reached = {}
     for rnd in s["rounds"]:
         for t in rnd["tables"]:
-            for p in t["players"]:
-                reached[p] = rnd["number"]
-            if table_done(s, t):
-                for p in advancers(s, t):
-                    reached[p] = rnd["number"] + (1 if rnd["status"] == "finished" or s["status"] == FINISHED else 0)
+            last = t["games"][-1] if t["games"] else None
+            for i, p in enumerate(t["players"]):
+                place = 0
+                if last and last["ranks"] is not None and p in last["players"]:
+                    place = last["ranks"][last["players"].index(p)]
+                reached[p] = (rnd["number"], place)
     if s.get("winner") is not None:
-        reached[s["winner"]] = len(s["rounds"]) + 1
+        reached[s["winner"]] = (len(s["rounds"]) + 1, 0)
     return reached
 
 

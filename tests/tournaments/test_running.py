@@ -237,3 +237,20 @@ def test_it_keeps_tournament_clocks_running_while_a_player_is_on_vacation(player
     gid = services.load(Tournament.objects.get(pk=t.pk))["rounds"][0]["tables"][0]["games"][0]["game"]
     held = Deadline.objects.filter(game_id=gid, kind=Deadline.MOVE, paused_left__isnull=False)
     assert not held.exists() and Game.objects.get(pk=gid).deadline is not None
+
+
+def test_it_runs_a_multiplayer_knockout_where_the_top_of_each_table_goes_through(players):
+    ps = players(7)
+    t = services.create(organiser=ps[0], name="Monster cup", kind="knonsters", format="knockout",
+                        table_size={"min": 3, "max": 4}, advance=2)
+    for u in ps:
+        services.join(t.pk, u)
+    services.start(t.pk, ps[0])
+    s = services.load(Tournament.objects.get(pk=t.pk))
+    assert sorted(len(tb["players"]) for tb in s["rounds"][0]["tables"]) == [3, 4]
+    t = run_to_end(t)
+    assert t.status == "finished"
+    live = _rebuild_equals_live(t)
+    final = live["rounds"][-1]["tables"]
+    assert len(live["rounds"]) == 2 and len(final) == 1 and len(final[0]["players"]) == 4  # 2 + 2 through
+    assert live["winner"] in final[0]["players"] and live["standings"][0]["player"] == live["winner"]
