@@ -11,12 +11,12 @@ from kinplay.tournaments import selectors, services
 from kinplay.tournaments.models import Tournament
 
 
-class TableSize(serializers.Serializer):
+class TournamentTableSize(serializers.Serializer):
     min = serializers.IntegerField(min_value=2)
     max = serializers.IntegerField(min_value=2)
 
 
-class Clock(serializers.Serializer):
+class TournamentClock(serializers.Serializer):
     per_move = serializers.IntegerField(min_value=1, allow_null=True, required=False)
     on_timeout = serializers.ChoiceField(["bot", "skip", "forfeit"], required=False)
 
@@ -29,11 +29,11 @@ class CreateTournament(serializers.Serializer):
     rounds = serializers.IntegerField(required=False, allow_null=True, help_text="Swiss only; default ceil(log2(players))")
     double = serializers.BooleanField(required=False, default=False)
     best_of = serializers.IntegerField(required=False, default=1)
-    table_size = TableSize(required=False, allow_null=True)
+    table_size = TournamentTableSize(required=False, allow_null=True)
     advance = serializers.IntegerField(required=False, allow_null=True, help_text="knockout tables: how many go through")
     points = serializers.ListField(child=serializers.FloatField(min_value=0), required=False, allow_null=True,
                                    help_text="points by finishing place, best first (e.g. [6, 4, 2, 0])")
-    clock = Clock(required=False)
+    clock = TournamentClock(required=False)
     round_days = serializers.FloatField(required=False, allow_null=True)
     max_players = serializers.IntegerField(required=False, allow_null=True)
     min_players = serializers.IntegerField(required=False, allow_null=True)
@@ -55,9 +55,9 @@ def _out(t, user, code=status.HTTP_200_OK):
     return Response(selectors.tournament_for(_tournament(t.pk), user), status=code)
 
 
-@extend_schema(methods=["GET"], responses=dict, parameters=[
+@extend_schema(methods=["GET"], responses=dict, operation_id="tournaments_list", parameters=[
     OpenApiParameter("status", str, enum=["open", "running", "finished", "cancelled"])])
-@extend_schema(methods=["POST"], request=CreateTournament, responses={201: dict})
+@extend_schema(methods=["POST"], request=CreateTournament, responses={201: dict}, operation_id="tournaments_create")
 @api_view(["GET", "POST"])
 @permission_classes([AllowAny])
 def tournament_list(request):
