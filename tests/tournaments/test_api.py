@@ -86,3 +86,23 @@ def test_it_refuses_withdrawing_from_a_finished_or_foreign_tournament(api, alice
     api(alice).post(f"/api/tournaments/{tid}/cancel/")
     r = api(alice).post(f"/api/tournaments/{tid}/withdraw/")
     assert r.status_code == 400 and "cancelled" in r.json()["detail"]
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+ANY = st.one_of(st.none(), st.booleans(), st.integers(-5, 300), st.floats(allow_nan=False, allow_infinity=False),
+                st.text(max_size=12), st.lists(st.integers(-2, 9), max_size=9),
+                st.dictionaries(st.sampled_from(["min", "max", "per_move", "on_timeout", "x"]), st.integers(-1, 9), max_size=3))
+FIELDS = ["name", "kind", "options", "format", "rounds", "double", "best_of", "table_size", "advance", "points",
+          "clock", "round_days", "max_players", "min_players", "max_timeouts", "starts_at", "rated"]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.fixed_dictionaries({"name": st.just("Fuzz"), "kind": st.sampled_from(["karenza", "knonsters", "kinapa", "x"]),
+                                   "format": st.sampled_from(["swiss", "round_robin", "knockout", "y"])},
+                                  optional={f: ANY for f in FIELDS if f not in ("name", "kind", "format")}))
+def test_it_answers_any_creation_body_with_a_4xx_or_a_tournament_never_a_500(api, alice, body):
+    r = api(alice).post("/api/tournaments/", body, format="json")
+    assert r.status_code in (201, 400), r.content
+    assert set(r.json()) >= ({"id", "standings"} if r.status_code == 201 else {"error", "detail"})
