@@ -98,6 +98,8 @@ def _results(s) -> dict:
                 w = stream.match_winner(s, tb)
                 if w is not None:
                     out[id(tb)] = f"{name(w)} goes through"
+                    if any(g.get("adjudicated") for g in done):
+                        out[id(tb)] += " (adjudicated)"
                 continue
             g = done[-1]
             if len(g["players"]) == 2:

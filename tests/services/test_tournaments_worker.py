@@ -1,7 +1,7 @@
-"""Tournaments with a real broker and a real Celery worker + beat (issue 15): a Swiss played
-to the end through the API by scripted random clients, every round started by the worker
-after the last game-over (nobody calls start after round 1), a vanished player's game
-adjudicated when the round's time is up, a withdrawal."""
+"""Tournaments with a real broker and a real Celery worker + beat (issue 15): played to the end
+through the API by scripted random clients; after round 1 nobody calls start (each round is
+paired by the worker after the last game-over); one player vanishes and their games are
+adjudicated when the round's time is up; one player withdraws."""
 
 from __future__ import annotations
 
@@ -17,62 +17,81 @@ from tests.services.conftest import wait_for
 
 pytestmark = pytest.mark.services
 
+NAMES = ["alice", "bob", "charlie", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"]
 
-def play_my_moves(client, game_id, rng, max_moves=400):
+
+def play_my_moves(client, game_id, rng, max_moves=200):
     """A scripted client: while it is this player's move, submit a random legal one."""
+    moved = 0
     for _ in range(max_moves):
         g = client.get(f"/api/games/{game_id}/").json()
         if g["status"] != "active" or not g["legal_actions"]:
-            return g
+            return moved
         move = g["legal_actions"][rng.randbelow(len(g["legal_actions"]))]
-        client.post(f"/api/games/{game_id}/actions/", {"notation": move["notation"], "expected_version": g["version"]},
-                    format="json")
-    return client.get(f"/api/games/{game_id}/").json()
+        r = client.post(f"/api/games/{game_id}/actions/", {"notation": move["notation"], "expected_version": g["version"]},
+                        format="json")
+        moved += r.status_code == 201
+    return moved
 
 
-def test_it_runs_a_karenza_swiss_by_itself_with_the_worker(start_worker, broker, api, make_user):
+@pytest.mark.parametrize("kind, n, settings_", [
+    ("karenza", 9, {"format": "swiss", "rounds": 4}),
+    ("knonsters", 10, {"format": "swiss", "rounds": 2, "table_size": {"min": 3, "max": 4}}),
+    ("project_kin", 6, {"format": "knockout"}),
+], ids=["karenza-swiss-9", "knonsters-swiss-10", "project_kin-knockout-6"])
+def test_it_runs_a_tournament_by_itself_with_the_worker(start_worker, broker, api, make_user, kind, n, settings_):
     worker = start_worker(broker)
-    users = [make_user(n) for n in ("alice", "bob", "charlie", "dave", "erin")]
+    users = [make_user(name) for name in NAMES[:n]]
     clients = {u.username: api(u) for u in users}
-    t = clients["alice"].post("/api/tournaments/", {
-        "name": "Worker Swiss", "kind": "karenza", "format": "swiss", "rounds": 3, "round_days": 0.0004,
-        "clock": {"per_move": 3600, "on_timeout": "forfeit"}}, format="json").json()
+    org = clients["alice"]
+    t = org.post("/api/tournaments/", {"name": f"Worker {kind}", "kind": kind, "round_days": 0.0006,
+                                       "clock": {"per_move": 3600, "on_timeout": "forfeit"}, **settings_},
+                 format="json").json()
     for c in clients.values():
         assert c.post(f"/api/tournaments/{t['id']}/join/").status_code == 200
-    clients["alice"].post(f"/api/tournaments/{t['id']}/start/")
-    rng = Rng("clients")
-    vanished, withdrawn = None, None
-    for number in (1, 2, 3):
-        d = wait_for(lambda: (x := clients["alice"].get(f"/api/tournaments/{t['id']}/").json())["rounds"]
-                     and len(x["rounds"]) >= number and x, f"round {number} to start", on_fail=worker.dump)
+    assert org.post(f"/api/tournaments/{t['id']}/start/").json()["status"] == "running"
+    rng = Rng(f"clients-{kind}")
+    first = org.get(f"/api/tournaments/{t['id']}/").json()["rounds"][0]["tables"]
+    vanished = next(tb for tb in first if not tb["bye"])["players"][-1]  # never moves
+    withdrawn = None
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        d = org.get(f"/api/tournaments/{t['id']}/").json()
         if d["status"] != "running":
             break
-        tables = [tb for tb in d["rounds"][number - 1]["tables"] if not tb["bye"]]
-        if number == 1:
-            vanished = tables[0]["players"][1]  # never moves again
-        if number == 2 and withdrawn is None:
-            withdrawn = next(p for tb in tables for p in tb["players"] if p != vanished)
-            clients[withdrawn].post(f"/api/tournaments/{t['id']}/withdraw/")
-        for _ in range(50):  # keep playing until every game of the round is over
-            busy = False
-            for tb in tables:
-                for name in tb["players"]:
-                    if name in (vanished, withdrawn):
-                        continue
-                    g = play_my_moves(clients[name], tb["game"], rng)
-                    busy |= g["status"] == "active"
-            if not busy or all(c["status"] != "active" for c in
-                               (clients["alice"].get(f"/api/games/{tb['game']}/").json() for tb in tables)):
-                break
-            time.sleep(0.5)  # the vanished player's opponent waits for adjudication
-    final = wait_for(lambda: (x := clients["alice"].get(f"/api/tournaments/{t['id']}/").json())["status"] == "finished" and x,
-                     "the tournament to finish by itself", timeout=120, on_fail=worker.dump)
-    assert len(final["rounds"]) == 3
-    assert final["fairness"]["seed"]
-    later = [p for r in final["rounds"][2:] for tb in r["tables"] for p in tb["players"]]
-    assert withdrawn not in later
-    pairs = Counter(frozenset(tb["players"]) for r in final["rounds"] for tb in r["tables"] if not tb["bye"])
-    assert max(pairs.values()) == 1
+        if len(d["rounds"]) >= 2 and withdrawn is None:
+            playing = [p["name"] for p in d["players"] if p["status"] == "active" and p["name"] != vanished]
+            withdrawn = playing[-1]
+            r = clients[withdrawn].post(f"/api/tournaments/{t['id']}/withdraw/")
+            assert r.status_code == 200
+            withdrew_at = len(r.json()["rounds"])  # paired no more after this round
+            continue
+        moved = 0
+        for tb in d["rounds"][-1]["tables"]:
+            if tb["bye"] or tb["game"] is None:
+                continue
+            for name in tb["players"]:
+                if name not in (vanished, withdrawn):
+                    moved += play_my_moves(clients[name], tb["game"], rng)
+        if not moved:
+            time.sleep(0.5)  # waiting for the worker: the next round, or the adjudication
+    final = org.get(f"/api/tournaments/{t['id']}/").json()
+    if final["status"] != "finished":
+        worker.dump()
+    assert final["status"] == "finished"
+    assert final["fairness"]["seed"] and final["winner"]
+    if withdrawn is not None:
+        later = [p for r in final["rounds"][withdrew_at:] for tb in r["tables"] for p in tb["players"]]
+        assert withdrawn not in later
+        assert next(p for p in final["players"] if p["name"] == withdrawn)["status"] == "withdrawn"
     assert any("adjudicated" in (tb["result"] or "") for r in final["rounds"] for tb in r["tables"]
                if vanished in tb["players"])
+    if settings_["format"] == "swiss" and kind == "karenza":
+        pairs = Counter(frozenset(tb["players"]) for r in final["rounds"] for tb in r["tables"] if not tb["bye"])
+        assert max(pairs.values()) == 1
+        assert len(final["rounds"]) == 4
+    if kind == "knonsters":
+        assert sorted(len(tb["players"]) for tb in final["rounds"][0]["tables"]) == [3, 3, 4]
+    if settings_["format"] == "knockout":
+        assert final["bracket"][-1][0]["through"] == [final["winner"]]
     assert verify(Tournament.objects.get(pk=t["id"])) == []
