@@ -6,7 +6,7 @@ from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from api.errors import error
+from api.errors import documented, error
 from kinplay.tournaments import selectors, services
 from kinplay.tournaments.models import Tournament
 
@@ -42,6 +42,43 @@ class CreateTournament(serializers.Serializer):
     rated = serializers.BooleanField(required=False, default=True)
 
 
+class TournamentSummaryOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    format = serializers.CharField()
+    status = serializers.CharField()
+    players = serializers.IntegerField()
+    max_players = serializers.IntegerField(allow_null=True)
+    round = serializers.IntegerField()
+    rounds = serializers.IntegerField(allow_null=True)
+    joined = serializers.BooleanField()
+    starts_at = serializers.CharField(allow_null=True)
+
+
+class TournamentOut(serializers.Serializer):
+    """<tournament> (issue 15): the nested parts are described in the README."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    options = serializers.JSONField()
+    format = serializers.CharField()
+    status = serializers.CharField(help_text="open | running | finished | cancelled")
+    organiser = serializers.CharField(allow_null=True)
+    settings = serializers.JSONField()
+    starts_at = serializers.CharField(allow_null=True)
+    total_rounds = serializers.IntegerField(allow_null=True)
+    players = serializers.JSONField(help_text="[{name, status, rating, timeouts}]")
+    rounds = serializers.JSONField(help_text="[{number, status, starts_at, ends_at, tables: [{game, games, players, bye, result}]}]")
+    standings = serializers.JSONField(help_text="[{rank, player, status, points, played, byes, tiebreaks: {name: value}}]")
+    winner = serializers.CharField(allow_null=True)
+    reason = serializers.CharField(allow_blank=True)
+    fairness = serializers.JSONField(help_text="{seed_sha256, seed (once finished)}")
+    bracket = serializers.JSONField(required=False, help_text="knockout: rounds of {players, bye, games, through}")
+    crosstable = serializers.JSONField(required=False, help_text="round robin: [{player, results: {opponent: [points]}}]")
+
+
 def _tournament(pk):
     t = Tournament.objects.select_related("organiser").filter(pk=pk).first()
     if t is None:
@@ -55,9 +92,10 @@ def _out(t, user, code=status.HTTP_200_OK):
     return Response(selectors.tournament_for(_tournament(t.pk), user), status=code)
 
 
-@extend_schema(methods=["GET"], responses=dict, operation_id="tournaments_list", parameters=[
+@extend_schema(methods=["GET"], responses={200: TournamentSummaryOut(many=True), **documented(400)}, operation_id="tournaments_list", parameters=[
     OpenApiParameter("status", str, enum=["open", "running", "finished", "cancelled"])])
-@extend_schema(methods=["POST"], request=CreateTournament, responses={201: dict}, operation_id="tournaments_create")
+@extend_schema(methods=["POST"], request=CreateTournament, responses={201: TournamentOut, **documented(400, 401, 413)},
+               operation_id="tournaments_create")
 @api_view(["GET", "POST"])
 @permission_classes([AllowAny])
 def tournament_list(request):
@@ -81,7 +119,7 @@ def tournament_list(request):
     return Response([selectors.summary(t, request.user) for t in selectors.tournaments(wanted)[:200]])
 
 
-@extend_schema(responses=dict)
+@extend_schema(responses={200: TournamentOut, **documented(404)})
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def tournament_detail(request, id):
@@ -89,7 +127,7 @@ def tournament_detail(request, id):
 
 
 def _action(fn):
-    @extend_schema(request=None, responses=dict)
+    @extend_schema(request=None, responses={200: TournamentOut, **documented(400, 401, 403, 404)})
     @api_view(["POST"])
     def view(request, id):
         t = _tournament(id)

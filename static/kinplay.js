@@ -26,4 +26,14 @@
     var form = ev.target.closest("[data-confirm]");
     if (form && !window.confirm(form.getAttribute("data-confirm"))) ev.preventDefault();
   }, true);
+  // Settings: offer the browser's time zone when it differs from the one chosen.
+  var tzButton = document.getElementById("use-browser-tz");
+  var tzSelect = document.getElementById("id_time_zone");
+  var here = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (tzButton && tzSelect && here && here !== tzSelect.value &&
+      Array.prototype.some.call(tzSelect.options, function (o) { return o.value === here; })) {
+    tzButton.textContent = "Use " + here.replace(/_/g, " ") + " (this device)";
+    tzButton.hidden = false;
+    tzButton.addEventListener("click", function () { tzSelect.value = here; tzButton.hidden = true; });
+  }
 })();

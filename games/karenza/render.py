@@ -217,3 +217,43 @@ def render(view, seat, names):
         parts.append('<ol class="karenza-log">' + "".join(f"<li>{_e(line)}</li>" for line in recent) + "</ol>")
     parts.append("</div>")
     return "".join(parts)
+
+
+def render_text(view, seat, names):
+    """The same picture in plain text for the plain part of emails (from the seat's view only)."""
+    if not view:
+        return "The duel has not started."
+    names = list(names) + [f"Player {i + 1}" for i in range(len(names), 2)]
+    cards = view.get("cards", {})
+
+    def card(code):
+        return cards.get(code, {}).get("name", code)
+
+    lines = []
+    for s, p in enumerate(view["players"]):
+        lines.append(f"{names[s]} ({p['character_name']}): {p['score']} point{'' if p['score'] == 1 else 's'}, {p['hand_count']} card{'' if p['hand_count'] == 1 else 's'} in hand, "
+                     f"{p['deck_count']} in the deck")
+        if p["sequence"]:
+            lines.append("  on the table: " + ", ".join(
+                f"{card(e['card'])} ({e['role']} {e['power']})" for e in p["sequence"]))
+    res = view.get("result")
+    if res:
+        lines.append(res["summary"])
+    elif view["turn"] is not None:
+        lines.append(f"To play: {names[view['turn']]}.")
+    if view.get("under_attack") is not None and not res:
+        a = view["attack"]
+        extra = f", needs a defence of power {a['min_defence']}+" if a.get("min_defence") else ""
+        lines.append(f"{names[view['under_attack']]} is under attack: power {a['power']}{extra}.")
+    if view.get("last_hand"):
+        lines.append("This is the last hand.")
+    if seat in (0, 1) and "hand" in view:
+        lines.append(f"Your hand ({len(view['hand'])} cards):")
+        for code in view["hand"]:
+            info = cards.get(code, {"name": code, "type": "?"})
+            if info.get("type") == "technique":
+                t = info["trajectory"]
+                lines.append(f"  {info['name']}: {info['function']} {t[0]}→{t[1]}, power {info['power']}")
+            else:
+                lines.append(f"  {info['name']}: {info.get('text', '')}".rstrip(": "))
+    return "\n".join(lines)

@@ -249,3 +249,47 @@ def render(view, seat, names):
         parts.append(f'<p class="kenta-note">Top of the discard pile: {escape(rules.CARDS[last]["name"])}</p>')
     parts.append("</div>")
     return "".join(parts)
+
+
+def _n(k, unit):
+    return f"{k} {unit}{'' if k == 1 else 's'}"
+
+
+def render_text(view, seat, names):
+    """The same picture in plain text for the plain part of emails (from the seat's view only)."""
+    if not view:
+        return "The game has not started."
+    names = list(names) + [f"Seat {i + 1}" for i in range(len(names), view["n"])]
+    lines = [f"Finish line: square {view['line']}; the disc shows {view['disc']}."]
+    if view["dice"] and not view["race_over"]:
+        lines.append(f"{names[view['active']]} rolled black {ROMAN[view['dice']['black']]} "
+                     f"and white {ROMAN[view['dice']['white']]}.")
+    if view["playing"]:
+        p = view["playing"]
+        lines.append(f"{names[p['seat']]} plays {rules.CARDS[p['card']]['name']}: {rules.card_text(p['card'])}")
+    lines.append("Players:")
+    for p in range(view["n"]):
+        hot = sum(1 for h in view["hot_passed"] if p in h["seats"])
+        status = " (resigned)" if view["resigned"][p] else ""
+        if p in view.get("to_act", []):
+            status += " (to play)"
+        lines.append(f"  {names[p]} ({view['colors'][p]}){status}: square {view['positions'][p]}, "
+                     f"{_n(view['points'][p], 'point')}, {_n(view['hand_counts'][p], 'card')}, hot spots {hot}/{len(view['hot_passed'])}")
+    end = view.get("end")
+    if end:
+        lines.append("Scoring:")
+        for p in range(view["n"]):
+            if end["final"][p] is not None:
+                lines.append(f"  {names[p]}: race {end['race_ranks'][p]}, objective "
+                             f"{end['objectives'][p].replace('-', ' ')} {end['objective_points'][p]:+d}, "
+                             f"cards {end['card_points'][p]}, total {end['totals'][p]}")
+    me = view.get("you")
+    if me:
+        lines.append(f"Your hand ({me['color']}):")
+        lines += [f"  {rules.CARDS[k]['name']}: {rules.card_text(k)}" for k in me["hand"]] or ["  no cards"]
+        lines.append(f"Your secret objective: {_objective_text(me['objective'])}")
+        if me.get("ballot") is not None:
+            lines.append(f"Your sealed vote: {me['ballot']}")
+    if view["over"] and view.get("result"):
+        lines.append(view["result"]["summary"])
+    return "\n".join(lines)

@@ -181,3 +181,30 @@ def _svg(view, names, moves):
                        f'BOT {view["bots"][s]}</text></g>')
     out.append("</svg>")
     return "".join(out)
+
+
+def render_text(view, seat, names):
+    """The same picture in plain text for the plain part of emails (from the seat's view only)."""
+    if not view:
+        return "The game has not started."
+    lines = [_status(view, names), "Objects:"]
+    for o in view["objects"]:
+        lines.append(f"  {o['pos'] + 1}. {o['name'] if o['name'] else 'face down'}")
+    lines.append("Players:")
+    for p in view["players"]:
+        bits = [f"{p['count']} card{'' if p['count'] == 1 else 's'}"]
+        if p["sheep"]:
+            bits.append("holds the sheep")
+        if p["foxes"]:
+            bits.append(f"{p['foxes']} Fox card{'' if p['foxes'] == 1 else 's'}")
+        if p["placed"]:
+            bits.append(f"{p['placed']} placed")
+        if not p["active"]:
+            bits.append("out")
+        if p["public"] is not None and p["seat"] != view.get("seat"):
+            bits.append("face up: " + ", ".join(rules.card_name(c) for c in p["public"])
+                        + (f" and {p['hidden']} hidden" if p["hidden"] else ""))
+        lines.append(f"  {_name(names, p['seat'])}: {', '.join(bits)}")
+    if view.get("seat") is not None and view.get("hand") is not None:
+        lines.append("Your hand: " + (", ".join(rules.card_name(c) for c in view["hand"]) or "no cards"))
+    return "\n".join(lines)

@@ -166,3 +166,45 @@ def render(view, seat, names):
                    f'Winner{"s" if len(res["winners"]) > 1 else ""}: {escape(winners)}.</strong></div>')
     out.append("</div>")
     return "".join(out)
+
+
+def render_text(view, seat, names):
+    """The same picture in plain text for the plain part of emails (from the seat's view only)."""
+    if not view:
+        return "The game has not started."
+
+    def nm(s):
+        return names[s] if s is not None and 0 <= s < len(names) else f"Seat {s + 1}"
+
+    lines = [f"Race to square {view['goal']}:"]
+    for k in view["knonsters"]:
+        if k in view["podium"]:
+            lines.append(f"  {k:<8} on the podium, place {view['podium'].index(k) + 1}")
+        else:
+            lines.append(f"  {k:<8} square {view['positions'][k]:>2}, rank {view['ranks'][k]}")
+    lines.append("Players:")
+    res = view.get("result")
+    for s in range(view["n"]):
+        bits = [f"{view['hand_counts'][s]} card{'' if view['hand_counts'][s] == 1 else 's'}"]
+        if view["revealed"][s]:
+            bits.append("favourites shown: " + ", ".join(view["revealed"][s]))
+        if view.get("all_favourites") and view["all_favourites"][s]:
+            bits.append("favourites: " + " & ".join(view["all_favourites"][s]))
+        if view["resigned"][s]:
+            bits.append("resigned")
+        if res:
+            bits.append(f"{res['scores'][s]} points, rank {res['ranks'][s]}")
+        turn = " (to play)" if s in view.get("to_act", []) else ""
+        lines.append(f"  {nm(s)}{turn}: {', '.join(bits)}")
+    lines.append(f"Draw pile: {view['pile_count']} cards.")
+    if view.get("seat") is not None:
+        favs = view.get("favourites")
+        if favs:
+            bet = f" (bet on {view['bet']})" if view.get("bet") else ""
+            lines.append(f"Your secret favourites: {' & '.join(favs)}{bet}")
+        hand = view.get("hand", [])
+        lines.append(f"Your hand ({len(hand)} cards):")
+        lines += [f"  {code}: {rules.card_text(code) if code in rules.CARDS else code}" for code in hand]
+    if res:
+        lines.append(res["summary"])
+    return "\n".join(lines)

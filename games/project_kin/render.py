@@ -124,8 +124,8 @@ def render(view, seat, names):
         nd = nodes[nid]
         r = 5.2 if nd["kind"] == "base" else 4.2
         fill = KIND_FILL[nd["kind"]]
-        if nd["kind"] in ("base", "guard"):
-            fill = LIGHT[nd["seat"]]
+        if nd["kind"] in ("base", "guard", "turret"):
+            fill = LIGHT[nd["seat"]]  # a turret shows the side it belongs to
         notes = by_dest.get(nid, [])
         title = escape(nd.get("label") or f"{nid} ({nd['kind']})")
         shape = (f'<rect class="pk-node" x="{nd["x"] - r}" y="{nd["y"] - r}" width="{2 * r}" height="{2 * r}" rx="1.5" fill="{fill}"/>'
@@ -197,7 +197,7 @@ def render(view, seat, names):
     svg.append("</svg>")
     out.append("".join(svg))
     out.append('<div class="pk-legend">Red moves up the board, Blue moves down. Dashed lines are dotted lines (both ways, '
-               'they end the move); thin red dashes show what each turret aims at; the coloured arcs are the loops from the '
+               'they end the move); thin red dashes show what each turret aims at (a turret, tinted with the colour of its side, shoots an enemy that ends its turn there); the coloured arcs are the loops from the '
                'end of the middle track back home. A ringed piece carries the bomb.</div>')
     out.append("</div>")
     return "".join(out)
@@ -215,3 +215,36 @@ def _piece_svg(p, x, y, r, carrier, notations, small=False):
     if notations and len(notations) == 1:
         return f'<g class="pk-move" data-notation="{escape(notations[0])}">{title}{body}</g>'
     return f"<g>{title}{body}</g>"
+
+
+def render_text(view, seat, names):
+    """The same picture in plain text for the plain part of emails (from the seat's view only)."""
+    if not view:
+        return "The game has not started."
+    names = [str(names[i]) if i < len(names) else rules.SEAT_NAMES[i] for i in (0, 1)]
+    lines = []
+    for s in (0, 1):
+        mine = [p for p in view["pieces"] if p["seat"] == s]
+        where = ", ".join(f"{p['id']}{'' if p['type'] == 'normal' else ' (' + p['type'] + ')'} on {rules._nname(p['at'])}"
+                          for p in mine if p["zone"] == "board") or "none"
+        waiting = sum(1 for p in mine if p["zone"] != "board")
+        bits = [f"out {view['out'][s]}/{rules.PIECES['pawns']}", f"on the board: {where}", f"{waiting} off the board"]
+        if view["options"]["variant"] == "to_kingdom_come":
+            bits.append(f"ability points {view['points'][s]}")
+        lines.append(f"{names[s]} ({rules.SEAT_NAMES[s]}{', you' if s == seat else ''}): {'; '.join(bits)}")
+    bomb = view["bomb"]
+    if bomb["carrier"]:
+        left = f"; detonates in {bomb['turns_left']} turn(s)" if bomb["turns_left"] is not None else ""
+        lines.append(f"Bomb carried by {bomb['carrier']}{left}.")
+    elif bomb.get("on_space", True) or not bomb.get("at"):
+        lines.append("The bomb is on the bomb space.")
+    else:
+        lines.append(f"The bomb lies on {rules._nname(bomb['at'])}.")
+    res, turn = view.get("result"), view["turn"]
+    if res:
+        lines.append(res["summary"])
+    elif turn["phase"] == "move":
+        lines.append(f"Turn {turn['number']}: {names[turn['seat']]} rolled {turn['roll']} and must move.")
+    else:
+        lines.append(f"Turn {turn['number']}: {names[turn['seat']]} to play.")
+    return "\n".join(lines)

@@ -1,10 +1,33 @@
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 from django.conf import settings
 from django.db import models
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 
 
 class Profile(models.Model):
+    # How often turn emails may come: 0 = one per turn; otherwise at most one per that many minutes,
+    # listing every game waiting for the player (a digest).
+    EACH_TURN, HOURLY, EVERY_3_HOURS, DAILY = 0, 60, 180, 1440
+    EMAIL_EVERY = [
+        (EACH_TURN, "Each turn: one email per game as soon as it is my turn"),
+        (HOURLY, "At most one email an hour, listing every game waiting for me"),
+        (EVERY_3_HOURS, "At most one email every 3 hours, listing every game waiting for me"),
+        (DAILY, "At most one email a day, listing every game waiting for me"),
+    ]
+
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     email_turns = models.BooleanField(default=True, help_text="Email me when it is my turn.")
+    # The confusable-safe key of the username (accounts.usernames): no two players look alike.
+    username_key = models.CharField(max_length=150, unique=True, null=True, blank=True)
+    email_every = models.PositiveIntegerField(choices=EMAIL_EVERY, default=EACH_TURN)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    # Off by default: until a player has told us their time zone, 23:00 UTC could be their afternoon.
+    quiet_hours = models.BooleanField(default=False)
+    quiet_from = models.TimeField(default=time(23, 0))
+    quiet_to = models.TimeField(default=time(7, 0))
     # Vacation (kinplay.clocks.vacation): on while vacation_since is set; it ends by itself at
     # vacation_ends_at, when this year's allowance is used up.
     vacation_since = models.DateTimeField(null=True, blank=True)
@@ -18,5 +41,36 @@ class Profile(models.Model):
         return profile
 
     @property
+    def tz(self) -> ZoneInfo:
+        try:
+            return ZoneInfo(self.time_zone or "UTC")
+        except (ZoneInfoNotFoundError, ValueError):
+            return ZoneInfo("UTC")
+
+    def is_quiet(self, now: datetime) -> bool:
+        """Inside the player's quiet hours at ``now`` (an aware datetime)?"""
+        if not self.quiet_hours or self.quiet_from == self.quiet_to:
+            return False
+        t = now.astimezone(self.tz).time()
+        if self.quiet_from < self.quiet_to:
+            return self.quiet_from <= t < self.quiet_to
+        return t >= self.quiet_from or t < self.quiet_to  # across midnight: 23:00–07:00
+
+    @property
+    def digest_interval(self) -> timedelta | None:
+        return timedelta(minutes=self.email_every) if self.email_every else None
+
+    @property
     def on_vacation(self):
         return self.vacation_since is not None
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def _keep_username_key(sender, instance, raw=False, update_fields=None, **kwargs):
+    """Every way of saving a user (sign-up, API, admin, createsuperuser) keeps the key: a name
+    that looks like another's fails here with IntegrityError even if a form forgot to check."""
+    from kinplay.accounts.usernames import key
+
+    if raw or (update_fields is not None and "username" not in update_fields):
+        return  # fixtures, or a save that left the name alone (last_login, email)
+    Profile.objects.update_or_create(user=instance, defaults={"username_key": key(instance.username)})

@@ -46,9 +46,10 @@ def left(profile, now=None) -> timedelta:
 
 
 def friendly(game) -> bool:
-    """Vacation pauses clocks only in friendly games: not rated, not part of a tournament
-    (neither exists yet; the attributes are those issue 14 and the tournaments will add)."""
-    if getattr(game, "rated", False) or getattr(game, "tournament_id", None) is not None:
+    """Vacation pauses clocks only in friendly games: those outside a tournament or league,
+    whose schedule others wait on. Rated games count as friendly: a rating has no calendar,
+    and a player's rating should not cost them their holiday (as on OGS)."""
+    if getattr(game, "tournament_id", None) is not None:
         return False
     from kinplay.tournaments.models import TournamentGame  # joining a tournament: its clocks run
 

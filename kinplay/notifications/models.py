@@ -10,17 +10,24 @@ from django.utils import timezone
 class Outbox(models.Model):
     YOUR_TURN, REMINDER, GAME_OVER = "your_turn", "reminder", "game_over"
     MOVE_ACCEPTED, MOVE_REFUSED = "move_accepted", "move_refused"  # answers to moves by email
+    DIGEST = "digest"  # several games waiting for one player: game is NULL, ``games`` names them
+    TURN_MAIL = (YOUR_TURN, REMINDER, DIGEST)  # what a digest interval spaces out
 
-    kind = models.CharField(max_length=16)
     INVITATION, INVITE_DECLINED, INVITE_EXPIRED = "invitation", "invite_declined", "invite_expired"
     VACATION_OVER = "vacation_over"  # about no game: game is None (kinplay.notifications.consent)
 
+    kind = models.CharField(max_length=16)
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="+")
-    version = models.PositiveIntegerField()  # the game version the message speaks of
+    version = models.PositiveIntegerField()  # the game version the message speaks of (0 for a digest)
+    games = models.JSONField(default=dict, blank=True)  # a digest: {"<game id>": version}
     created_at = models.DateTimeField(auto_now_add=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)  # sent, or done with when held (folded_into)
+    # Held (quiet hours, digest interval): not relayed; the digest sweep folds it into one message
+    # (folded_into) or releases it (held_at back to NULL).
+    held_at = models.DateTimeField(null=True, blank=True)
+    folded_into = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     attempts = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
     detail = models.TextField(blank=True)  # the move or the refusal an answer speaks of
@@ -33,7 +40,11 @@ class Outbox(models.Model):
     @classmethod
     def pending(cls):
         stale = timezone.now() - cls.CLAIM_TIMEOUT
-        return cls.objects.filter(sent_at__isnull=True, attempts__lt=10).filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
+        return cls.objects.filter(sent_at__isnull=True, attempts__lt=10, held_at__isnull=True).filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
+
+    @classmethod
+    def held(cls):
+        return cls.objects.filter(sent_at__isnull=True, held_at__isnull=False)
 
     def claim(self) -> bool:
         """Compare-and-set: only one relay gets a row that is unclaimed (or whose claim went stale)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+import css_inline
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
@@ -11,6 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from kinplay.accounts.models import Profile
+from kinplay.notifications import digests, picture
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.replies import reply_address
 
@@ -71,6 +73,8 @@ def relay(limit=200) -> int:
     for row in Outbox.pending().select_related("game", "user").order_by("created_at")[:limit]:
         if not row.claim():
             continue
+        if hold(row):
+            continue
         try:
             compose(row).send()
         except Exception as exc:
@@ -82,19 +86,29 @@ def relay(limit=200) -> int:
     return sent
 
 
+def hold(row: Outbox) -> bool:
+    """Quiet hours or the player's digest interval: keep the row for ``digests.release_held``."""
+    now = timezone.now()
+    reason = digests.hold_reason(row, Profile.of(row.user), now)
+    if reason:
+        Outbox.objects.filter(pk=row.pk).update(held_at=now, claimed_at=None, error=f"held: {reason}")
+    return bool(reason)
+
+
+DIGEST_BOARDS = 3  # games drawn as boards in a digest's HTML (each board is 8–25 kB)
+
 SUBJECTS = {
     Outbox.YOUR_TURN: "Your turn in {kind} #{id}",
     Outbox.REMINDER: "Reminder: your move in {kind} #{id} is due soon",
     Outbox.GAME_OVER: "{kind} #{id} is over",
     Outbox.MOVE_ACCEPTED: "Move accepted in {kind} #{id}",
     Outbox.MOVE_REFUSED: "Move not accepted in {kind} #{id}",
+    Outbox.DIGEST: "Your turn in {count} games: {games}",
 }
 
 
 def compose(row: Outbox) -> EmailMultiAlternatives:
     """The message as the recipient's seat sees the game at that version: nothing more."""
-    from games import selectors
-    from games.registry import get
     from kinplay.notifications import consent
 
     if row.kind in consent.KINDS:  # invitations and vacations have their own emails
@@ -104,31 +118,60 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     if row.kind in tournament_emails.KINDS:
         return tournament_emails.compose(row)
 
-    game, user = row.game, row.user
-    kind = get(game.kind)
-    seat = game.seat_of(user)
-    payload = selectors.game_for(game, user, at=row.version)
-    legal = payload["legal_actions"] if row.kind != Outbox.GAME_OVER and row.version == game.version else []
-    names = selectors.seat_names(game)
+    user = row.user
+    profile = Profile.of(user)
+    now = timezone.now()
     context = {
         "user": user,
-        "game": game,
-        "kind_name": kind.name,
         "kind": row.kind,
-        "url": f"{settings.SITE_URL.rstrip('/')}/games/{game.pk}/",
-        "settings_url": f"{settings.SITE_URL.rstrip('/')}/settings/",
-        "recent": selectors.log_lines(game, seat, after=max(0, row.version - 8), upto=row.version, names=names),
-        "legal": legal,
-        "result": payload["result"],
-        "names": names,
-        "deadline": game.deadline,
         "detail": row.detail,
-        "winners": ", ".join(names[i] for i in ((payload["result"] or {}).get("winners") or [])),
+        "settings_url": picture.site("/settings/"),
+        "time_zone": profile.tz.key,
     }
-    subject = SUBJECTS[row.kind].format(kind=kind.name, id=game.pk)
+    if row.kind == Outbox.DIGEST:
+        from games.models import Game
+
+        found = Game.objects.with_seats().in_bulk([int(pk) for pk in row.games])
+        listed = sorted((found[int(pk)] for pk in row.games if int(pk) in found),  # most urgent first
+                        key=lambda game: (game.deadline is None, game.deadline or now, game.pk))
+        games = [picture.of_game(row, game, user, version=row.games[str(game.pk)], tz=profile.tz, now=now)
+                 for game in listed]
+        for g in games[DIGEST_BOARDS:]:  # Gmail clips a message past 102 kB: the rest in words
+            g["board_html"] = ""
+        context["games"] = games
+        subject = SUBJECTS[row.kind].format(count=len(games), games=", ".join(f"{g['kind_name']} #{g['game'].pk}" for g in games))
+        moves = any(g["legal"] for g in games)
+        seat = None
+    else:
+        g = picture.of_game(row, row.game, user, version=row.version, tz=profile.tz, now=now)
+        context.update(g, one=g)
+        subject = SUBJECTS[row.kind].format(kind=g["kind_name"], id=row.game.pk)
+        moves, seat = bool(g["legal"]), g["seat"]
+        subject = _wait_subject(row, seat) or subject
     text = render_to_string("mail/game.txt", context)
-    html = render_to_string("mail/game.html", context)
-    reply_to = [reply_address(game.pk, seat)] if legal else None
+    # Mail clients (Gmail above all) drop <style> blocks: every style goes onto its element.
+    html = css_inline.inline(render_to_string("mail/game.html", context))
+    reply_to = [mail_reply_address(row, seat)] if moves else None
     msg = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [user.email], reply_to=reply_to)
     msg.attach_alternative(html, "text/html")
     return msg
+
+
+def _wait_subject(row: Outbox, seat) -> str | None:
+    """A turn email's (or a window reminder's) subject in the words of the page and the lobby
+    (games.selectors.wait_line): a reaction window is not "your turn"."""
+    from games import selectors
+    from games.registry import get
+
+    game = row.game
+    if row.kind not in (Outbox.YOUR_TURN, Outbox.REMINDER) or row.version != game.version or seat not in game.to_act:
+        return None
+    wait = selectors.waiting(game, seat, title=f"{get(game.kind).name} #{game.pk}")
+    if row.kind == Outbox.YOUR_TURN:
+        return wait["line"]
+    return f"Reminder: {wait['line']}" if wait["window"] else None
+
+
+def mail_reply_address(row: Outbox, seat) -> str:
+    """The one place the Reply-To is made (a digest's replies name their games line by line)."""
+    return reply_address(row.game_id, seat) if row.game_id else settings.MAIL_REPLY_ADDRESS

@@ -1,8 +1,14 @@
 from celery import shared_task
 
+from kinplay.notifications.digests import release_held
 from kinplay.notifications.services import relay
 
 
 @shared_task
 def relay_outbox():
     return relay()
+
+
+@shared_task
+def send_digests():
+    return release_held()

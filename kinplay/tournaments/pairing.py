@@ -171,14 +171,15 @@ def swiss_duels(standings, history, rng) -> list[dict]:
     def cost(a, b):
         if b is BYE or a is BYE:
             p = b if a is BYE else a
-            return REMATCH * had_bye[p] + fine * (score[p] - low) ** 2 + (n - pos[p])
+            # A second bye weighs more than every rematch together: it is avoided first.
+            return REMATCH * n * had_bye[p] + fine * (score[p] - low) ** 2 + (n - pos[p])
         # Within a score group the top half meets the bottom half (1 v 5, 2 v 6 ...), as the
         # Dutch system does: the matching's tie-break, worth less than any score gap.
         half = group[score[a]] // 2 if score[a] == score[b] else 0
         dutch = abs(abs(pos[a] - pos[b]) - half) if half else 0
         return REMATCH * seen[frozenset((a, b))] + fine * (score[a] - score[b]) ** 2 + dutch
 
-    big = REMATCH * (len(history) + 2)
+    big = REMATCH * n * (len(history) + 2)
 
     def match(idx):
         """Maximum-weight perfect matching of these positions (-1 is the bye), complete graph."""

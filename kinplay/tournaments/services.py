@@ -32,6 +32,7 @@ FORMATS = ("swiss", "round_robin", "knockout")
 DEFAULT_ROUND_DAYS = 7
 DEFAULT_MAX_TIMEOUTS = 2
 MAX_PLAYERS_CAP = 5000
+MAX_ADJUDICATION_STEPS = 2000  # moves the bot may play to finish an adjudicated game
 
 
 class TournamentError(games.BadRequest):
@@ -357,7 +358,8 @@ def _new_game(t, players, number, table) -> int:
     clock = s["config"]["clock"]
     seats = [{"user": s["players"][str(p)]["name"]} for p in players]
     game = games.create_game(creator=None, kind=t.kind, options=s["options"], seats=seats,
-                             per_move=clock["per_move"], on_timeout=clock["on_timeout"], accepted=True)
+                             per_move=clock["per_move"], on_timeout=clock["on_timeout"], accepted=True,
+                             rated=s["config"].get("rated", True))
     TournamentGame.objects.create(game_id=game.pk, tournament=t, round=number, table=table)
     # The first clock was set before the link existed, so a player away may have had it held:
     # a tournament game is not friendly, its clocks run (kinplay.clocks.vacation.friendly).
@@ -389,9 +391,11 @@ _LINK = {
               "FROM tournaments_tournamentgame tg JOIN tournaments_tournament t ON t.id = tg.tournament_id "
               "WHERE tg.game_id = %s",
 }
+# A timeout counts when the clock played or forfeited for the player; a reaction window's
+# default ("timeout-default": not raising a hand) is how windows are meant to close.
 _TIMEOUTS = {
-    "postgresql": "SELECT DISTINCT seat FROM games_event WHERE game_id = %s AND command->>'by' LIKE 'timeout%%'",
-    "sqlite": "SELECT DISTINCT seat FROM games_event WHERE game_id = %s AND json_extract(command, '$.by') LIKE 'timeout%%'",
+    "postgresql": "SELECT DISTINCT seat FROM games_event WHERE game_id = %s AND command->>'by' IN ('timeout-bot', 'timeout-forfeit')",
+    "sqlite": "SELECT DISTINCT seat FROM games_event WHERE game_id = %s AND json_extract(command, '$.by') IN ('timeout-bot', 'timeout-forfeit')",
 }
 _STILL_RUNNING = ("SELECT 1 FROM tournaments_tournamentgame tg JOIN games_game g ON g.id = tg.game_id "
                   "WHERE tg.tournament_id = %s AND tg.round = %s AND tg.game_id <> %s AND g.status IN ('waiting', 'active') LIMIT 1")
@@ -510,7 +514,7 @@ def _adjudicate(t, gid):
             except IllegalAction:
                 pass
     kind = get(game.kind)
-    for _ in range(games.MAX_BOT_STEPS):
+    for _ in range(MAX_ADJUDICATION_STEPS):
         game = Game.objects.get(pk=gid)
         if game.status != Game.ACTIVE:
             break

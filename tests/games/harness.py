@@ -7,6 +7,8 @@ refused, ``decide`` leaves its input alone, replay equals the live state.
 
 from __future__ import annotations
 
+import importlib
+
 from games.engine import IllegalAction, RESIGN, canonical, clone, replay
 from games.rng import Rng
 
@@ -77,9 +79,15 @@ def _check_contract(rules, state, seat, legal, n, seed, version):
 
 
 def received(rules, state, events, seat):
-    """Everything a seat (or spectator None) receives: the view, its moves, the log."""
+    """Everything a seat (or spectator None) receives: the view, its moves, the log, and the
+    board as the page and the emails draw it (HTML and text)."""
+    view = rules.view(state, seat)
+    render = importlib.import_module(rules.__name__.rsplit(".", 1)[0] + ".render")
+    names = [f"player{i}" for i in range(8)]
     return canonical({
-        "view": rules.view(state, seat),
+        "view": view,
+        "board": render.render(view, seat, names),
+        "text": render.render_text(view, seat, names),
         "legal": rules.legal_actions(state, seat) if seat is not None else [],
         "log": [rules.redact(e, seat) for e in events],
     })

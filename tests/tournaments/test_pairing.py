@@ -95,6 +95,22 @@ def test_it_balances_first_seats_over_a_swiss():
     assert all(abs(2 * firsts[p] - played[p]) <= 1 for p in range(n))
 
 
+def splits(m, sizes):
+    """Every multiset of table sizes seating exactly m (brute force)."""
+    for t in range(1, m // min(sizes) + 1):
+        for combo in itertools.combinations_with_replacement(sizes, t):
+            if sum(combo) == m:
+                yield combo
+
+
+def fewest_byes(n, sizes):
+    return next(b for b in range(n + 1) if n - b == 0 or any(True for _ in splits(n - b, sizes)))
+
+
+def best_spread(m, sizes):
+    return min(max(c) - min(c) for c in splits(m, sizes))
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(min_value=2, max_value=30), st.sampled_from([[3, 4], [2, 3, 4], [4, 5, 6, 7, 8], [2, 4, 5, 6]]),
        st.integers(min_value=0, max_value=3))
@@ -108,7 +124,9 @@ def test_it_seats_multiplayer_tables_within_the_sizes_leaders_together(n, sizes,
         real = [t for t in tables if not t["bye"]]
         assert all(len(t["players"]) in sizes for t in real)
         if real:
-            assert max(len(t["players"]) for t in real) - min(len(t["players"]) for t in real) <= max(1, sizes[1] - sizes[0] if len(sizes) > 1 else 1)
+            spread = max(len(t["players"]) for t in real) - min(len(t["players"]) for t in real)
+            assert spread == best_spread(n - sum(t["bye"] for t in tables), sizes)
+        assert sum(t["bye"] for t in tables) == fewest_byes(n, sizes)
         hist.append(tables)
         for t in real:
             for i, p in enumerate(t["players"]):

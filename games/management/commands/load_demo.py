@@ -58,3 +58,18 @@ class Command(BaseCommand):
                              + [{"bot": "heuristic"}] * (kind.rules.MIN_PLAYERS - 2))
         self.stdout.write(f"  Demo games of {kind.name}: one between friends, one against bots, one open to join, "
                           "and charlie's invitation to alice.")
+        self._finished(users, slug, kind)
+
+    def _finished(self, users, slug, kind):
+        """Two rated games played to the end, so the leaderboard and player pages have a story."""
+        for a, b in (("alice", "bob"), ("bob", "charlie")):
+            game = services.create_game(creator=users[a], kind=slug, seats=[{"user": a}, {"user": b}])
+            services.accept_invitation(game.pk, users[b])
+            for _ in range(2000):
+                game.refresh_from_db()
+                if game.status != Game.ACTIVE:
+                    break
+                seat = game.to_act[0]
+                action = kind.bots.heuristic_bot(clone(load_state(game)), seat, Rng(game.seed, f"demo:{game.version}"))
+                services.act(game.pk, seat, action=action)
+        self.stdout.write("  Two finished rated games: see the ratings at /ratings/.")

@@ -1,0 +1,128 @@
+"""The ratings API: leaderboards per kind and player profiles (thin views over
+kinplay.ratings.selectors)."""
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.decorators import api_view
+from rest_framework.exceptions import NotFound
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.response import Response
+
+from api.errors import documented
+from games.registry import kinds
+from kinplay.ratings import selectors
+
+
+class LeaderboardRowOut(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.CharField()
+    rating = serializers.IntegerField(help_text="1500 + (200/σ₀)·(μ − 3σ), rounded; a new player has 1500")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField(help_text="fewer than 10 rated games of this kind")
+
+
+class KindRatingOut(serializers.Serializer):
+    rating = serializers.IntegerField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+    rank = serializers.IntegerField()
+
+
+class HistoryPointOut(serializers.Serializer):
+    game = serializers.IntegerField()
+    finished_at = serializers.DateTimeField()
+    rating = serializers.IntegerField(help_text="the rating after this game")
+    delta = serializers.IntegerField()
+
+
+class RatingChangeOut(serializers.Serializer):
+    before = serializers.IntegerField()
+    after = serializers.IntegerField()
+    delta = serializers.IntegerField()
+
+
+class SummaryPlayerOut(serializers.Serializer):
+    name = serializers.CharField()
+    bot = serializers.BooleanField()
+    rank = serializers.IntegerField(allow_null=True)
+
+
+class GameSummaryOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    kind_name = serializers.CharField()
+    status = serializers.CharField()
+    finished_at = serializers.DateTimeField()
+    rated = serializers.BooleanField()
+    players = SummaryPlayerOut(many=True)
+    rank = serializers.IntegerField(allow_null=True, help_text="the player's finishing rank")
+    outcome = serializers.ChoiceField(["won", "drew", "lost"], allow_null=True)
+    rating = RatingChangeOut(allow_null=True)
+
+
+class HeadToHeadOut(serializers.Serializer):
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField(help_text="games the caller finished ahead of this player")
+    losses = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    recent = GameSummaryOut(many=True)
+
+
+class PlayerOut(serializers.Serializer):
+    name = serializers.CharField()
+    ratings = serializers.DictField(child=KindRatingOut(), help_text="by kind")
+    history = serializers.DictField(child=HistoryPointOut(many=True),
+                                    help_text="by kind, oldest first: the latest 1,000 rated games of each kind")
+    recent = GameSummaryOut(many=True)
+    head_to_head = HeadToHeadOut(allow_null=True, help_text="the caller against this player; null on one's own profile")
+
+
+class LeaderboardPagination(PageNumberPagination):
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+
+class LeaderboardPageOut(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = LeaderboardRowOut(many=True)
+
+
+def _known_kind(kind):
+    if kind not in kinds():
+        raise NotFound(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
+
+
+@extend_schema(responses={200: LeaderboardPageOut, **documented(401, 404)},
+               parameters=[OpenApiParameter("page", int), OpenApiParameter("page_size", int)])
+@api_view(["GET"])
+def leaderboard(request, kind):
+    _known_kind(kind)
+    pager = LeaderboardPagination()
+    rows = pager.paginate_queryset(selectors.leaderboard(kind), request)
+    offset = (pager.page.number - 1) * pager.page.paginator.per_page
+    return pager.get_paginated_response(selectors.ranked_rows(rows, kind, offset))
+
+
+@extend_schema(responses={200: PlayerOut, **documented(401, 404)})
+@api_view(["GET"])
+def player(request, name):
+    user = selectors.player_named(name)
+    if user is None:
+        raise NotFound(f"There is no player “{name}”.")
+    h2h = None
+    if request.user.pk != user.pk:
+        h2h = selectors.head_to_head(request.user, user)
+    return Response({
+        "name": user.username,
+        "ratings": selectors.ratings_by_kind(user),
+        "history": selectors.history(user),
+        "recent": selectors.recent_games(user),
+        "head_to_head": h2h,
+    })

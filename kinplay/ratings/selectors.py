@@ -1,0 +1,173 @@
+"""Reads of ratings: leaderboards, a player's ratings and history, a game's rating changes,
+head-to-head records, and ``rating_of`` for seeding tournaments."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Q
+
+from games.models import Game, Seat
+from games.registry import kinds
+from kinplay.ratings.models import Rating, RatingChange
+
+RECENT_GAMES = 15
+
+
+def rating_of(user, kind: str) -> Rating:
+    """The player's rating in ``kind``; a new player's (1500, provisional, unsaved) if they
+    have no rated game of it yet. Tournaments seed by ``.ordinal`` (then ``.rating``)."""
+    found = Rating.objects.filter(user=user, kind=kind).first()
+    return found or Rating(user=user, kind=kind)
+
+
+def ratings_of(users, kind: str) -> dict[int, Rating]:
+    """``rating_of`` for many players in one query, by user id."""
+    users = list(users)
+    found = {r.user_id: r for r in Rating.objects.filter(kind=kind, user__in=users)}
+    return {u.pk: found.get(u.pk) or Rating(user=u, kind=kind) for u in users}
+
+
+def leaderboard(kind: str):
+    """Everyone rated in ``kind``, best first (ties: more games first, then the earlier
+    account). Exactly the order of the rating_leaderboard index, so a deep page is an index
+    walk, not a sort."""
+    return Rating.objects.filter(kind=kind).select_related("user").order_by("-ordinal", "-games", "user_id")
+
+
+def ranked_rows(page_rows, kind: str, offset: int) -> list[dict]:
+    """Leaderboard rows of one page with their rank (equal ratings share a rank, as 1, 2, 2, 4)."""
+    rows, rank, previous = [], None, None
+    for i, r in enumerate(page_rows):
+        if previous is None or r.ordinal != previous:
+            rank = (offset + i + 1) if previous is not None else _rank_of(r, kind)
+        previous = r.ordinal
+        rows.append(row_of(r, rank))
+    return rows
+
+
+def _rank_of(r: Rating, kind: str) -> int:
+    return Rating.objects.filter(kind=kind, ordinal__gt=r.ordinal).count() + 1
+
+
+def row_of(r: Rating, rank: int | None) -> dict:
+    return {"rank": rank, "player": r.user.username, "rating": r.rating, "mu": r.mu, "sigma": r.sigma,
+            "games": r.games, "provisional": r.provisional}
+
+
+def standing_of(user, kind: str) -> tuple[int, int] | None:
+    """(rank, position in the leaderboard's order) of ``user``; None if unrated. They differ
+    when ratings tie: the position says which page the row is on."""
+    r = Rating.objects.filter(user=user, kind=kind).first()
+    if r is None:
+        return None
+    ahead = Rating.objects.filter(kind=kind).filter(
+        Q(ordinal__gt=r.ordinal) | Q(ordinal=r.ordinal, games__gt=r.games)
+        | Q(ordinal=r.ordinal, games=r.games, user_id__lt=r.user_id)).count()
+    return _rank_of(r, kind), ahead + 1
+
+
+def rating_changes(game) -> dict[int, dict]:
+    """``{seat: {"before", "after", "delta"}}`` in shown points; empty for an unrated game."""
+    return {c.seat: {"before": c.before, "after": c.after, "delta": c.delta}
+            for c in RatingChange.objects.filter(game=game)}
+
+
+def player_named(name: str):
+    """The user with this name (case as typed, else any case); None if there is none."""
+    users = get_user_model().objects
+    return users.filter(username=name).first() or users.filter(username__iexact=name).first()
+
+
+def ratings_by_kind(user) -> dict[str, dict]:
+    """The player's rating in each kind they have played rated, in the registry's order."""
+    rows = {r.kind: r for r in Rating.objects.filter(user=user)}
+    out = {}
+    for slug in list(kinds()) + sorted(set(rows) - set(kinds())):
+        r = rows.get(slug)
+        if r is not None:
+            out[slug] = {"rating": r.rating, "mu": r.mu, "sigma": r.sigma, "games": r.games,
+                         "provisional": r.provisional, "rank": _rank_of(r, slug)}
+    return out
+
+
+def history(user, last: int = 1000) -> dict[str, list[dict]]:
+    """Per kind, the rating after each of the ``last`` latest rated games, oldest first."""
+    out: dict[str, list[dict]] = {}
+    for kind in Rating.objects.filter(user=user).values_list("kind", flat=True):
+        rows = RatingChange.objects.filter(user=user, kind=kind).order_by("-finished_at", "-game_id")[:last]
+        out[kind] = [{"game": c.game_id, "finished_at": c.finished_at, "rating": c.after, "delta": c.delta}
+                     for c in reversed(rows)]
+    return out
+
+
+def recent_games(user, limit: int = RECENT_GAMES) -> list[dict]:
+    """The player's last finished games with their result and rating change."""
+    games = list(Game.objects.filter(seats__user=user, status=Game.FINISHED)
+                 .order_by("-finished_at", "-pk").with_seats()[:limit])
+    return summaries(games, user)
+
+
+def summaries(games, user) -> list[dict]:
+    """The ``<game summary>`` of the players API: who played, in which rank, with what change."""
+    changes = {(c.game_id, c.seat): c for c in RatingChange.objects.filter(game__in=games)}
+    out = []
+    for g in games:
+        ranks = (g.result or {}).get("ranks") or []
+        seats = list(g.seats.all())
+        seat = next((s.index for s in seats if s.user_id == user.pk), None)
+        mine = changes.get((g.pk, seat))
+        out.append({
+            "id": g.pk, "kind": g.kind, "kind_name": _kind_name(g.kind), "status": g.status,
+            "finished_at": g.finished_at or g.updated_at, "rated": any(k[0] == g.pk for k in changes),
+            "players": [{"name": s.name, "bot": bool(s.bot), "rank": ranks[s.index] if s.index < len(ranks) else None}
+                        for s in seats],
+            "rank": ranks[seat] if seat is not None and seat < len(ranks) else None,
+            "outcome": _outcome(ranks, seat),
+            "rating": {"before": mine.before, "after": mine.after, "delta": mine.delta} if mine else None,
+        })
+    return out
+
+
+def _outcome(ranks, seat) -> str | None:
+    """"won", "drew" (first with others), or "lost" from the finishing ranks."""
+    if seat is None or seat >= len(ranks):
+        return None
+    if ranks[seat] != 1:
+        return "lost"
+    return "drew" if sum(1 for r in ranks if r == 1) > 1 else "won"
+
+
+def _kind_name(slug):
+    k = kinds().get(slug)
+    return k.name if k else slug
+
+
+def head_to_head(user, other, limit: int = 10) -> dict:
+    """Finished games both played: how ``user`` finished against ``other`` (ahead, behind,
+    level), and the latest of those games."""
+    both = (Game.objects.filter(status=Game.FINISHED, seats__user=user)
+            .filter(pk__in=Seat.objects.filter(user=other).values("game_id"))
+            .order_by("-finished_at", "-pk").with_seats())
+    wins = losses = draws = 0
+    games = list(both)
+    for g in games:
+        ranks = (g.result or {}).get("ranks") or []
+        seat_of = {s.user_id: s.index for s in g.seats.all() if s.user_id}
+        a, b = seat_of.get(user.pk), seat_of.get(other.pk)
+        if a is None or b is None or max(a, b) >= len(ranks):
+            continue
+        if ranks[a] < ranks[b]:
+            wins += 1
+        elif ranks[a] > ranks[b]:
+            losses += 1
+        else:
+            draws += 1
+    return {"games": len(games), "wins": wins, "losses": losses, "draws": draws,
+            "recent": summaries(games[:limit], user)}
+
+
+def kinds_rated() -> list[dict]:
+    """Every kind with how many players are rated in it (the leaderboards' index)."""
+    counts = dict(Rating.objects.values_list("kind").annotate(n=Count("id")))
+    return [{"slug": slug, "name": k.name, "players": counts.get(slug, 0)} for slug, k in kinds().items()]
+

@@ -1,0 +1,65 @@
+"""The ratings pages: leaderboards per kind and player pages (thin views over selectors)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.safestring import mark_safe
+
+from games.registry import kinds
+from kinplay.ratings import chart, selectors
+from kinplay.ratings.models import PROVISIONAL_GAMES
+
+PER_PAGE = 50
+CHART_GAMES = 200  # per kind: a line that stays readable
+
+
+@login_required
+def leaderboards(request):
+    """/ratings/: straight to the first kind's leaderboard."""
+    first = next(iter(kinds()), None)
+    if first is None:
+        raise Http404("No games are installed.")
+    return redirect("leaderboard", kind=first)
+
+
+@login_required
+def leaderboard(request, kind):
+    k = kinds().get(kind)
+    if k is None:
+        raise Http404("No such kind of game.")
+    paginator = Paginator(selectors.leaderboard(kind), PER_PAGE)
+    page = paginator.get_page(request.GET.get("page"))
+    offset = (page.number - 1) * PER_PAGE
+    rows = selectors.ranked_rows(page.object_list, kind, offset)
+    for row in rows:
+        row["you"] = row["player"] == request.user.username
+    mine = selectors.standing_of(request.user, kind)
+    return render(request, "ratings/leaderboard.html", {
+        "kind": k, "kinds": selectors.kinds_rated(), "rows": rows, "page": page,
+        "my_rank": mine and mine[0], "my_page": mine and (mine[1] - 1) // PER_PAGE + 1,
+        "provisional_games": PROVISIONAL_GAMES,
+    })
+
+
+@login_required
+def player(request, name):
+    user = selectors.player_named(name)
+    if user is None:
+        raise Http404("No such player.")
+    if user.username != name:
+        return redirect("player", name=user.username)
+    names = {slug: k.name for slug, k in kinds().items()}
+    ratings = [{"kind": slug, "name": names.get(slug, slug), **r} for slug, r in selectors.ratings_by_kind(user).items()]
+    history = selectors.history(user, last=CHART_GAMES)
+    me = request.user.pk == user.pk
+    return render(request, "ratings/player.html", {
+        "player": user, "me": me, "ratings": ratings,
+        "chart": mark_safe(chart.rating_chart(history, names)),  # built from numbers and escaped names
+        "legend": chart.legend(history, names),
+        "recent": selectors.recent_games(user),
+        "h2h": None if me else selectors.head_to_head(request.user, user),
+        "provisional_games": PROVISIONAL_GAMES,
+    })

@@ -1,0 +1,180 @@
+"""Digests (at most one turn email per chosen interval) and quiet hours (mail held, sent at the end)."""
+
+from datetime import datetime, time, timedelta, timezone as dt_timezone
+
+import pytest
+import time_machine
+
+from games import services
+from kinplay.accounts.models import Profile
+from kinplay.notifications.digests import release_held
+from kinplay.notifications.models import Outbox
+from tests.play import accepted, finish, step
+
+pytestmark = pytest.mark.django_db
+
+MORNING = datetime(2026, 11, 24, 9, 0, tzinfo=dt_timezone.utc)
+
+
+def settings_of(user, **fields):
+    p = Profile.of(user)
+    for k, v in fields.items():
+        setattr(p, k, v)
+    p.save()
+
+
+def game_waiting_for_bob(alice):
+    """A game where it is bob's turn (bob then has a turn email in the outbox)."""
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
+    for _ in range(50):
+        game.refresh_from_db()
+        if game.to_act == [1]:
+            return game
+        step(game, seat=game.to_act[0])
+    raise AssertionError("never bob's turn alone")
+
+
+def to(inbox, who):
+    """What ``who`` was sent, invitations to the games aside."""
+    return [m for m in inbox() if m.to == [f"{who}@example.com"] and "invites you" not in m.subject]
+
+
+def test_it_sends_at_most_one_turn_email_per_hour_listing_every_waiting_game(alice, bob, inbox):
+    settings_of(bob, email_every=Profile.HOURLY)
+    with time_machine.travel(MORNING, tick=False) as clock:
+        first = game_waiting_for_bob(alice)
+        assert len(to(inbox, "bob")) == 1  # the first turn email of the hour goes at once
+        clock.shift(timedelta(minutes=10))
+        second = game_waiting_for_bob(alice)
+        third = game_waiting_for_bob(alice)
+        release_held()
+        assert len(to(inbox, "bob")) == 1  # held: the hour is not over
+        clock.shift(timedelta(minutes=45))
+        release_held()
+        assert len(to(inbox, "bob")) == 1
+        clock.shift(timedelta(minutes=6))  # 61 minutes after the first email
+        release_held()
+        release_held()  # a second sweep in the same minute sends nothing more
+        mails = to(inbox, "bob")
+        assert len(mails) == 2
+        digest = mails[-1]
+        assert digest.subject.startswith("Your turn in 3 games")
+        for game in (first, second, third):
+            game.refresh_from_db()
+            assert f"#{game.pk} Knonsters" in digest.body
+        # each game's events since bob last looked: the first game's deal was in his first email
+        sections = {part.split()[0]: part for part in digest.body.split("=" * 64)[1:]}
+        assert "The cards are dealt" in sections[f"#{second.pk}"]
+        assert "alice has chosen" in sections[f"#{first.pk}"] and "The cards are dealt" not in sections[f"#{first.pk}"]
+        row = Outbox.objects.get(kind=Outbox.DIGEST)
+        assert row.game is None and row.games == {str(g.pk): g.version for g in (first, second, third)}
+        # the moves are written as reply lines naming their game
+        from games import selectors
+
+        for game in (first, second, third):
+            for a in selectors.game_for(game, bob)["legal_actions"]:
+                assert f"  #{game.pk} {a['notation']}  —" in digest.body
+        # the next turn inside the new hour waits again
+        fourth = game_waiting_for_bob(alice)
+        release_held()
+        assert len(to(inbox, "bob")) == 2
+        assert Outbox.held().filter(user=bob, game=fourth).exists()
+
+
+def test_it_sends_the_single_waiting_game_as_a_full_turn_email_when_the_interval_is_over(alice, bob, inbox):
+    settings_of(bob, email_every=Profile.HOURLY)
+    with time_machine.travel(MORNING, tick=False) as clock:
+        first = game_waiting_for_bob(alice)
+        assert len(to(inbox, "bob")) == 1
+        clock.shift(timedelta(minutes=5))
+        only = game_waiting_for_bob(alice)
+        finish(first)  # bob played the first game out on the page: only one game waits for him now
+        assert [m.subject for m in to(inbox, "bob")][1:] == [f"Knonsters #{first.pk} is over"]
+        clock.shift(timedelta(minutes=56))
+        inbox().clear()
+        release_held()
+        mails = to(inbox, "bob")
+        assert [m.subject for m in mails] == [f"Your turn in Knonsters #{only.pk}"]
+        assert "Your hand" in mails[0].body
+
+
+def test_it_holds_mail_in_quiet_hours_and_sends_it_when_they_end(alice, bob, inbox):
+    settings_of(bob, quiet_hours=True, time_zone="Europe/Berlin", quiet_from=time(23, 0), quiet_to=time(7, 0))
+    night = datetime(2026, 11, 24, 22, 30, tzinfo=dt_timezone.utc)  # 23:30 in Berlin
+    with time_machine.travel(night, tick=False) as clock:
+        a = game_waiting_for_bob(alice)
+        b = game_waiting_for_bob(alice)
+        assert to(inbox, "bob") == []
+        clock.move_to(datetime(2026, 11, 25, 5, 59, tzinfo=dt_timezone.utc))  # 06:59 in Berlin
+        release_held()
+        assert to(inbox, "bob") == []
+        clock.move_to(datetime(2026, 11, 25, 6, 0, 30, tzinfo=dt_timezone.utc))  # 07:00 in Berlin
+        release_held()
+        mails = to(inbox, "bob")
+        assert len(mails) == 1 and mails[0].subject.startswith("Your turn in 2 games")
+        assert f"#{a.pk} Knonsters" in mails[0].body and f"#{b.pk} Knonsters" in mails[0].body
+
+
+def test_it_holds_a_game_over_email_in_quiet_hours_and_sends_it_as_it_is(alice, bob, inbox):
+    settings_of(bob, quiet_hours=True, time_zone="UTC", quiet_from=time(22, 0), quiet_to=time(6, 0))
+    with time_machine.travel(datetime(2026, 11, 24, 23, 0, tzinfo=dt_timezone.utc), tick=False) as clock:
+        game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
+        finish(game)
+        assert [m for m in to(inbox, "bob")] == []
+        assert any("is over" in m.subject for m in to(inbox, "alice"))
+        clock.move_to(datetime(2026, 11, 25, 6, 1, tzinfo=dt_timezone.utc))
+        release_held()
+        subjects = [m.subject for m in to(inbox, "bob")]
+        assert subjects == [f"Knonsters #{game.pk} is over"]  # nothing waits any more: no turn email
+
+
+def test_it_drops_held_turn_mail_when_no_game_waits_any_more(alice, bob, inbox):
+    settings_of(bob, quiet_hours=True, time_zone="UTC", quiet_from=time(22, 0), quiet_to=time(6, 0))
+    with time_machine.travel(datetime(2026, 11, 24, 23, 0, tzinfo=dt_timezone.utc), tick=False) as clock:
+        game = game_waiting_for_bob(alice)
+        assert to(inbox, "bob") == [] and Outbox.held().filter(user=bob).exists()
+        while 1 in game.to_act:  # bob could not sleep and played on the page
+            step(game, seat=1)
+            game.refresh_from_db()
+        clock.move_to(datetime(2026, 11, 25, 6, 1, tzinfo=dt_timezone.utc))
+        release_held()
+        assert [m for m in to(inbox, "bob") if m.subject.startswith("Your turn")] == []
+        assert not Outbox.held().filter(user=bob).exists()
+
+
+def test_it_never_holds_the_answer_to_a_move_by_email(alice, bob, inbox):
+    from kinplay.notifications.replies import receive, reply_address
+
+    settings_of(bob, quiet_hours=True, time_zone="UTC", quiet_from=time(0, 0), quiet_to=time(23, 59))
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
+    receive(sender="bob@example.com", recipients=[reply_address(game.pk, 1)], text="no such move")
+    assert [m.subject for m in to(inbox, "bob")] == [f"Move not accepted in Knonsters #{game.pk}"]
+
+
+@pytest.mark.parametrize("quiet, local, expected", [
+    ((time(23, 0), time(7, 0)), time(23, 0), True),
+    ((time(23, 0), time(7, 0)), time(6, 59), True),
+    ((time(23, 0), time(7, 0)), time(7, 0), False),
+    ((time(23, 0), time(7, 0)), time(12, 0), False),
+    ((time(13, 0), time(15, 0)), time(14, 0), True),  # a nap: inside one day
+    ((time(13, 0), time(15, 0)), time(16, 0), False),
+])
+def test_it_knows_when_quiet_hours_are_in_the_players_time_zone(quiet, local, expected):
+    from zoneinfo import ZoneInfo
+
+    p = Profile(quiet_hours=True, time_zone="Asia/Tokyo", quiet_from=quiet[0], quiet_to=quiet[1])
+    now = datetime(2026, 11, 24, local.hour, local.minute, tzinfo=ZoneInfo("Asia/Tokyo"))
+    assert p.is_quiet(now.astimezone(dt_timezone.utc)) is expected
+    p.quiet_hours = False
+    assert p.is_quiet(now) is False
+
+
+def test_it_keeps_a_digest_of_many_games_under_gmails_clipping_size(alice, bob):
+    from kinplay.notifications.services import DIGEST_BOARDS, compose
+
+    games = [accepted(services.create_game(creator=alice, kind="project_kin", seats=[{"user": "alice"}, {"user": "bob"}],
+                                           per_move=None)) for _ in range(6)]
+    row = Outbox.objects.create(kind=Outbox.DIGEST, user=alice, version=0, games={str(g.pk): g.version for g in games})
+    html = compose(row).alternatives[0][0]
+    assert len(html.encode()) < 102_000
+    assert html.count("<svg") == DIGEST_BOARDS and html.count("<pre") == len(games) - DIGEST_BOARDS

@@ -1,0 +1,186 @@
+"""What players see of ratings: the API, the leaderboard and player pages, the rating change
+on the game-over screen and in the game-over email, links from player names."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.models import Game
+from kinplay.ratings.models import Rating
+from kinplay.ratings.templatetags.ratings import signed
+from tests.play import finish
+from tests.ratings.test_ratings import game_of, won_by
+
+pytestmark = pytest.mark.django_db
+
+
+# ---------------------------------------------------------------- API
+
+
+def test_it_lists_a_kinds_leaderboard_best_first(api, alice, bob, charlie, tiny):
+    won_by(0, game_of(alice, bob))
+    won_by(0, game_of(alice, charlie))
+    body = api(bob).get("/api/ratings/tiny/").json()
+    assert body["count"] == 3 and body["next"] is None
+    rows = body["results"]
+    # charlie lost to an alice already rated higher: that costs less than bob's first loss
+    assert [(r["rank"], r["player"]) for r in rows] == [(1, "alice"), (2, "charlie"), (3, "bob")]
+    assert rows[0] == {"rank": 1, "player": "alice", "rating": Rating.objects.get(user=alice).rating,
+                       "mu": rows[0]["mu"], "sigma": rows[0]["sigma"], "games": 2, "provisional": True}
+    assert rows[0]["rating"] > 1500 > rows[-1]["rating"]
+
+
+def test_it_pages_the_leaderboard_and_ranks_across_pages(api, alice, bob, charlie, make_user, tiny):
+    dora = make_user("dora")
+    won_by(0, game_of(alice, bob))
+    won_by(0, game_of(charlie, dora))  # alice and charlie equal: rank 1 both; bob and dora rank 3
+    first = api(alice).get("/api/ratings/tiny/?page_size=2").json()
+    second = api(alice).get(first["next"]).json()
+    assert [r["rank"] for r in first["results"]] == [1, 1]
+    assert [r["rank"] for r in second["results"]] == [3, 3]
+    assert {r["player"] for r in second["results"]} == {"bob", "dora"}
+
+
+def test_it_answers_404_for_an_unknown_kind_or_player(api, alice):
+    r = api(alice).get("/api/ratings/chess/")
+    assert r.status_code == 404 and r.json()["error"] == "not_found" and "chess" in r.json()["detail"]
+    r = api(alice).get("/api/players/nobody/")
+    assert r.status_code == 404 and r.json() == {"error": "not_found", "detail": "There is no player “nobody”."}
+    assert api(alice).get("/api/ratings/kenta/?page=9").status_code == 404
+
+
+def test_it_shows_a_players_ratings_history_and_recent_games(api, alice, bob, tiny):
+    first = won_by(1, game_of(alice, bob))
+    second = won_by(0, game_of(alice, bob))
+    friendly = won_by(0, game_of(alice, bob, rated=False))
+    body = api(alice).get("/api/players/bob/").json()
+    assert body["name"] == "bob"
+    assert body["ratings"]["tiny"]["games"] == 2 and body["ratings"]["tiny"]["provisional"] is True
+    assert [h["game"] for h in body["history"]["tiny"]] == [first.pk, second.pk]
+    assert body["history"]["tiny"][-1]["rating"] == body["ratings"]["tiny"]["rating"]
+    assert [g["id"] for g in body["recent"]] == [friendly.pk, second.pk, first.pk]
+    assert body["recent"][0]["rated"] is False and body["recent"][0]["rating"] is None
+    assert body["recent"][2]["outcome"] == "won" and body["recent"][2]["rating"]["delta"] > 0
+    assert body["head_to_head"]["games"] == 3
+    assert (body["head_to_head"]["wins"], body["head_to_head"]["losses"]) == (2, 1)  # alice's view
+    assert api(bob).get("/api/players/BOB/").json()["head_to_head"] is None  # one's own page
+
+
+def test_it_creates_an_unrated_game_through_the_api(api, alice, bob, tiny):
+    r = api(alice).post("/api/games/", {"kind": "tiny", "seats": [{"user": "alice"}, {"user": "bob"}],
+                                        "rated": False}, format="json")
+    assert r.status_code == 201 and r.json()["rated"] is False
+    assert Game.objects.get(pk=r.json()["id"]).rated is False
+    r = api(alice).post("/api/games/", {"kind": "tiny", "seats": [{"user": "alice"}, {"user": "bob"}]}, format="json")
+    assert r.json()["rated"] is True
+
+
+def test_it_documents_the_ratings_api_in_the_schema(api, alice):
+    schema = api(alice).get("/api/schema/?format=json").json()
+    assert "/api/ratings/{kind}/" in schema["paths"] and "/api/players/{name}/" in schema["paths"]
+
+
+# ---------------------------------------------------------------- pages
+
+
+def test_it_highlights_my_row_on_the_leaderboard(signed_in, alice, bob, tiny):
+    won_by(0, game_of(alice, bob))
+    page = signed_in(bob).get(reverse("leaderboard", args=["tiny"])).content.decode()
+    mine = re.search(r'<tr class="is-you"[^>]*>(.*?)</tr>', page, re.DOTALL).group(1)
+    assert "bob" in mine and "alice" not in mine
+    assert reverse("player", args=["alice"]) in page and "You are #2" in page
+    assert 'title="Provisional' in page
+
+
+def test_it_pages_the_leaderboard_page(signed_in, alice, bob, tiny, make_user, monkeypatch):
+    from kinplay.ratings import views
+
+    monkeypatch.setattr(views, "PER_PAGE", 1)
+    won_by(0, game_of(alice, bob))
+    client = signed_in(bob)
+    first = client.get(reverse("leaderboard", args=["tiny"])).content.decode()
+    assert "Page 1 of 2" in first and "alice" in first and 'class="is-you"' not in first
+    second = client.get(reverse("leaderboard", args=["tiny"]) + "?page=2").content.decode()
+    assert 'class="is-you"' in second
+
+
+def test_it_404s_unknown_kinds_and_players_on_the_pages(signed_in, alice):
+    client = signed_in(alice)
+    assert client.get(reverse("leaderboard", args=["chess"])).status_code == 404
+    assert client.get(reverse("player", args=["nobody"])).status_code == 404
+    assert client.get(reverse("leaderboards")).status_code == 302
+
+
+def test_it_shows_a_player_page_with_a_chart_and_head_to_head(signed_in, alice, bob, charlie, tiny):
+    games = [won_by(0, game_of(alice, bob)), won_by(1, game_of(alice, bob)), finish(game_of(bob, charlie, kind="tiny4"))]
+    page = signed_in(alice).get(reverse("player", args=["bob"])).content.decode()
+    assert "<svg" in page and 'class="rating-chart"' in page and "<script" not in page.split("<main")[1].split("</main>")[0]
+    chart = page[page.index("<svg class=\"rating-chart\""):page.index("</svg>", page.index("rating-chart"))]
+    assert chart.count("<circle") == 3  # one point per rated game, both kinds
+    for g in games:
+        assert reverse("game", args=[g.pk]) in page
+    assert "You against bob" in page and "1</strong> ahead" in page and "1</strong> behind" in page
+    assert "Tiny Four" in page
+
+
+def test_it_prefills_the_new_game_form_from_challenge(signed_in, alice, bob, tiny):
+    client = signed_in(alice)
+    page = client.get(reverse("player", args=["bob"])).content.decode()
+    link = re.search(r'href="([^"]+)">Challenge bob', page).group(1).replace("&amp;", "&")
+    form = client.get(link).content.decode()
+    assert re.search(r'<option value="user"\s+selected>', form) and 'name="seat-2-user" value="bob"' in form
+
+
+def test_it_shows_my_own_page_without_head_to_head(signed_in, alice, tiny):
+    page = signed_in(alice).get(reverse("player", args=["alice"])).content.decode()
+    assert "You against" not in page and "no rated game yet" in page
+
+
+def test_it_shows_each_seats_rating_change_on_the_game_over_screen(signed_in, alice, bob, tiny):
+    game = won_by(0, game_of(alice, bob))
+    page = signed_in(alice).get(reverse("game", args=[game.pk])).content.decode()
+    result = page[page.index('id="result"'):page.index("</section>", page.index('id="result"'))]
+    alice_after = Rating.objects.get(user=alice).rating
+    bob_after = Rating.objects.get(user=bob).rating
+    assert f"+{alice_after - 1500}" in result and f"\u2212{1500 - bob_after}" in result
+    assert "<dt>Ratings</dt><dd>Rated</dd>" in page
+    unrated = won_by(0, game_of(alice, bob, rated=False))
+    page = signed_in(alice).get(reverse("game", args=[unrated.pk])).content.decode()
+    assert "rating-delta" not in page and "Unrated: a friendly game" in page
+    page = signed_in(alice).get(reverse("game", args=[game_of(alice, bots=1).pk])).content.decode()
+    assert "Unrated: a bot plays" in page
+
+
+def test_it_links_player_names_on_game_pages_and_the_lobby(signed_in, alice, bob, tiny):
+    game = game_of(alice, bob, bots=1)
+    client = signed_in(alice)
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert f'href="{reverse("player", args=["bob"])}"' in page and f'href="{reverse("player", args=["alice"])}"' in page
+    assert "/players/Bot" not in page
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert f'href="{reverse("player", args=["bob"])}"' in lobby
+    assert f'href="{reverse("game", args=[game.pk])}"' in lobby
+
+
+def test_it_creates_an_unrated_game_from_the_form(signed_in, alice, bob, tiny):
+    client = signed_in(alice)
+    form = client.get(reverse("new-game")).content.decode()
+    assert re.search(r'<input type="checkbox" name="rated"\s+checked', form)
+    post = {"kind": "tiny", "players": 2, "per_move": "none", "on_timeout": "bot",
+            "seat-2-type": "user", "seat-2-user": "bob", "opt-tiny-cards": "1", "opt-tiny-pace": "calm",
+            "opt-tiny-colours-0": "red", "opt-tiny-colours-1": "blue"}
+    client.post(reverse("new-game"), post)
+    client.post(reverse("new-game"), {**post, "rated": "on"})
+    assert list(Game.objects.order_by("pk").values_list("rated", flat=True)) == [False, True]
+
+
+def test_it_puts_the_rating_changes_in_the_game_over_email(alice, bob, inbox):
+    finish(game_of(alice, bob, kind="knonsters", options={}))  # emails draw a real kind's board
+    over = [m for m in inbox() if "is over" in m.subject]
+    assert over
+    mail = next(m for m in over if m.to == ["alice@example.com"])
+    after = Rating.objects.get(user=alice).rating
+    change = signed(after - 1500)  # "+83" or "−44"
+    assert f"alice: {change} (1500 -> {after})" in mail.body
+    assert f"{change}</strong>" in mail.alternatives[0][0]
