@@ -213,7 +213,11 @@ def _rating(user, kind):
         value = rating_of(user, kind)
     except Exception:  # no rating yet
         return None
-    return value if isinstance(value, (int, float)) else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    if getattr(value, "pk", None) is None or not getattr(value, "games", 0):
+        return None  # never rated in this kind: seeded in drawn order below the rated
+    return getattr(value, "rating", None)
 
 
 def join(tid, user) -> Tournament:

@@ -254,3 +254,23 @@ def test_it_runs_a_multiplayer_knockout_where_the_top_of_each_table_goes_through
     final = live["rounds"][-1]["tables"]
     assert len(live["rounds"]) == 2 and len(final) == 1 and len(final[0]["players"]) == 4  # 2 + 2 through
     assert live["winner"] in final[0]["players"] and live["standings"][0]["player"] == live["winner"]
+
+
+def test_it_seeds_a_knockout_by_rating_with_the_unrated_after(players):
+    from kinplay.ratings.models import Rating
+
+    ps = players(4)
+    alice, bob, charlie, dave = ps
+    for user, mu in ((charlie, 40.0), (bob, 30.0)):
+        r = Rating(user=user, kind="karenza", games=11)
+        r.set(mu, 2.0, timezone.now())
+        r.save()
+    t = services.create(organiser=alice, name="Seeded", kind="karenza", format="knockout")
+    for u in ps:
+        services.join(t.pk, u)
+    services.start(t.pk, alice)
+    s = services.load(Tournament.objects.get(pk=t.pk))
+    assert s["seeds"][:2] == [charlie.pk, bob.pk]
+    assert s["players"][str(alice.pk)]["rating"] is None
+    # 1 meets 4 and 2 meets 3: the two rated players can only meet in the final.
+    assert all({charlie.pk, bob.pk} != set(tb["players"]) for tb in s["rounds"][0]["tables"])
