@@ -274,3 +274,46 @@ def test_it_seeds_a_knockout_by_rating_with_the_unrated_after(players):
     assert s["players"][str(alice.pk)]["rating"] is None
     # 1 meets 4 and 2 meets 3: the two rated players can only meet in the final.
     assert all({charlie.pk, bob.pk} != set(tb["players"]) for tb in s["rounds"][0]["tables"])
+
+
+def test_it_gives_byes_against_a_round_robin_player_who_withdrew(players):
+    ps = players(4)
+    alice, bob = ps[:2]
+    t = services.create(organiser=alice, name="Club RR", kind="karenza", format="round_robin")
+    for u in ps:
+        services.join(t.pk, u)
+    services.start(t.pk, alice)
+    play_round(Tournament.objects.get(pk=t.pk))
+    services.withdraw(t.pk, bob)
+    services.sweep()
+    t = run_to_end(Tournament.objects.get(pk=t.pk))
+    s = services.load(t)
+    assert len(s["rounds"]) == 3
+    for rnd in s["rounds"][1:]:
+        assert all(bob.pk not in tb["players"] for tb in rnd["tables"])
+        assert sum(tb["bye"] for tb in rnd["tables"]) == 1  # bob's scheduled opponent
+    _rebuild_equals_live(t)
+
+
+def test_it_finds_pairings_that_the_seed_does_not_give():
+    from kinplay.tournaments.projections import _redraw
+
+    events = [
+        {"type": "created", "data": {"name": "x", "kind": "karenza", "options": {}, "format": "swiss", "organiser": 1,
+                                     "seed_sha256": "", "config": {"sizes": [2], "rounds": 1, "points": None}}},
+        *({"type": "joined", "data": {"player": p, "name": f"p{p}"}} for p in (1, 2, 3, 4)),
+    ]
+    from kinplay.tournaments import plan, stream as st
+
+    state = st.fold(events)
+    seeds = plan.seeding(state, "good-seed")
+    events.append({"type": "started", "data": {"seeds": seeds, "rounds": 1}})
+    state = st.fold(events)
+    honest = plan.next_round(state, "good-seed")
+    events.append({"type": "round_started", "data": {"number": 1, "tables": [dict(tb, games=[]) for tb in honest]}})
+    assert _redraw(events, "good-seed") == []
+    assert _redraw(events, "another-seed") != []
+    hand_made = [{"players": [seeds[0], seeds[1]], "bye": False, "games": []},
+                 {"players": [seeds[2], seeds[3]], "bye": False, "games": []}]
+    events[-1] = {"type": "round_started", "data": {"number": 1, "tables": hand_made}}
+    assert any("round 1" in p for p in _redraw(events, "good-seed"))
