@@ -17,11 +17,56 @@
     return { version: live.getAttribute("data-version"), status: live.getAttribute("data-status"), api: live.getAttribute("data-api") };
   }
 
-  /* ---- moves: buttons and clicks on the board */
+  /* ---- moves: buttons and clicks on the board.
+   * With "Confirm each move" (the player's setting, on by default) a tap selects a move and
+   * highlights it on the board; Confirm plays it, Cancel or Escape forgets it. */
+  var selected = null;
+  function confirming() { return live.getAttribute("data-confirm-moves") === "1"; }
+  function select(form) {
+    unselect();
+    selected = form;
+    var btn = form.querySelector("button.move");
+    if (btn) { btn.classList.add("is-selected"); btn.setAttribute("aria-pressed", "true"); }
+    var note = norm(form.querySelector("input[name=notation]").value);
+    live.querySelectorAll("#board [data-notation]").forEach(function (el) {
+      el.classList.toggle("is-selected", norm(el.getAttribute("data-notation")) === note);
+    });
+    var bar = document.getElementById("confirm-bar");
+    if (bar) {
+      var label = form.querySelector(".move-label");
+      document.getElementById("confirm-label").textContent = label ? label.textContent.trim() : note;
+      bar.hidden = false;
+      var ok = document.getElementById("confirm-move");
+      if (ok) ok.focus({ preventScroll: true });
+    }
+  }
+  function unselect() {
+    selected = null;
+    live.querySelectorAll(".is-selected").forEach(function (el) { el.classList.remove("is-selected"); el.removeAttribute("aria-pressed"); });
+    var bar = document.getElementById("confirm-bar");
+    if (bar) bar.hidden = true;
+  }
+  function play(form) {
+    form.setAttribute("data-confirmed", "1");
+    if (form.requestSubmit) form.requestSubmit(); else { form.dispatchEvent(new Event("submit", { cancelable: true })); form.submit(); }
+  }
+  document.addEventListener("click", function (ev) {
+    var t = ev.target.closest && ev.target.closest("#confirm-move, #cancel-move");
+    if (!t) return;
+    ev.preventDefault();
+    if (t.id === "confirm-move" && selected) play(selected); else unselect();
+  });
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && selected) unselect(); });
+
   document.addEventListener("submit", function (ev) {
     if (ev.defaultPrevented) return;
     var form = ev.target;
     if (!live.contains(form)) return;
+    if (form.classList.contains("move-form") && confirming() && !form.hasAttribute("data-confirmed")) {
+      ev.preventDefault();
+      select(form);
+      return;
+    }
     sending = true;
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     var moves = document.getElementById("moves");
@@ -60,12 +105,42 @@
     var form = legalForms()[norm(el.getAttribute("data-notation"))];
     if (!form) return;  // not one of my moves now (or I am watching): the board is only a picture
     ev.preventDefault();
-    if (form.requestSubmit) form.requestSubmit(); else form.submit();
+    if (confirming()) select(form); else play(form);
   }
   document.addEventListener("click", boardMove);
   document.addEventListener("keydown", function (ev) {
     if (ev.key === "Enter" || ev.key === " ") boardMove(ev);
   });
+
+  /* Phones: a board drawn for a wide screen shrinks until its text is unreadable and its spaces
+   * too small for a finger. Widen it (it scrolls sideways inside its card) until its smallest
+   * text is 12 px and its smallest move target 44 px, at most 3 times the card's width. */
+  var MIN_TEXT = 12, MIN_TAP = 44, MAX_WIDEN = 3;
+  function fitBoards() {
+    if (window.innerWidth >= 960) return;
+    live.querySelectorAll("#board svg").forEach(function (svg) {
+      var wa = svg.getAttribute("width");
+      if (wa && !/%$/.test(wa)) return;  // small drawings with their own size (symbols, a card's arrow) keep it
+      svg.classList.remove("is-widened"); svg.style.width = "";
+      var base = svg.getBoundingClientRect().width;
+      if (!base) return;
+      var need = 1;
+      svg.querySelectorAll("text").forEach(function (t) {
+        if (!t.textContent.trim() || !t.getScreenCTM()) return;
+        var px = parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a;
+        if (px > 0) need = Math.max(need, MIN_TEXT / px);
+      });
+      svg.querySelectorAll("[data-notation]").forEach(function (el) {
+        var r = el.getBoundingClientRect(), side = Math.min(r.width, r.height);
+        if (side > 0) need = Math.max(need, MIN_TAP / side);
+      });
+      if (need > 1.01) {
+        svg.classList.add("is-widened");
+        svg.style.width = Math.ceil(base * Math.min(need, MAX_WIDEN)) + "px";
+      }
+    });
+  }
+  window.addEventListener("resize", function () { clearTimeout(fitBoards.t); fitBoards.t = setTimeout(fitBoards, 200); });
 
   /* Relative times ("in 2 days") stay true while the page is open. */
   var UNITS = [[604800, "week"], [86400, "day"], [3600, "hour"], [60, "minute"]];
@@ -89,6 +164,7 @@
   }
   setInterval(tick, 15000);
   markBoard();
+  fitBoards();
 
   ["pointerdown", "keydown", "touchstart"].forEach(function (t) {
     document.addEventListener(t, function () { lastPointer = Date.now(); }, { passive: true });
@@ -134,6 +210,7 @@
         document.title = live.getAttribute("data-title") || document.title;
         window.scrollTo(0, scroll);
         markBoard();
+        fitBoards();
         var me = live.querySelector(".turn-banner--me");
         showHint(me ? (me.getAttribute("data-hint") || "Your turn") : "Updated");
         return true;

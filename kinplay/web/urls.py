@@ -12,6 +12,7 @@ urlpatterns = [
     path("settings/token/", views.settings_token, name="settings-token"),
     path("settings/vacation/", views.settings_vacation, name="settings-vacation"),
     path("games/new/", views.new_game, name="new-game"),
+    path("rules/<slug:slug>/", views.rules_page, name="rules"),
     path("games/<int:pk>/", views.game_page, name="game"),
     path("games/<int:pk>/act/", views.act, name="game-act"),
     path("games/<int:pk>/resign/", views.resign, name="game-resign"),

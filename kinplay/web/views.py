@@ -24,7 +24,7 @@ from games.store import VersionConflict
 from kinplay.accounts.models import Profile
 from kinplay.clocks import vacation
 from kinplay.ratings.selectors import rating_changes
-from kinplay.web import forms
+from kinplay.web import forms, rules_pages
 
 log = logging.getLogger("kinplay.web")
 
@@ -60,7 +60,7 @@ def signup(request):
 @login_required
 def settings_page(request):
     profile = Profile.of(request.user)
-    mail_fields = ["email_turns", "email_every", "time_zone", "quiet_hours", "quiet_from", "quiet_to"]
+    mail_fields = ["email_turns", "email_every", "time_zone", "quiet_hours", "quiet_from", "quiet_to", "confirm_moves"]
     if request.method == "POST":
         form = forms.SettingsForm(request.POST)
         if form.is_valid():
@@ -151,6 +151,22 @@ def lobby(request):
     return render(request, "web/lobby.html", {
         "sections": [s for s in sections if s[2]], "has_games": bool(mine),
         "my_turn_count": len(sections[1][2]), "open_games": open_cards, "older_finished": older,
+    })
+
+
+# ---------------------------------------------------------------- rules
+
+
+def rules_page(request, slug):
+    kind = kinds().get(slug)
+    if kind is None:
+        raise Http404("No such game.")
+    return render(request, "web/rules.html", {
+        "kind": kind, "kinds": list(kinds().values()), "summary": rules_pages.SUMMARIES.get(slug, []),
+        "sections": rules_pages.card_sections(slug),
+        "interpretations": mark_safe(rules_pages.interpretations(slug)),  # our own files, HTML escaped
+        "rulebook_players": f"{kind.rules.MIN_PLAYERS}" if kind.rules.MIN_PLAYERS == kind.rules.MAX_PLAYERS
+        else f"{kind.rules.MIN_PLAYERS}–{kind.rules.MAX_PLAYERS}",
     })
 
 
@@ -278,11 +294,13 @@ def game_page(request, pk):
         "wait": wait, "standing": next((s["standing"] for s in data["seats"] if s["you"]), None),
         "standing_choices": Seat.STANDING, "has_windows": _has_windows(kind),
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
+        "legend": mark_safe(getattr(kind, "legend", "")) if board else "",  # our code
         "options": _options_summary(kind, game.options), "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
         "invited": selectors.invited_to(game, request.user), "pending": pending,
         "away": vacation.away_at(game),
         "creator": game.created_by.username if game.created_by_id else None,
         "long_moves": any(len(a["label"]) > 26 for a in moves),
+        "confirm_moves": Profile.of(request.user).confirm_moves,
         "my_turn": selectors.waiting_for(game, request.user),
         "status_label": STATUS_LABELS.get(game.status, game.status),
         "playing": seat is not None and game.status == Game.ACTIVE and at is None,

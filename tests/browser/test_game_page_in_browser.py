@@ -1,0 +1,108 @@
+"""The game page as a player uses it, in Debian's Chromium at a phone's and a laptop's size, for
+every kind: the moves stay in view, a move needs a tap and a Confirm, nothing sticks out, the
+board has its legend and readable text, and every symbol is drawn (no emoji that a machine
+without a colour-emoji font shows as an empty box)."""
+
+import os
+import re
+
+import pytest
+
+from games.registry import kinds
+from tests.browser.test_play_in_browser import ARGS, CHROMIUM, sign_in
+from tests.conftest import unavailable
+from tests.play import accepted
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
+# Emoji and pictographs that carry meaning only with a colour-emoji font.
+EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u231A-\u23FF]")
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    if not os.path.exists(CHROMIUM):
+        unavailable("Chromium is not installed (apt-get install chromium)")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+def game_for_alice(slug, make_user):
+    """A game of ``slug`` where alice (seat 1) has a move now; the other seats are bots."""
+    from games import services
+
+    make_user("alice")
+    kind = kinds()[slug]
+    seats = [{"user": "alice"}] + [{"bot": "heuristic"}] * (kind.rules.MIN_PLAYERS - 1)
+    game = accepted(services.create_game(creator=None, kind=slug, options={}, seats=seats, per_move=None))
+    assert 0 in game.to_act, f"{slug}: alice is not to move at the start"
+    return game
+
+
+def assert_fits(page):
+    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"{page.url} is {wide}px wider than the screen"
+    spilled = page.evaluate("""() => [...document.querySelectorAll('.card, .move, .board-legend, .chat')]
+        .filter(el => el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible')
+        .map(el => el.className)""")
+    assert not spilled, f"content spills out of {spilled}"
+
+
+def assert_no_emoji(page):
+    text = page.evaluate("document.body.innerText")
+    found = sorted(set(EMOJI.findall(text)))
+    assert not found, f"emoji carry information on the page: {found}"
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("slug", list(kinds()))
+def test_it_keeps_the_moves_in_view_and_asks_to_confirm(chromium, live_server, purgeable_events, make_user, slug, size):
+    from games.models import Game
+
+    game = game_for_alice(slug, make_user)
+    context = chromium.new_context(viewport=SIZES[size], device_scale_factor=1)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        sign_in(page, live_server.url, "alice", "a-long-password")
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        moves = page.locator("button.move")
+        assert moves.count() > 0
+        # The move bar is on the first screen, without scrolling.
+        box = page.locator("#moves").bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + 40 <= SIZES[size]["height"], f"move bar at {box}"
+        assert moves.first.bounding_box()["y"] + 44 <= SIZES[size]["height"] + 1
+        assert moves.first.bounding_box()["height"] >= 44
+        assert_fits(page)
+        assert_no_emoji(page)
+        assert page.locator(".board-legend").count() == 1, "the board has no legend"
+        assert page.locator("a[href$='/rules/" + slug + "/']").count() >= 1, "no link to the rules"
+        if size == "phone":
+            smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('#board svg text')]
+                .filter(t => t.textContent.trim() && t.getScreenCTM())
+                .map(t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a), 99)""")
+            assert smallest >= 11.9, f"board text is {smallest:.1f}px on a phone"
+
+        # One tap selects; nothing is played until Confirm.
+        version = game.version
+        moves.first.click()
+        page.wait_for_selector("#confirm-bar:not([hidden])")
+        game.refresh_from_db()
+        assert game.version == version, "one tap played the move"
+        page.click("#cancel-move")
+        assert page.locator("#confirm-bar").is_hidden()
+        moves.first.click()
+        with page.expect_navigation():
+            page.click("#confirm-move")
+        game = Game.objects.get(pk=game.pk)
+        assert game.version > version
+        assert not errors, errors
+    finally:
+        context.close()
