@@ -1,20 +1,22 @@
 /* The game page: board clicks submit moves, and the page follows the game by itself.
  *
- * Every 3 s (slower when the tab is hidden) it asks GET /api/games/<id>/ for the
- * version; when it changed, and the player is not in the middle of something, it
- * fetches the page again and swaps the live part, then shows a small "Updated" hint.
+ * Every 3 s (slower when nobody touches the page for a minute, and when the tab is hidden) it
+ * asks GET /games/<id>/live/ — a conditional GET that the server answers 304 while the game's
+ * version, status and chat are unchanged. On a change, and when the player is not in the middle
+ * of something, it fetches the page again and swaps the live part, then shows an "Updated" hint.
  */
 (function () {
   "use strict";
   var live = document.getElementById("game-live");
   if (!live) return;
   var hint = document.getElementById("update-hint");
-  var BASE = 3000, HIDDEN_MAX = 60000;
+  var BASE = 3000, HIDDEN_MAX = 60000, VISIBLE_MAX = 30000, idle = 0;
   var delay = BASE, timer = null, sending = false, lastPointer = 0, inflight = false;
 
   function state() {
     live = document.getElementById("game-live");
-    return { version: live.getAttribute("data-version"), status: live.getAttribute("data-status"), api: live.getAttribute("data-api") };
+    return { version: live.getAttribute("data-version"), status: live.getAttribute("data-status"),
+             chat: live.getAttribute("data-chat"), url: live.getAttribute("data-live") };
   }
 
   /* ---- moves: buttons and clicks on the board.
@@ -167,7 +169,10 @@
   fitBoards();
 
   ["pointerdown", "keydown", "touchstart"].forEach(function (t) {
-    document.addEventListener(t, function () { lastPointer = Date.now(); }, { passive: true });
+    document.addEventListener(t, function () {
+      lastPointer = Date.now();
+      if (idle > 20) { idle = 0; delay = BASE; schedule(); }  // someone is here again: back to 3 s
+    }, { passive: true });
   });
 
   /* ---- following the game */
@@ -225,26 +230,31 @@
 
   function poll() {
     var s = state();
-    if (s.status === "finished" || s.status === "aborted") return;  // nothing more will happen
+    if (s.status === "aborted") return;  // nothing more will happen (a finished game still has its chat)
     if (live.hasAttribute("data-history")) return;  // a replay stays where the reader put it
     if (inflight) return schedule();
     inflight = true;
-    fetch(s.api, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+    // A conditional GET: the browser revalidates with the ETag (version, status, chat) and the
+    // server answers 304 without a body while nothing changed.
+    fetch(s.url, { credentials: "same-origin", cache: "no-cache", headers: { "Accept": "application/json" } })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (g) {
-        if (String(g.version) !== s.version || g.status !== s.status) {
+        if (String(g.version) !== s.version || g.status !== s.status || String(g.chat) !== s.chat) {
           if (busy()) { delay = 1000; return; }
-          delay = BASE;
+          delay = BASE; idle = 0;
           return refresh();
         }
-        delay = document.hidden ? Math.min(Math.max(delay * 2, 10000), HIDDEN_MAX) : BASE;
+        // Idle: a visible tab asks every 3 s for a minute, then slower (up to 30 s); a hidden one up to 60 s.
+        idle += 1;
+        delay = document.hidden ? Math.min(Math.max(delay * 2, 10000), HIDDEN_MAX)
+          : (idle > 20 ? Math.min(delay * 1.5, VISIBLE_MAX) : BASE);
       })
       .catch(function () { delay = Math.min(delay * 2, HIDDEN_MAX); })
       .then(function () { inflight = false; schedule(); });
   }
 
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) { delay = BASE; clearTimeout(timer); poll(); }
+    if (!document.hidden) { delay = BASE; idle = 0; clearTimeout(timer); poll(); }
   });
   window.addEventListener("pageshow", function (ev) { if (ev.persisted) { sending = false; poll(); } });
   schedule();

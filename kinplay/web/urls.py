@@ -18,6 +18,8 @@ urlpatterns = [
     path("games/<int:pk>/resign/", views.resign, name="game-resign"),
     path("games/<int:pk>/join/", views.join, name="game-join"),
     path("games/<int:pk>/standing/", views.standing, name="game-standing"),
+    path("games/<int:pk>/live/", views.live, name="game-live"),
+    path("games/<int:pk>/chat/", views.chat_post, name="game-chat"),
     path("games/<int:pk>/accept/", views.accept, name="game-accept"),
     path("games/<int:pk>/decline/", views.decline, name="game-decline"),
 ]

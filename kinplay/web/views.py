@@ -9,16 +9,17 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.db.models import Max
+from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
-from games import selectors, services
+from games import chat, selectors, services
 from games.engine import RESIGN, IllegalAction
-from games.models import Game, Seat
+from games.models import ChatMessage, Game, Seat
 from games.registry import kinds
 from games.store import VersionConflict
 from kinplay.accounts.models import Profile
@@ -290,7 +291,12 @@ def game_page(request, pk):
     can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
     wait = selectors.waiting(game, seat, names=names, due=False) if at is None else {"line": "", "window": False}
     pending = [s.name for s in game.seats.all() if s.invited] if game.status == Game.WAITING else []
+    channels = chat.visible_channels(game, request.user)
+    talk = [{"channel": c, "title": "Players" if c == ChatMessage.PLAYERS else "Spectators",
+             "lines": chat.lines(game, request.user, c)} for c in channels]
     return render(request, "web/game.html", {
+        "chat": talk, "chat_channel": chat.channel_of(game, request.user), "chat_mark": _chat_mark(game.pk),
+        "chat_max": ChatMessage.MAX_LENGTH,
         "wait": wait, "standing": next((s["standing"] for s in data["seats"] if s["you"]), None),
         "standing_choices": Seat.STANDING, "has_windows": _has_windows(kind),
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
@@ -310,6 +316,39 @@ def game_page(request, pk):
             "next": at + 1 if at + 1 < game.version else None,
         },
     })
+
+
+def _chat_mark(pk) -> int:
+    return ChatMessage.objects.filter(game_id=pk).aggregate(m=Max("id"))["m"] or 0
+
+
+@login_required
+def live(request, pk):
+    """What an open game page polls: the game's version and status and the chat's newest line,
+    under an ETag. An idle tab's request is answered 304 with no body after two indexed
+    lookups (no state, no view, no rendering); the page fetches itself again only on a change."""
+    row = Game.objects.filter(pk=pk).values("version", "status").first()
+    if row is None:
+        raise Http404("No such game.")
+    mark = _chat_mark(pk)
+    etag = f'"g{row["version"]}-{row["status"]}-c{mark}"'
+    if etag in [t.strip().removeprefix("W/") for t in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponseNotModified()
+    else:
+        response = JsonResponse({"version": row["version"], "status": row["status"], "chat": mark})
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@login_required
+@require_POST
+def chat_post(request, pk):
+    try:
+        chat.post_chat(_game(pk).pk, request.user, request.POST.get("text", ""))
+    except chat.ChatRefused as exc:
+        messages.error(request, str(exc))
+    return redirect(reverse("game", args=[pk]) + "#chat")
 
 
 def _has_windows(kind) -> bool:

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from games.registry import kinds
-from tests.browser.test_play_in_browser import ARGS, CHROMIUM, sign_in
+from tests.browser.test_play_in_browser import ARGS, CHROMIUM, SHOTS, sign_in
 from tests.conftest import unavailable
 from tests.play import accepted
 
@@ -94,6 +94,8 @@ def test_it_keeps_the_moves_in_view_and_asks_to_confirm(chromium, live_server, p
         version = game.version
         moves.first.click()
         page.wait_for_selector("#confirm-bar:not([hidden])")
+        SHOTS.mkdir(parents=True, exist_ok=True)  # for a person to look at
+        page.screenshot(path=str(SHOTS / f"page-{slug}-{size}.png"))
         game.refresh_from_db()
         assert game.version == version, "one tap played the move"
         page.click("#cancel-move")
