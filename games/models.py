@@ -86,6 +86,8 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)  # the finish order ratings replay
     # A declined or expired invitation cancels the game instead of opening the seat to anyone.
     invite_only = models.BooleanField(default=False)
+    # The finished game this one is the rematch of (same players and options, seats rotated).
+    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -20,6 +20,7 @@ urlpatterns = [
     path("games/<int:pk>/standing/", views.standing, name="game-standing"),
     path("games/<int:pk>/live/", views.live, name="game-live"),
     path("games/<int:pk>/chat/", views.chat_post, name="game-chat"),
+    path("games/<int:pk>/rematch/", views.rematch_post, name="game-rematch"),
     path("games/<int:pk>/accept/", views.accept, name="game-accept"),
     path("games/<int:pk>/decline/", views.decline, name="game-decline"),
 ]

@@ -17,7 +17,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
-from games import chat, selectors, services
+from games import chat, rematch, selectors, services
 from games.engine import RESIGN, IllegalAction
 from games.models import ChatMessage, Game, Seat
 from games.registry import kinds
@@ -297,6 +297,7 @@ def game_page(request, pk):
     return render(request, "web/game.html", {
         "chat": talk, "chat_channel": chat.channel_of(game, request.user), "chat_mark": _chat_mark(game.pk),
         "chat_max": ChatMessage.MAX_LENGTH,
+        "rematch": game.rematches.order_by("pk").first() if game.status == Game.FINISHED else None,
         "wait": wait, "standing": next((s["standing"] for s in data["seats"] if s["you"]), None),
         "standing_choices": Seat.STANDING, "has_windows": _has_windows(kind),
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
@@ -339,6 +340,24 @@ def live(request, pk):
     response["ETag"] = etag
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+@login_required
+@require_POST
+def rematch_post(request, pk):
+    bots = request.POST.get("with") == "bots"
+    try:
+        game, created = rematch.rematch(_game(pk).pk, request.user, with_bots=bots)
+    except (rematch.RematchRefused, services.BadRequest, IllegalAction) as exc:
+        messages.error(request, getattr(exc, "reason", None) or str(exc))
+        return redirect("game", pk=pk)
+    if bots:
+        messages.success(request, "A new game against bots: your move when the page says so.")
+    elif not created:
+        messages.info(request, "Your opponent already asked for the rematch: here it is.")
+    elif game.status == Game.WAITING:
+        messages.success(request, "Rematch! It starts when everyone invited has accepted.")
+    return redirect("game", pk=game.pk)
 
 
 @login_required

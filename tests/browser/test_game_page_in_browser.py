@@ -108,3 +108,44 @@ def test_it_keeps_the_moves_in_view_and_asks_to_confirm(chromium, live_server, p
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_it_shows_a_chat_line_to_the_other_player_and_starts_a_rematch(chromium, live_server, purgeable_events, make_user):
+    """alice on a phone, bob on a laptop: alice's words reach bob's open page by themselves;
+    after the game, Rematch opens the new game with the seats rotated."""
+    from playwright.sync_api import expect
+
+    from games import services
+    from games.models import Game
+
+    alice, bob = make_user("alice"), make_user("bob")
+    game = accepted(services.create_game(creator=alice, kind="karenza", options={}, per_move=None,
+                                         seats=[{"user": "alice"}, {"user": "bob"}]))
+    phone = chromium.new_context(viewport=SIZES["phone"], device_scale_factor=1)
+    laptop = chromium.new_context(viewport=SIZES["laptop"], device_scale_factor=1)
+    try:
+        a, b = phone.new_page(), laptop.new_page()
+        sign_in(a, live_server.url, "alice", "a-long-password")
+        sign_in(b, live_server.url, "bob", "a-long-password")
+        a.goto(f"{live_server.url}/games/{game.pk}/")
+        b.goto(f"{live_server.url}/games/{game.pk}/")
+        b.evaluate("window.__sameDocument = true")
+        a.fill("#chat-text", "good luck, bob")
+        a.click(".chat-form button[type=submit]")
+        expect(a.locator(".chat-lines")).to_contain_text("good luck, bob")
+        expect(b.locator(".chat-lines")).to_contain_text("alice good luck, bob", timeout=15_000)
+        assert b.evaluate("window.__sameDocument") is True  # swapped in place, not reloaded
+        assert_fits(a)
+
+        services.resign(game.pk, 1)  # bob, elsewhere
+        a.reload()
+        expect(a.locator("#result")).to_be_visible()
+        a.click("#rematch")
+        a.wait_for_url(re.compile(r".*/games/\d+/$"))
+        new = Game.objects.get(rematch_of=game)
+        assert a.url.endswith(f"/games/{new.pk}/")
+        assert [s.user for s in new.seats.order_by("index")] == [bob, alice]
+        assert_fits(a)
+    finally:
+        phone.close()
+        laptop.close()
