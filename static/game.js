@@ -165,8 +165,40 @@
     });
   }
   setInterval(tick, 15000);
+
+  /* "New since you last looked": log lines after the version this device last showed are marked
+   * (kept per game in localStorage: no server work; a replay neither marks nor moves it). */
+  var seenAtLoad;  // the marker stays where it was when the page opened, while it stays open
+  function markNew() {
+    if (live.hasAttribute("data-history")) return;
+    var key = "kinplay:seen:" + live.getAttribute("data-game"), now = live.getAttribute("data-version");
+    if (seenAtLoad === undefined) {
+      try { seenAtLoad = window.localStorage.getItem(key); } catch (e) { return; }
+      if (seenAtLoad === null) seenAtLoad = now;  // a first visit marks nothing: all of it is new
+    }
+    var seen = seenAtLoad;
+    var first = null;
+    live.querySelectorAll(".log li[data-seq]").forEach(function (li) {
+      if (+li.getAttribute("data-seq") > +seen) { li.classList.add("is-new"); first = li; }
+    });
+    if (first) first.insertAdjacentHTML("afterend", '<li class="log-seen-marker" aria-label="Above: new since you last looked"><span>new since you last looked</span></li>');
+    try { window.localStorage.setItem(key, now); } catch (e) {}
+  }
+
+  /* Replay: arrow keys step through the history (the links carry the keys they answer). */
+  document.addEventListener("keydown", function (ev) {
+    if (!live.hasAttribute("data-history") || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    var a = document.activeElement;
+    if (a && /^(INPUT|SELECT|TEXTAREA)$/.test(a.tagName)) return;
+    var link = document.querySelector('#replay-nav a[data-key="' + ev.key + '"]');
+    if (link) { ev.preventDefault(); window.location.href = link.href; }
+  });
+  var current = live.querySelector(".log li.is-current");
+  if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+
   markBoard();
   fitBoards();
+  markNew();
 
   ["pointerdown", "keydown", "touchstart"].forEach(function (t) {
     document.addEventListener(t, function () {
@@ -216,6 +248,7 @@
         window.scrollTo(0, scroll);
         markBoard();
         fitBoards();
+        markNew();
         var me = live.querySelector(".turn-banner--me");
         showHint(me ? (me.getAttribute("data-hint") || "Your turn") : "Updated");
         return true;

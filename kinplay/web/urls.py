@@ -5,6 +5,7 @@ from kinplay.web import views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("lobby/live/", views.lobby_live, name="lobby-live"),
     path("signup/", views.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -131,7 +131,23 @@ def _card(game, user):
         "pending": [s.name for s in seats if s.invited] if game.status == Game.WAITING else [],
         "open_seats": sum(1 for s in seats if s.is_open),
         "won": bool(game.result) and me is not None and me in (game.result.get("winners") or []),
+        "last": _last_line(game, me) if game.status in (Game.ACTIVE, Game.FINISHED) else None,
     }
+
+
+def _last_line(game, seat):
+    """The newest log line of a game as this seat may see it (the lobby's "last move")."""
+    if game.version < 1:
+        return None
+    lines = selectors.log_lines(game, seat, after=max(0, game.version - 3), upto=game.version)
+    return lines[-1] if lines else None
+
+
+def _urgency(card):
+    """Most urgent first: a running clock by its deadline, then paused or unclocked games, the
+    ones that waited longest first."""
+    g = card["game"]
+    return (g.deadline is None, g.deadline.timestamp() if g.deadline else 0, g.updated_at.timestamp())
 
 
 def lobby(request):
@@ -140,8 +156,9 @@ def lobby(request):
     mine = [_card(g, request.user) for g in selectors.games_of(request.user)]
     sections = [
         ("invitations", "Invitations", [c for c in mine if c["invited"]]),
-        ("turn", "Your turn", [c for c in mine if c["my_turn"]]),
-        ("active", "In play", [c for c in mine if not c["my_turn"] and c["game"].status == Game.ACTIVE]),
+        ("turn", "Your turn", sorted([c for c in mine if c["my_turn"]], key=_urgency)),
+        ("active", "In play", sorted([c for c in mine if not c["my_turn"] and c["game"].status == Game.ACTIVE],
+                                     key=_urgency)),
         ("waiting", "Waiting for players", [c for c in mine if c["game"].status == Game.WAITING and not c["invited"]]),
         ("finished", "Finished", [c for c in mine if c["game"].is_over]),
     ]
@@ -150,9 +167,41 @@ def lobby(request):
     sections[-1] = ("finished", "Finished", finished[:FINISHED_SHOWN])
     open_cards = [_card(g, request.user) for g in selectors.open_games(request.user)[:30]]
     return render(request, "web/lobby.html", {
+        "lobby_mark": _lobby_mark(request.user),
         "sections": [s for s in sections if s[2]], "has_games": bool(mine),
         "my_turn_count": len(sections[1][2]), "open_games": open_cards, "older_finished": older,
     })
+
+
+def _lobby_mark(user) -> str:
+    """A fingerprint of everything the lobby shows of the user's own games (one query)."""
+    rows = Game.objects.filter(seats__user=user).values_list("pk", "version", "status", "updated_at").order_by("pk")
+    return hashlib.sha256(repr(list(rows)).encode()).hexdigest()[:20]
+
+
+@login_required
+def lobby_live(request):
+    """What an open lobby polls: 304 while none of the player's games changed."""
+    etag = f'"l{_lobby_mark(request.user)}"'
+    if etag in [t.strip().removeprefix("W/") for t in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponseNotModified()
+    else:
+        response = JsonResponse({"mark": etag.strip('"')[1:]})
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _next_waiting(user, game):
+    """The player's most urgent other game waiting for their move (None if there is none)."""
+    waiting = [g for g in Game.objects.filter(seats__user=user, status=Game.ACTIVE).exclude(pk=game.pk).with_seats()
+               if selectors.waiting_for(g, user)]
+    if not waiting:
+        return None
+    first = min(waiting, key=lambda g: (g.deadline is None, g.deadline.timestamp() if g.deadline else 0,
+                                        g.updated_at.timestamp()))
+    kind = kinds().get(first.kind)
+    return {"game": first, "name": kind.name if kind else first.kind, "count": len(waiting)}
 
 
 # ---------------------------------------------------------------- rules
@@ -312,9 +361,10 @@ def game_page(request, pk):
         "status_label": STATUS_LABELS.get(game.status, game.status),
         "playing": seat is not None and game.status == Game.ACTIVE and at is None,
         "i_won": bool(result) and seat is not None and seat in (result.get("winners") or []),
+        "next_game": _next_waiting(request.user, game) if at is None else None,
         "replay": None if at is None else {
             "at": at, "of": game.version, "previous": at - 1 if at > 1 else None,
-            "next": at + 1 if at + 1 < game.version else None,
+            "next": at + 1 if at + 1 < game.version else None, "first": 1 if at > 1 else None,
         },
     })
 

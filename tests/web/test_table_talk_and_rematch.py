@@ -150,3 +150,49 @@ def test_it_speaks_to_the_holder_of_a_kenta_colour_objective():
 
     assert _objective_text("color-green", "green").startswith("Colour green, your own colour: +5 if you finish second")
     assert "if green is your colour" not in _objective_text("color-green", "red")
+
+
+def test_it_sorts_the_lobby_by_urgency_and_shows_the_last_move(signed_in, alice, bob, tiny):
+    import time_machine
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    later = tiny_game(alice, bob, per_move=86400 * 3)
+    with time_machine.travel(timezone.now() + timedelta(hours=1)):
+        sooner = tiny_game(alice, bob, per_move=3600 * 2)
+    # bob's move in both: the one due first comes first, whatever was created or touched last.
+    for g in (sooner, later):  # the later one touched last: "most recent first" would put it first
+        services.act(g.pk, 0, notation=legal(g, 0)[0]["notation"])
+    page = signed_in(bob).get(reverse("lobby")).content.decode()
+    turn = page[page.index('id="games-turn"'):]
+    assert turn.index(f"#{sooner.pk}<") < turn.index(f"#{later.pk}<")
+    assert "Last:</span> alice played" in page
+
+
+def test_it_answers_an_unchanged_lobby_304(signed_in, alice, bob, tiny):
+    game = tiny_game(alice, bob)
+    client = signed_in(bob)
+    first = client.get(reverse("lobby-live"))
+    assert client.get(reverse("lobby-live"), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    services.act(game.pk, 0, notation=legal(game, 0)[0]["notation"])
+    assert client.get(reverse("lobby-live"), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+
+
+def test_it_offers_the_next_game_waiting_for_me(signed_in, alice, bob, tiny):
+    mine = tiny_game(alice, bob)  # alice to move
+    other = tiny_game(bob, alice)  # bob to move: nothing waits for alice there
+    page = signed_in(alice).get(reverse("game", args=[other.pk])).content.decode()
+    assert f'Next game waiting for you: Tiny #{mine.pk}' in page
+    assert "Next game waiting" not in signed_in(alice).get(reverse("game", args=[mine.pk])).content.decode()
+
+
+def test_it_replays_with_first_previous_next_last_and_the_event_highlighted(signed_in, alice, bob, tiny):
+    game = tiny_game(alice, bob)
+    for seat in (0, 1, 0):
+        services.act(game.pk, seat, notation=legal(game, seat)[0]["notation"])
+    game.refresh_from_db()
+    page = signed_in(alice).get(reverse("game", args=[game.pk]) + "?at=2").content.decode()
+    assert 'href="?at=1" data-key="Home"' in page and 'href="?at=1" rel="prev" data-key="ArrowLeft"' in page
+    assert 'href="?at=3" rel="next" data-key="ArrowRight"' in page and 'data-key="End"' in page
+    assert '<li data-seq="2" class="is-current" aria-current="step">' in page
