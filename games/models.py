@@ -171,6 +171,8 @@ class Seat(models.Model):
 
         if not self.user_id or entry.get("kind") != "window" or entry.get("default") is None:
             return False
+        if entry["default"] not in [i["action"] for i in rules.legal_actions(state, self.index)]:
+            return False  # a default that is no choice (a Kenta vote's "no marker") is only the clock's
         if self.standing == self.ALWAYS:
             return True
         return self.standing == self.UNABLE and only_default(rules, state, self.index)
@@ -198,7 +200,7 @@ class Event(models.Model):
     data = models.JSONField(default=dict)
     seat = models.SmallIntegerField(null=True)  # the acting seat; None for the system
     at = models.DateTimeField(auto_now_add=True)
-    idempotency_key = models.CharField(max_length=128, null=True, blank=True)
+    idempotency_key = models.CharField(max_length=128, null=True, blank=True)  # the acting seat's
     # On the first event of each command: what was decided, so verify_game can decide it again.
     command = models.JSONField(null=True, blank=True)
 
@@ -208,10 +210,11 @@ class Event(models.Model):
         ordering = ["game", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
+            # A key is the acting seat's (one player's), never another player's.
             models.UniqueConstraint(
-                fields=["game", "idempotency_key"],
+                fields=["game", "seat", "idempotency_key"],
                 condition=models.Q(idempotency_key__isnull=False),
-                name="event_unique_idempotency_key",
+                name="event_unique_seat_idempotency_key",
             ),
         ]
 

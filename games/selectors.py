@@ -75,6 +75,18 @@ def log_lines(game, seat, *, after=0, upto=None, names=None) -> list[dict]:
     return lines
 
 
+def first_viewable(game) -> int:
+    """The first version with a state to view: the end of the setup command (the states inside
+    it are half-dealt; the rules' views need the whole table)."""
+    from games.models import Event
+
+    if game.version == 0:
+        return 0
+    nxt = (Event.objects.filter(game=game, seq__gt=1, command__isnull=False).order_by("seq")
+           .values_list("seq", flat=True).first())
+    return game.version if nxt is None else nxt - 1
+
+
 def game_for(game, user, *, at: int | None = None, state: dict | None = None) -> dict:
     """The ``<game>`` of the API contract, as ``user`` may see it (at version ``at``).
 

@@ -38,6 +38,13 @@ OPTIONS_SCHEMA = {
         },
     },
 }
+# "Each player chooses an identification card": each seat's colour (filled in below, once the
+# palette is loaded); only the first N are used and they must differ. Default: the seat colours.
+_COLORS_OPTION = {
+    "type": "array", "title": "Colours",
+    "description": "Each player's colour (identification card), by seat; only the first N count.",
+    "minItems": 5, "maxItems": 5,
+}
 
 # --------------------------------------------------------------------------------------------
 # Data files: loaded and validated at import.
@@ -219,6 +226,8 @@ def load_cards(path):
 BOARD = load_board(os.path.join(DATA_DIR, "board.json"))
 FACES = load_dice(os.path.join(DATA_DIR, "dice.json"))
 COLORS, OBJECTIVES, OBJECTIVE_ORDER = load_objectives(os.path.join(DATA_DIR, "objectives.json"))
+OPTIONS_SCHEMA["properties"]["colors"] = dict(_COLORS_OPTION, items={"type": "string", "enum": list(COLORS)},
+                                              default=list(COLORS))
 CARDS, CARD_ORDER = load_cards(os.path.join(DATA_DIR, "cards.json"))
 LENGTH = BOARD["length"]
 HOT = BOARD["hot_spots"]
@@ -243,7 +252,15 @@ def _opts(options):
     if unknown:
         raise IllegalAction(f"Unknown option: {', '.join(sorted(unknown))}.")
     out = {}
+    colors = options.get("colors", list(COLORS))
+    if (not isinstance(colors, list) or len(colors) != len(COLORS)
+            or any(not isinstance(c, str) or c not in COLORS for c in colors)):
+        raise IllegalAction(f"The option “Colours” must list {len(COLORS)} colours among {', '.join(COLORS)}.")
+    if "colors" in options:  # games created before the option keep their setup event as it was
+        out["colors"] = list(colors)
     for k, spec in OPTIONS_SCHEMA["properties"].items():
+        if k == "colors":
+            continue
         v = options.get(k, spec["default"])
         if v is None:  # no window of its own: the platform's window clock applies
             out[k] = v
@@ -255,10 +272,38 @@ def _opts(options):
     return out
 
 
+def join_choices(options, n, seat, seated):
+    """The colours a player taking ``seat`` may choose when joining: any colour no seated player
+    (``seated``: indexes of seats already taken) holds, the seat's own colour first."""
+    colors = _opts(options).get("colors", COLORS)
+    taken = {colors[i] for i in seated if i < n and i != seat}
+    free = [c for c in COLORS if c not in taken]
+    return sorted(free, key=lambda c: c != colors[seat])
+
+
+def choose_at_join(options, n, seat, choice, seated):
+    """The options once the player taking ``seat`` chose ``choice`` ("each player chooses an
+    identification card"). An open seat holding that colour by default takes the seat's old one."""
+    opts = dict(options or {})
+    colors = list(_opts(opts).get("colors", COLORS))
+    if choice not in join_choices(opts, n, seat, seated):
+        if choice in COLORS:
+            raise IllegalAction(f"Another player already has {choice}: choose another colour.")
+        raise IllegalAction(f"Choose a colour among {', '.join(COLORS)}.")
+    holder = next((i for i in range(n) if colors[i] == choice and i != seat), None)
+    if holder is not None:
+        colors[holder] = colors[seat]
+    colors[seat] = choice
+    opts["colors"] = colors
+    return opts
+
+
 def check_players(n, options=None):
     if not _int(n) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise IllegalAction("Kenta is played by 2 to 5 players.")
-    _opts(options)
+    colors = _opts(options).get("colors", COLORS)[:n]
+    if len(set(colors)) < n:
+        raise IllegalAction("Each player needs a colour of their own: two players chose the same colour.")
 
 
 def players(s):
@@ -354,6 +399,7 @@ def evolve(state, e):
             "disc": d["disc"], "line": d["line"], "pos": [0] * n, "points": [0] * n,
             "hot_passed": [[] for _ in HOT], "hands": [list(h) for h in d["hands"]],
             "objectives": list(d["objectives"]), "pile": " ".join(d["pile"]), "discard": "",
+            "colors": list(d.get("colors") or COLORS[:n]),
             "pile_round": 1, "resigned": [False] * n, "active": d["first"], "stage": "start",
             "dice": None, "value": None, "uses": 0, "playing": None, "react": None, "vote": None,
             "race_over": False, "end": None, "over": False, "outcome": None, "turn_no": 0,
@@ -591,7 +637,7 @@ class Sim:
 def setup(n, options, rng):
     check_players(n, options)
     opts = _opts(options)
-    colors = COLORS[:n]
+    colors = opts.get("colors", COLORS)[:n]
     objs = [k for k in OBJECTIVE_ORDER
             if (OBJECTIVES[k]["kind"] == "color" and OBJECTIVES[k]["color"] in colors)
             or OBJECTIVES[k]["kind"] == "last"
@@ -720,7 +766,7 @@ def objective_points(s, seat, rank, last_rank):
     obj = OBJECTIVES[s["objectives"][seat]]
     pts = 0
     if obj["kind"] == "color":
-        cols = COLORS[:s["n"]]
+        cols = _colors(s)
         owner = cols.index(obj["color"]) if obj["color"] in cols else None
         if owner == seat:
             pts += 5 if rank[seat] == 2 else -2
@@ -747,11 +793,11 @@ def end_race(sim, why):
     if s["race_over"]:
         return
     act = players(s)
-    squares = sorted({s["pos"][p] for p in act}, reverse=True)
+    # standard competition ranking: [7, 7, 6] rank 1, 1, 3 (RULES.md, End of the race)
     rank = [None] * s["n"]
     for p in act:
-        rank[p] = squares.index(s["pos"][p]) + 1
-    last_rank = len(squares)
+        rank[p] = 1 + sum(1 for q in act if s["pos"][q] > s["pos"][p])
+    last_rank = max(rank[p] for p in act)
     objp, cardp, totals, final, cards = ([None] * s["n"] for _ in range(5))
     for p in act:
         objp[p] = objective_points(s, p, rank, last_rank)
@@ -794,7 +840,7 @@ def game_over(sim, winners, why):
     else:
         for p in act:
             ranks[p] = 1
-    cols = [f"{seat_ref(w)} ({COLORS[w]})" for w in winners]
+    cols = [f"{seat_ref(w)} ({_colors(s)[w]})" for w in winners]
     if why == "resign":
         summary = f"{' and '.join(cols)} wins: every other player resigned."
     elif len(winners) == 1:
@@ -951,8 +997,13 @@ def auto_step(sim):
 # --------------------------------------------------------------------------------------------
 # Actions.
 
+def _colors(s):
+    """The players' colours by seat (states cached before colours were chosen have none)."""
+    return s.get("colors") or COLORS[:s["n"]]
+
+
 def _color(s, seat):
-    return COLORS[seat]
+    return _colors(s)[seat]
 
 
 def legal_actions(state, seat):
@@ -974,8 +1025,7 @@ def legal_actions(state, seat):
                 for c in v["candidates"]:
                     out.append(_a(f"vote {_color(s, c)}", f"Vote for {seat_ref(c)} ({_color(s, c)})",
                                   type="vote", marker=c))
-            out.append(_a("nothing", "Play no marker", type="vote", marker="none"))
-        return out
+        return out  # no "abstain": every voter hides a black or a white marker (only a timeout plays none)
     r = s["react"]
     if r is not None:
         if seat in r["waiting"]:
@@ -1052,14 +1102,15 @@ def decide(state, seat, action, rng):
         sim.emit("resign", seat=seat)
         run(sim)
         return sim.events
-    if action not in [item["action"] for item in legal_actions(s, seat)]:
+    timed_out = action == NO_MARKER and s["vote"] is not None and seat in s["vote"]["waiting"]
+    if not timed_out and action not in [item["action"] for item in legal_actions(s, seat)]:
         if not to_act(s).get(seat):
             raise IllegalAction("It is not your move now.")
         raise IllegalAction("That is not one of your moves now.")
     t = action["type"]
     st = sim.state
     if t == "vote":
-        sim.emit("vote", seat=seat, marker=action["marker"])
+        sim.emit("vote", seat=seat, marker=action["marker"], **({"timeout": True} if timed_out else {}))
     elif t == "pass":
         sim.emit("pass", seat=seat)
     elif t == "stop":
@@ -1102,13 +1153,17 @@ def decide(state, seat, action, rng):
     return sim.events
 
 
+# What a voter's time running out does: no marker. Not one of the moves offered (RULES.md, Voting).
+NO_MARKER = {"type": "vote", "marker": "none"}
+
+
 def to_act(state):
     s = state
     if not s or s.get("over"):
         return {}
     v = s["vote"]
     if v is not None:
-        return {p: {"kind": "window", "default": {"type": "vote", "marker": "none"},
+        return {p: {"kind": "window", "default": dict(NO_MARKER),
                     "seconds": s["options"]["vote_seconds"]} for p in v["waiting"]}
     if s["race_over"]:
         return {}
@@ -1145,7 +1200,7 @@ def view(state, seat):
     v = s["vote"]
     pend = pending(s)
     out = {
-        "n": s["n"], "colors": COLORS[:s["n"]], "disc": s["disc"], "line": s["line"],
+        "n": s["n"], "colors": list(_colors(s)), "disc": s["disc"], "line": s["line"],
         "positions": list(s["pos"]), "points": list(s["points"]),
         "hot_passed": [{"square": sq, "seats": list(ps)} for sq, ps in zip(HOT, s["hot_passed"])],
         "hand_counts": [len(h) for h in s["hands"]],
@@ -1168,7 +1223,7 @@ def view(state, seat):
     }
     if me is not None:
         out["you"] = {
-            "seat": me, "color": COLORS[me], "hand": list(s["hands"][me]),
+            "seat": me, "color": _colors(s)[me], "hand": list(s["hands"][me]),
             "objective": s["objectives"][me],
             "ballot": v["ballots"][me] if v is not None else None,
         }
@@ -1266,6 +1321,8 @@ def describe(e, names):
         if "marker" in d:
             m = d["marker"]
             what = "no marker" if m == "none" else (f"a vote for {nm(m)}" if _int(m) else f"the {m} marker")
+            if d.get("timeout"):
+                return f"{nm(d['seat'])}'s time to vote ran out: no marker."
             return f"{nm(d['seat'])} voted in secret ({what})."
         return f"{nm(d['seat'])} voted in secret."
     if t == "vote_reveal":
@@ -1273,7 +1330,7 @@ def describe(e, names):
         for p, b in enumerate(d["ballots"]):
             if b is None:
                 continue
-            parts.append(f"{nm(p)}: " + ("no marker" if b == "none" else (nm(b) if _int(b) else b)))
+            parts.append(f"{nm(p)}: " + ("no marker (time ran out)" if b == "none" else (nm(b) if _int(b) else b)))
         shown = "; ".join(parts) or "no votes"
         if d["kind"] == "line":
             return f"Votes revealed ({shown}): the finish line moves {d['delta']:+d} to square {d['line']}."

@@ -45,8 +45,9 @@ CSS = """
 
 LEGEND = legend([
     ('<b style="color:#c62828">Red</b> / <b style="color:#1565c0">Blue</b>', "Red plays up the board from the bottom base, Blue down from the top."),
-    (swatch(LIGHT[0]), "A base (square) and its guard space (round), in the owner's colour."),
-    (swatch(KIND_FILL["turret"]), "Turret (square): a piece on it eliminates enemy pieces ending their turn on its targets (thin red dashes)."),
+    (swatch(LIGHT[0]), "A base (large square), its guard space (round) and its turrets (small squares), in their side's colour."),
+    ('<svg viewBox="0 0 20 20" width="24" height="24" aria-hidden="true"><path d="M2 10h16" stroke="#e53935" stroke-width="2" stroke-dasharray="2 2"/></svg>',
+     "Thin red dashes: what a turret aims at. An enemy piece that ends its turn there is shot back to its spawn pool."),
     (swatch(KIND_FILL["retake"]), "Retake: landing here gives another turn."),
     (swatch(KIND_FILL["bomb"]), "Bomb space: pick up the bomb here (a ringed piece carries it)."),
     ('<svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true"><polygon points="10,2 18,10 10,18 2,10" fill="#fffde7" stroke="#555"/></svg>',
@@ -145,8 +146,8 @@ def render(view, seat, names):
         nd = nodes[nid]
         r = 5.2 if nd["kind"] == "base" else 4.2
         fill = KIND_FILL[nd["kind"]]
-        if nd["kind"] in ("base", "guard"):
-            fill = LIGHT[nd["seat"]]
+        if nd["kind"] in ("base", "guard", "turret"):
+            fill = LIGHT[nd["seat"]]  # a turret shows the side it belongs to
         notes = by_dest.get(nid, [])
         title = escape(nd.get("label") or f"{nid} ({nd['kind']})")
         shape = (f'<rect class="pk-node" x="{nd["x"] - r}" y="{nd["y"] - r}" width="{2 * r}" height="{2 * r}" rx="1.5" fill="{fill}"/>'

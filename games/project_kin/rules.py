@@ -110,6 +110,8 @@ def load_board(path):
             t = nd.get("targets")
             if not isinstance(t, list) or not t or any(x not in byid for x in t):
                 _fail(path, f"turret {nd['id']!r} needs 'targets', a non-empty list of existing node ids")
+            if nd.get("seat") not in (0, 1):
+                _fail(path, f"turret {nd['id']!r} needs 'seat' 0 or 1 (the side it belongs to)")
     kinds = {}
     for nd in nodes:
         kinds.setdefault(nd["kind"], []).append(nd)
@@ -168,7 +170,9 @@ def load_board(path):
         if not any(x == guard[s] and k == "solid" for x, k in fwd[s][base[s]]):
             _fail(path, f"guard {guard[s]!r} must be directly connected (forward) to base {base[s]!r}")
     for s in (0, 1):
+        # the loop home counts as forward and as backward, like a dotted line (RULES.md §4)
         fwd[s][loop[s]].append((base[s], "loop"))
+        back[s][loop[s]].append((base[s], "loop"))
     # forward distance (number of moves along forward/dotted/loop links) to the enemy base
     dist = []
     for s in (0, 1):
@@ -214,6 +218,7 @@ def load_board(path):
         "bomb": kinds["bomb"][0]["id"], "objective": kinds["objective"][0]["id"],
         "retake": {nd["id"] for nd in kinds["retake"]},
         "turrets": {nd["id"]: list(nd["targets"]) for nd in kinds.get("turret", [])},
+        "turret_seat": {nd["id"]: nd["seat"] for nd in kinds.get("turret", [])},
         "tracker": tracker["length"], "dist": dist,
     }
 
@@ -470,6 +475,10 @@ def _move_actions(state, seat):
                         out.append(_item(f"{base} split {f} {b}",
                                          f"Split: {_pname(p)} lands on the King, moves on to {_nname(f)}, a new piece appears on {_nname(b)}",
                                          {"type": "move", "piece": p["id"], "to": dest, "split": [f, b]}))
+        if p["type"] == "wall" and not t.get("piece"):
+            # "can move up to 1 space": zero is allowed, except for a Wall just spawned ("must be moved")
+            out.append(_item(f"stay {p['id']}", f"Leave {_pname(p)} where it is",
+                             {"type": "stay", "piece": p["id"]}))
     return out
 
 
@@ -720,7 +729,7 @@ def evolve(state, e):
         _setpos(state, **{d["piece"]: d["at"]})
     elif t == "retake":
         turn["extra"] = True
-    elif t == "no_move":
+    elif t in ("no_move", "stayed"):
         pass
     elif t == "turn":
         state["turn"] = {"seat": d["seat"], "number": d["number"], "phase": "start", "roll": None,
@@ -801,6 +810,9 @@ def decide(state, seat, action, rng):
         _do_move(b, seat, action)
         if not b.s["result"]:
             _end_turn(b)
+    elif typ == "stay":
+        b.ev("stayed", seat=seat, piece=action["piece"], at=_piece(b.s, action["piece"])["at"])
+        _end_turn(b)
     elif typ == "pass":
         b.ev("bomb_passed", seat=seat, frm=b.s["bomb"]["carrier"], to=action["to"])
         _end_turn(b)
@@ -938,16 +950,16 @@ def _end_turn(b):
                 _maybe_final(b, seat)
             if _check_end(b):
                 return
-    # 2. turrets fire at the mover's pieces that end the turn on their targets
+    # 2. the other side's turrets fire at the mover's pieces that end the turn on their targets
     for tnode, targets in BOARD["turrets"].items():
-        gunner = _occupant(b.s, tnode)
-        if gunner is None or gunner["seat"] == seat:
+        owner = BOARD["turret_seat"][tnode]
+        if owner == seat:
             continue
         for target in targets:
             victim = _occupant(b.s, target)
             if victim is not None and victim["seat"] == seat:
-                b.ev("turret_fired", seat=gunner["seat"], turret=tnode, target=target, piece=victim["id"])
-                b.ev("captured", seat=gunner["seat"], piece=victim["id"], at=target, by=tnode)
+                b.ev("turret_fired", seat=owner, turret=tnode, target=target, piece=victim["id"])
+                b.ev("captured", seat=owner, piece=victim["id"], at=target, by=tnode)
     if _check_end(b):
         return
     # 3. the turn tracker counts down a live bomb
@@ -1149,6 +1161,8 @@ def describe(e, names):
         return f"{who(d['seat'])} landed on a retake space and takes another turn."
     if t == "turret_fired":
         return f"{who(d['seat'])}'s turret on {_nname(d['turret'])} shot {d['piece']} on {_nname(d['target'])}."
+    if t == "stayed":
+        return f"{who(d['seat'])} leaves the Wall {d['piece']} on {_nname(d['at'])}."
     if t == "no_move":
         return f"{who(d['seat'])} rolled {d['value']} but has no legal move."
     if t == "delivered":

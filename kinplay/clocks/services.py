@@ -86,6 +86,8 @@ def sweep(now=None, limit=200) -> int:
                 outcome = remind(d.game_id, d.seat)
             elif d.kind == Deadline.INVITATION:
                 outcome = services.expire_invitation(d.game_id, d.seat)
+            elif d.kind == Deadline.BOTS:
+                outcome = services.play_bots(d.game_id)
             else:
                 timer = next((t for t in get(d.game.kind).rules.timers(load_state(d.game)) if t["key"] == d.key), None)
                 outcome = services.fire_timer(d.game_id, timer["action"]) if timer else "gone"

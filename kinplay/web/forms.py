@@ -8,9 +8,10 @@ from zoneinfo import available_timezones
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
-from django.contrib.auth.validators import UnicodeUsernameValidator
 
 from games.services import BOTS
+from kinplay.accounts import services as account_services
+from kinplay.accounts import usernames
 from kinplay.accounts.models import Profile
 
 PER_MOVE_CHOICES = [
@@ -43,8 +44,7 @@ SEAT_CHOICES = [
 
 class SignUpForm(forms.Form):
     username = forms.CharField(
-        max_length=150, validators=[UnicodeUsernameValidator()],
-        help_text="Letters, digits and @ . + - _ only.",
+        max_length=150, help_text=f"{usernames.RULE[0].upper()}{usernames.RULE[1:]}.",
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none", "autofocus": True}),
     )
     email = forms.EmailField(
@@ -52,15 +52,12 @@ class SignUpForm(forms.Form):
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     password = forms.CharField(
-        strip=False, help_text="At least 8 characters.",
+        strip=False, help_text="At least 8 characters, not like your name or address.",
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
     def clean_username(self):
-        name = self.cleaned_data["username"]
-        if get_user_model().objects.filter(username__iexact=name).exists():
-            raise forms.ValidationError("This username is taken. Please choose another one.")
-        return name
+        return usernames.clean(self.cleaned_data["username"])  # the API's rule too
 
     def clean(self):
         data = super().clean()
@@ -75,7 +72,12 @@ class SignUpForm(forms.Form):
 
     def save(self):
         d = self.cleaned_data
-        return get_user_model().objects.create_user(d["username"], d["email"], d["password"])
+        try:
+            return account_services.register(d["username"], d["email"], d["password"])
+        except forms.ValidationError as exc:
+            for field, errors in exc.message_dict.items():
+                self.add_error(field, errors)
+            return None
 
 
 class SettingsForm(forms.Form):

@@ -8,20 +8,24 @@ import logging
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Max
 from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
+from api.throttles import AuthThrottle
 from games import chat, rematch, selectors, services
 from games.engine import RESIGN, IllegalAction
 from games.models import ChatMessage, Game, Seat
 from games.registry import kinds
 from games.store import VersionConflict
+from kinplay import params
+from kinplay.accounts import services as account_services
 from kinplay.accounts.models import Profile
 from kinplay.clocks import vacation
 from kinplay.ratings.selectors import rating_changes
@@ -49,9 +53,18 @@ STATUS_LABELS = {
 def signup(request):
     if request.user.is_authenticated:
         return redirect("lobby")
+    if request.method == "POST":
+        throttle = AuthThrottle()  # the API's sign-in budget per address: no trying names in bulk
+        if not throttle.allow_request(request, None):
+            wait = int(throttle.wait() or 60)
+            response = render(request, "registration/locked_out.html", {
+                "detail": f"Too many sign-ups from your address. Try again in {max(1, round(wait / 60))} minutes."},
+                status=429)
+            response["Retry-After"] = str(wait)
+            return response
     form = forms.SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
+    user = form.save() if request.method == "POST" and form.is_valid() else None
+    if user is not None:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to kinplay, {user.username}! Start a game or join an open one.")
         return redirect("lobby")
@@ -65,8 +78,17 @@ def settings_page(request):
     if request.method == "POST":
         form = forms.SettingsForm(request.POST)
         if form.is_valid():
-            request.user.email = form.cleaned_data["email"]
-            request.user.save(update_fields=["email"])
+            new_email = form.cleaned_data["email"]
+            if new_email and new_email.lower() != (request.user.email or "").lower():
+                # Mail goes to a new address only once its owner follows the link sent there.
+                account_services.request_email_change(
+                    request.user, new_email,
+                    lambda token: request.build_absolute_uri(reverse("settings-email-confirm", args=[token])))
+                messages.info(request, f"We sent a confirmation link to {new_email}. Your emails go to "
+                                       f"{request.user.email or 'no address'} until you follow it.")
+            elif not new_email and request.user.email:
+                request.user.email = ""
+                request.user.save(update_fields=["email"])
             for name in mail_fields:
                 if form.cleaned_data[name] not in (None, ""):
                     setattr(profile, name, form.cleaned_data[name])
@@ -81,6 +103,17 @@ def settings_page(request):
         "api_root": request.build_absolute_uri("/api/"),
         "vacation": vacation.summary(request.user),
     })
+
+
+@login_required
+def settings_email_confirm(request, token):
+    try:
+        email = account_services.confirm_email_change(request.user, token)
+    except ValidationError as exc:
+        messages.error(request, exc.messages[0])
+    else:
+        messages.success(request, f"Your email address is now {email}.")
+    return redirect("settings")
 
 
 @login_required
@@ -338,6 +371,11 @@ def game_page(request, pk):
     # Resigning has its own button, with a confirmation: it is not offered among the moves.
     moves = [a for a in data["legal_actions"] if a.get("action") != RESIGN]
     can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
+    join_choices = []
+    if can_join and hasattr(kind.rules, "join_choices"):  # e.g. a Kenta colour, picked when joining
+        first_open = next(s["index"] for s in seats if s["open"])
+        join_choices = kind.rules.join_choices(game.options, len(seats), first_open,
+                                               [s["index"] for s in seats if not s["open"]])
     wait = selectors.waiting(game, seat, names=names, due=False) if at is None else {"line": "", "window": False}
     pending = [s.name for s in game.seats.all() if s.invited] if game.status == Game.WAITING else []
     channels = chat.visible_channels(game, request.user)
@@ -352,6 +390,7 @@ def game_page(request, pk):
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
         "legend": mark_safe(getattr(kind, "legend", "")) if board else "",  # our code
         "options": _options_summary(kind, game.options), "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
+        "join_choices": join_choices,
         "invited": selectors.invited_to(game, request.user), "pending": pending,
         "away": vacation.away_at(game),
         "creator": game.created_by.username if game.created_by_id else None,
@@ -425,11 +464,13 @@ def _has_windows(kind) -> bool:
 
 
 def _replay_point(raw, game):
-    """``?at=N``: the page as this player saw it after event N (1 .. version-1); else live."""
-    if raw is None or not str(raw).isdigit():
+    """``?at=N``: the page as this player saw it after event N; else live. A point inside the
+    game's setup shows the table as dealt (there is nothing to see before)."""
+    at = params.natural(raw)
+    if at is None or not 1 <= at < game.version:
         return None
-    at = int(raw)
-    return at if 1 <= at < game.version else None
+    at = max(at, selectors.first_viewable(game))
+    return at if at < game.version else None
 
 
 def _options_summary(kind, options):
@@ -450,7 +491,7 @@ def _options_summary(kind, options):
 
 
 def _version(raw):
-    return int(raw) if raw and str(raw).isdigit() else None
+    return params.natural(raw, maximum=2**31 - 1)
 
 
 def _seat_or_403(game, user):
@@ -470,11 +511,16 @@ def act(request, pk):
         messages.error(request, "Choose a move first.")
         return redirect("game", pk=pk)
     version = _version(request.POST.get("expected_version"))
+    if len(notation) > services.MAX_NOTATION:
+        messages.error(request, "That is not one of your moves now.")
+        return redirect("game", pk=pk)
     # A double click (or a re-sent form) repeats the same command: the idempotency key makes the
-    # repeat return the first one's outcome instead of a "the game moved on" warning.
+    # repeat return the first one's outcome instead of a "the game moved on" warning. Keyed with
+    # the server's secret: nobody can compute another player's key.
     key = None
     if version is not None:
-        key = f"web:{seat}:{version}:" + hashlib.sha256(" ".join(notation.split()).lower().encode()).hexdigest()[:24]
+        key = "web:" + salted_hmac("kinplay.web.move", f"{request.user.pk}:{game.pk}:{seat}:{version}:"
+                                   + " ".join(notation.split()).lower(), algorithm="sha256").hexdigest()
     try:
         services.act(game.pk, seat, notation=notation, expected_version=version, idempotency_key=key)
     except IllegalAction as exc:
@@ -520,7 +566,7 @@ def standing(request, pk):
 def join(request, pk):
     game = _game(pk)
     try:
-        services.join_game(game.pk, request.user)
+        services.join_game(game.pk, request.user, choice=request.POST.get("choice") or None)
     except IllegalAction as exc:
         messages.error(request, exc.reason)
     else:

@@ -7,7 +7,7 @@ import time_machine
 from django.utils import timezone
 
 from games import services
-from games.engine import find_legal
+from games.engine import IllegalAction, find_legal
 from games.kenta import rules as KENTA
 from games.kinapa import rules as KINAPA
 from games.models import Event
@@ -82,8 +82,11 @@ def test_it_closes_the_window_the_moment_everyone_answered(monkeypatch, alice, b
 def test_it_takes_the_plain_words_of_the_issue_as_window_answers():
     s = at_cards(rolled(kenta_game(3, disc="black"), 3, 1))
     s, _ = kenta_act(s, 0, {"type": "end"}, Script(dice=[2, 2]))  # doubles: a secret vote for everyone
-    assert find_legal(KENTA, s, 2, notation="nothing") == {"type": "vote", "marker": "none"}
-    assert find_legal(KENTA, s, 2, notation="Abstain") == {"type": "vote", "marker": "none"}
+    # issue 13: a voter hides a black or a white marker; no marker is only what a timeout does
+    for word in ("nothing", "Abstain"):
+        with pytest.raises(IllegalAction):
+            find_legal(KENTA, s, 2, notation=word)
+    assert find_legal(KENTA, s, 2, notation="vote white") == {"type": "vote", "marker": "white"}
 
 
 def test_it_takes_stop_resolve_and_pass_in_a_stop_window(monkeypatch, alice, bob, charlie):

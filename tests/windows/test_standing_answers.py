@@ -95,3 +95,15 @@ def test_it_offers_the_standing_answer_on_the_game_page_with_its_trade_off(clien
     r = client.post(f"/games/{game.pk}/standing/", {"answer": "always"})
     assert r.status_code == 302 and Seat.objects.get(game=game, index=0).standing == Seat.ALWAYS
     assert 'value="always" selected' in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_it_never_plays_a_kenta_vote_by_standing_answer():
+    # issue 13: every voter hides a black or a white marker; "no marker" is only what the clock does
+    from games.kenta import rules as kenta
+    from tests.games.kenta.helpers import Script, act, at_cards, game, rolled
+
+    s = at_cards(rolled(game(3, disc="black"), 3, 1))
+    s, _ = act(s, 0, {"type": "end"}, Script(dice=[2, 2]))
+    entry = kenta.to_act(s)[2]
+    assert entry["kind"] == "window"
+    assert not Seat(index=2, user_id=1, standing=Seat.ALWAYS).stands_for(kenta, s, entry)

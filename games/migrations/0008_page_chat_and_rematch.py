@@ -10,7 +10,7 @@ from games import triggers
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_windows_window_and_standing'),
+        ('games', '0007_security_idempotency_per_seat'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("accounts", "0003_mailout_email_settings"),
+        ("accounts", "0004_security_username_key"),
     ]
 
     operations = [
