@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core import signing
 from django.db import transaction
 
-from games import services
+from games import chat, services
 from games.engine import IllegalAction
 from games.models import Game
 from games.store import VersionConflict
@@ -36,9 +36,24 @@ def read_move(text: str) -> str | None:
         line = line.strip()
         if line in ("--", "-- ") or re.match(r"^On .+ wrote:$", line):
             break
-        if line and not line.startswith(">"):
+        if line and not line.startswith(">") and not SAY.match(line):
             return line[:200]
     return None
+
+
+SAY = re.compile(r"^say:\s*", re.IGNORECASE)
+
+
+def read_says(text: str) -> list[str]:
+    """Lines starting with ``say:`` (above any quote or signature): table talk for the game's chat."""
+    said = []
+    for line in (text or "").splitlines():
+        line = line.strip()
+        if line in ("--", "-- ") or re.match(r"^On .+ wrote:$", line):
+            break
+        if SAY.match(line) and SAY.sub("", line):
+            said.append(SAY.sub("", line))
+    return said
 
 
 def receive(*, sender: str, recipients: list[str], text: str) -> str:
@@ -56,7 +71,15 @@ def receive(*, sender: str, recipients: list[str], text: str) -> str:
     if not owner or not owner.user_id or owner.user.email.lower() != (sender or "").strip().lower():
         log.warning("mail move for game %s seat %s from the wrong sender %s", game_id, seat, sender)
         return "wrong-sender"  # no answer: a stranger must learn nothing, not even that the game exists
+    said = read_says(text)
+    for line in said:
+        try:
+            chat.post_chat(game_id, owner.user, line)
+        except chat.ChatRefused as exc:
+            log.info("say: line refused for game %s: %s", game_id, exc)
     move = read_move(text)
+    if move is None and said:
+        return "said"  # only table talk: nothing to play, nothing to answer
     try:
         if move is None:
             raise IllegalAction("Your reply had no move in it: write it on the first line.")

@@ -73,3 +73,25 @@ def test_it_reads_a_raw_message_from_an_mta_pipe(game, inbox, monkeypatch, capsy
     call_command("receive_mail")
     assert capsys.readouterr().out.strip() == "accepted"
     assert Event.objects.filter(game=game, command__by="email", seat=1).exists()
+
+
+def test_it_posts_say_lines_to_the_game_chat_and_plays_the_move(game, inbox):
+    from games.models import ChatMessage
+
+    mail = turn_mail(inbox, "alice")
+    move = first_move(mail)
+    reply = f"say: nice try, bob\n{move}\nSAY:  see you at the finish\n\nOn Sunday, kinplay wrote:\n> say: quoted\n"
+    assert receive(sender="alice@example.com", recipients=mail.reply_to, text=reply) == "accepted"
+    assert [(m.user.username, m.channel, m.text) for m in ChatMessage.objects.order_by("seq")] == [
+        ("alice", "players", "nice try, bob"), ("alice", "players", "see you at the finish")]
+    assert Event.objects.filter(game=game, command__by="email", seat=0).exists()
+
+
+def test_it_takes_a_reply_with_only_table_talk_without_a_refusal(game, inbox):
+    from games.models import ChatMessage
+
+    mail = turn_mail(inbox, "alice")
+    inbox().clear()
+    assert receive(sender="alice@example.com", recipients=mail.reply_to, text="say: thinking, give me a day") == "said"
+    assert ChatMessage.objects.get().text == "thinking, give me a day"
+    assert not inbox() and not Event.objects.filter(game=game, command__by="email").exists()
