@@ -142,6 +142,26 @@ def settings_token(request):
     return redirect(reverse("settings") + "#api")
 
 
+def _password_page(heading, intro="", button="", **extra):
+    return {"template_name": "registration/password_page.html",
+            "extra_context": {"heading": heading, "intro": intro, "button": button}, **extra}
+
+
+PASSWORD_PAGES = {
+    "change": _password_page("Change your password", "Type your current password, then the new one twice.",
+                             "Change password"),
+    "change_done": _password_page("Password changed", "Your new password works from now on."),
+    "reset": _password_page("Forgot your password?", "Type the email address of your account: we send you a link "
+                            "to choose a new password.", "Send the link",
+                            email_template_name="registration/password_reset_email.txt",
+                            subject_template_name="registration/password_reset_subject.txt"),
+    "reset_done": _password_page("Check your email", "If an account has this address, a link to choose a new "
+                                 "password is on its way. It works once."),
+    "reset_confirm": _password_page("Choose a new password", "", "Save the new password"),
+    "reset_complete": _password_page("Password saved", "Sign in with your new password."),
+}
+
+
 # ---------------------------------------------------------------- lobby
 
 

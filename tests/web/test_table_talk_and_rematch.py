@@ -196,3 +196,24 @@ def test_it_replays_with_first_previous_next_last_and_the_event_highlighted(sign
     assert 'href="?at=1" data-key="Home"' in page and 'href="?at=1" rel="prev" data-key="ArrowLeft"' in page
     assert 'href="?at=3" rel="next" data-key="ArrowRight"' in page and 'data-key="End"' in page
     assert '<li data-seq="2" class="is-current" aria-current="step">' in page
+
+
+def test_it_changes_and_resets_a_password_with_djangos_views(client, signed_in, alice, mailoutbox):
+    import re
+
+    page = signed_in(alice).get(reverse("password_change"))
+    assert page.status_code == 200 and "Change your password" in page.content.decode()
+    r = signed_in(alice).post(reverse("password_change"), {
+        "old_password": "a-long-password", "new_password1": "another-long-pass-77", "new_password2": "another-long-pass-77"})
+    assert r.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password("another-long-pass-77")
+
+    client.logout()
+    client.post(reverse("password_reset"), {"email": alice.email})
+    link = re.search(r"https?://[^/]+(/password/reset/\S+/)", mailoutbox[-1].body).group(1)
+    form = client.get(link, follow=True)
+    assert "Choose a new password" in form.content.decode()
+    client.post(form.redirect_chain[-1][0], {"new_password1": "third-long-pass-99", "new_password2": "third-long-pass-99"})
+    alice.refresh_from_db()
+    assert alice.check_password("third-long-pass-99")
