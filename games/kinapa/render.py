@@ -126,11 +126,13 @@ def _svg(view, names, moves):
     # object cards in a circle around the centre
     objs = view["objects"]
     m = len(objs)
-    # Cards 28 wide on a circle: the radius leaves at least 34 units between neighbours.
-    r = max(58, 34 * m / (2 * math.pi))
+    # Cards (28 × 38) on an ellipse that grows with their number, so that 6 to 8 of them never
+    # overlap each other, the announcement in the middle, or the players' boxes around.
+    rx = 58 + 5 * max(0, m - 4)
+    ry = max(50, 0.8 * rx)
     for o in objs:
         a = -math.pi / 2 + 2 * math.pi * o["pos"] / m
-        x, y = cx + r * math.cos(a) - 14, cy + r * 0.86 * math.sin(a) - 19
+        x, y = cx + rx * math.cos(a) - 14, cy + ry * math.sin(a) - 19
         note = f"turn {o['pos'] + 1}"
         attr = f' data-notation="{note}"' if note in moves else ""
         if o["pair"]:
