@@ -283,3 +283,21 @@ def render_text(view, seat, names):
             else:
                 lines.append(f"  {info['name']}: {info.get('text', '')}".rstrip(": "))
     return "\n".join(lines)
+
+
+def _card_words(code):
+    c = rules.CARDS.get(code)
+    if c is None:
+        return ""
+    if c["type"] == "technique":
+        a, b = c["trajectory"]
+        return (f"{c['name']}: {c['function']}, power {c['power']}, from the {rules.CORNER_NAMES[a]} "
+                f"to the {rules.CORNER_NAMES[b]} corner.")
+    return f"{c['name']}: {c.get('text', '')}"
+
+
+def explain(move) -> str:
+    """What a move does, in words, shown with the move where it is offered (the cards' texts)."""
+    action = move.get("action") or {}
+    codes = [action.get("card")] + list(action.get("addons") or [])
+    return " ".join(_card_words(c) for c in codes if c)

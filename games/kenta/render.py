@@ -323,3 +323,11 @@ def render_text(view, seat, names):
     if view["over"] and view.get("result"):
         lines.append(view["result"]["summary"])
     return "\n".join(lines)
+
+
+def explain(move) -> str:
+    """What a move does, in words, shown with the move where it is offered (the card's text)."""
+    words = move.get("notation", "").split()
+    if len(words) == 2 and words[0] in ("play", "discard", "give") and words[1] in rules.CARDS:
+        return rules.card_text(words[1])
+    return ""

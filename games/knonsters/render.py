@@ -224,3 +224,16 @@ def render_text(view, seat, names):
     if res:
         lines.append(res["summary"])
     return "\n".join(lines)
+
+
+def explain(move) -> str:
+    """What a move does, in words, shown with the move where it is offered (card and superpower)."""
+    action = move.get("action") or {}
+    code = action.get("card")
+    if code not in rules.CARDS:
+        return ""
+    text = rules.card_text(code)
+    if action.get("type") == "power":
+        k = action.get("knonster")
+        return f"{k}'s superpower: {k} {rules.POWER_TEXT.get(rules.POWERS.get(k), '')}. Card: {text}"
+    return text

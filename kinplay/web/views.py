@@ -390,6 +390,9 @@ def game_page(request, pk):
              for s in game.seats.all()]
     # Resigning has its own button, with a confirmation: it is not offered among the moves.
     moves = [a for a in data["legal_actions"] if a.get("action") != RESIGN]
+    explain = getattr(kind, "explain", None)
+    if explain:  # every move explained where it is offered (the card's or power's text)
+        moves = [dict(a, help=explain(a)) for a in moves]
     can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
     join_choices = []
     if can_join and hasattr(kind.rules, "join_choices"):  # e.g. a Kenta colour, picked when joining

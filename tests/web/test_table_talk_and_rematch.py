@@ -217,3 +217,25 @@ def test_it_changes_and_resets_a_password_with_djangos_views(client, signed_in, 
     client.post(form.redirect_chain[-1][0], {"new_password1": "third-long-pass-99", "new_password2": "third-long-pass-99"})
     alice.refresh_from_db()
     assert alice.check_password("third-long-pass-99")
+
+
+def test_it_explains_each_card_move_where_it_is_offered(signed_in, alice, bob):
+    from kinplay.web.views import _game
+    from games.karenza import render
+
+    game = services.create_game(creator=alice, kind="karenza", options={}, per_move=None,
+                                seats=[{"user": "alice"}, {"bot": "heuristic"}])
+    from games.selectors import game_for
+    from tests.play import step
+
+    for _ in range(20):  # until alice is offered a card (she may have to draw first)
+        game = _game(game.pk)
+        offered = [a for a in game_for(game, alice)["legal_actions"] if (a["action"] or {}).get("card")]
+        if offered:
+            break
+        step(game)
+    assert offered, "no card move offered"
+    page = signed_in(alice).get(reverse("game", args=[game.pk])).content.decode()
+    for a in offered:
+        assert f'<span class="move-help">{escape(render.explain(a))}</span>' in page
+    assert "power" in render.explain(offered[0]) or ":" in render.explain(offered[0])
