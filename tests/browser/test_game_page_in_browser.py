@@ -149,3 +149,24 @@ def test_it_shows_a_chat_line_to_the_other_player_and_starts_a_rematch(chromium,
     finally:
         phone.close()
         laptop.close()
+
+
+def test_it_says_when_the_number_of_players_is_out_of_range(chromium, live_server, purgeable_events, make_user):
+    """Typing 9 players for a 2–4 player game is refused in words, never silently changed."""
+    make_user("alice")
+    context = chromium.new_context(viewport=SIZES["phone"], device_scale_factor=1)
+    page = context.new_page()
+    try:
+        sign_in(page, live_server.url, "alice", "a-long-password")
+        page.goto(f"{live_server.url}/games/new/")
+        page.click("label.kind-option:has(input[value='knonsters'])")
+        page.fill("#id_players", "9")
+        page.dispatch_event("#id_players", "change")
+        assert page.input_value("#id_players") == "9"
+        assert page.locator("#players-note").inner_text() == "Knonsters is for 2 to 4 players, not 9."
+        page.fill("#id_players", "3")
+        page.dispatch_event("#id_players", "change")
+        assert page.locator("#players-note").is_hidden()
+        assert_fits(page)
+    finally:
+        context.close()
