@@ -170,3 +170,41 @@ def test_it_says_when_the_number_of_players_is_out_of_range(chromium, live_serve
         assert_fits(page)
     finally:
         context.close()
+
+
+def test_it_steps_through_a_replay_with_the_arrow_keys_and_marks_what_is_new(chromium, live_server, purgeable_events,
+                                                                             make_user):
+    from playwright.sync_api import expect
+
+    from games import services
+    from tests.play import step
+
+    alice, bob = make_user("alice"), make_user("bob")
+    game = accepted(services.create_game(creator=alice, kind="knonsters", options={}, per_move=None,
+                                         seats=[{"user": "alice"}, {"user": "bob"}]))
+    for _ in range(6):
+        step(game)
+    game.refresh_from_db()
+    context = chromium.new_context(viewport=SIZES["laptop"], device_scale_factor=1)
+    page = context.new_page()
+    try:
+        sign_in(page, live_server.url, "alice", "a-long-password")
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        assert page.locator(".log-seen-marker").count() == 0  # a first visit: nothing is marked
+        page.evaluate(f"localStorage.setItem('kinplay:seen:{game.pk}', '{game.version - 2}')")
+        page.reload()
+        expect(page.locator(".log-seen-marker")).to_have_count(1)
+        assert page.locator(".log li.is-new").count() >= 1
+
+        page.goto(f"{live_server.url}/games/{game.pk}/?at=3")
+        expect(page.locator('.log li[data-seq="3"]')).to_have_class("is-current")
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_url(re.compile(r".*\?at=2$"))
+        page.keyboard.press("ArrowRight")
+        page.wait_for_url(re.compile(r".*\?at=3$"))
+        page.keyboard.press("Home")
+        page.wait_for_url(re.compile(r".*\?at=1$"))
+        page.keyboard.press("End")
+        page.wait_for_url(re.compile(rf".*/games/{game.pk}/$"))
+    finally:
+        context.close()
