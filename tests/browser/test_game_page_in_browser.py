@@ -54,6 +54,13 @@ def assert_fits(page):
     assert not spilled, f"content spills out of {spilled}"
 
 
+def assert_big_targets(page):
+    small = page.evaluate("""() => [...document.querySelectorAll('#board .is-legal')]
+        .map(el => el.getBoundingClientRect()).map(r => Math.min(r.width, r.height))
+        .filter(side => side < 43.5)""")
+    assert not small, f"tap targets under 44 px on a phone: {small}"
+
+
 def assert_no_emoji(page):
     text = page.evaluate("document.body.innerText")
     found = sorted(set(EMOJI.findall(text)))
@@ -89,6 +96,7 @@ def test_it_keeps_the_moves_in_view_and_asks_to_confirm(chromium, live_server, p
                 .filter(t => t.textContent.trim() && t.getScreenCTM())
                 .map(t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a), 99)""")
             assert smallest >= 11.9, f"board text is {smallest:.1f}px on a phone"
+            assert_big_targets(page)
 
         # One tap selects; nothing is played until Confirm.
         version = game.version
@@ -105,6 +113,8 @@ def test_it_keeps_the_moves_in_view_and_asks_to_confirm(chromium, live_server, p
             page.click("#confirm-move")
         game = Game.objects.get(pk=game.pk)
         assert game.version > version
+        if size == "phone":  # the next position (Project_Kin: after the roll, the spaces to move to)
+            assert_big_targets(page)
         assert not errors, errors
     finally:
         context.close()
