@@ -123,7 +123,7 @@
     live.querySelectorAll("#board svg").forEach(function (svg) {
       var wa = svg.getAttribute("width");
       if (wa && !/%$/.test(wa)) return;  // small drawings with their own size (symbols, a card's arrow) keep it
-      svg.classList.remove("is-widened"); svg.style.width = "";
+      svg.classList.remove("is-widened"); svg.style.width = ""; svg.style.maxWidth = "";
       var base = svg.getBoundingClientRect().width;
       if (!base) return;
       var need = 1;
@@ -138,10 +138,12 @@
       });
       if (need > 1.01) {
         svg.classList.add("is-widened");
+        svg.style.maxWidth = "none";  // a board's own inline max-width must not cap it
         svg.style.width = Math.ceil(base * Math.min(need, MAX_WIDEN)) + "px";
       }
     });
   }
+  window.addEventListener("load", function () { fitBoards(); });  // after fonts and images settle
   window.addEventListener("resize", function () { clearTimeout(fitBoards.t); fitBoards.t = setTimeout(fitBoards, 200); });
 
   /* Relative times ("in 2 days") stay true while the page is open. */

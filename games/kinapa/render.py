@@ -18,6 +18,7 @@ STYLE = """<style>
  padding:.2em;box-sizing:border-box}
 .kinapa-card b{font-size:1.6em}
 .kinapa-card span,.kinapa-card small{overflow-wrap:anywhere;hyphens:auto;line-height:1.15}
+.kinapa-card small{font-size:.75rem}
 .kinapa-card.kinapa-shelter{border-color:#3f8f7a;background:#eef8f3}
 .kinapa-card.kinapa-taken{box-shadow:0 0 0 3px #e0a100}
 .kinapa-card.kinapa-back{background:repeating-linear-gradient(45deg,#6b5b95,#6b5b95 4px,#8877b5 4px,#8877b5 8px);color:#fff}

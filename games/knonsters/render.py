@@ -20,7 +20,7 @@ STYLE = """<style>
 .knonsters-card{width:84px;min-height:110px;border-radius:8px;border:2px solid #444;padding:.3rem;background:#fff;font-size:.8rem;box-sizing:border-box;cursor:pointer}
 .knonsters-card b{display:block;font-size:1.1rem}
 .knonsters-card.knonsters-dead{opacity:.55}
-.knonsters-card small{display:block;font-size:.72rem;line-height:1.2;color:#444;margin-top:.2rem;overflow-wrap:anywhere}
+.knonsters-card small{display:block;font-size:.75rem;line-height:1.2;color:#444;margin-top:.2rem;overflow-wrap:anywhere}
 .knonsters-note{font-size:.85rem;margin:.3rem 0}
 </style>"""
 

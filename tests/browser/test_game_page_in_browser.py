@@ -95,7 +95,12 @@ def test_it_keeps_the_moves_in_view_and_asks_to_confirm(chromium, live_server, p
             smallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('#board svg text')]
                 .filter(t => t.textContent.trim() && t.getScreenCTM())
                 .map(t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a), 99)""")
-            assert smallest >= 11.9, f"board text is {smallest:.1f}px on a phone"
+            assert smallest >= 11.9, f"{slug}: board text is {smallest:.1f}px on a phone"
+            tiny_html = page.evaluate("""() => [...document.querySelectorAll('#board *:not(svg *)')]
+                .filter(el => [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()))
+                .filter(el => parseFloat(getComputedStyle(el).fontSize) < 11.9)
+                .map(el => el.tagName + '.' + el.className + ' ' + el.parentNode.className + ' ' + getComputedStyle(el).fontSize)""")
+            assert not tiny_html, f"board text under 12 px on a phone: {tiny_html}"
             assert_big_targets(page)
 
         # One tap selects; nothing is played until Confirm.
