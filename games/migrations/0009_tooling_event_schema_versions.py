@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_security_idempotency_per_seat'),
+        ('games', '0008_page_chat_and_rematch'),
     ]
 
     operations = [
