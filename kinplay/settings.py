@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "kinplay.ratings",
     "kinplay.web",
     "kinplay.tournaments",
+    "kinplay.leagues",
     "api",
 ]
 
@@ -199,6 +200,7 @@ CELERY_BEAT_SCHEDULE = {
     "send-digests": {"task": "kinplay.notifications.tasks.send_digests", "schedule": 60.0},
     "end-vacations": {"task": "kinplay.clocks.tasks.end_vacations", "schedule": 60},
     "sweep-tournaments": {"task": "kinplay.tournaments.tasks.sweep_tournaments", "schedule": SWEEP_SECONDS},
+    "sweep-leagues": {"task": "kinplay.leagues.tasks.sweep_leagues", "schedule": SWEEP_SECONDS},
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 

@@ -12,6 +12,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("anymail/", include("anymail.urls")),  # inbound mail webhooks: moves by email
     path("tournaments/", include("kinplay.tournaments.urls")),
+    path("leagues/", include("kinplay.leagues.urls")),
     path("", include("kinplay.ratings.urls")),
     path("", include("kinplay.web.urls")),
 ]

@@ -117,6 +117,10 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
 
     if row.kind in tournament_emails.KINDS:
         return tournament_emails.compose(row)
+    from kinplay.leagues import emails as league_emails
+
+    if row.kind in league_emails.KINDS:
+        return league_emails.compose(row)
 
     user = row.user
     profile = Profile.of(user)
