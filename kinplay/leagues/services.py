@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from games import services as games
+from games.registry import get, kinds
 from kinplay.leagues import stream
 from kinplay.leagues.models import Division, League, LeagueEvent, Placement
 from kinplay.tournaments import services as tournaments
@@ -65,8 +66,10 @@ def config_of(*, kind, options=None, format=None, division_size=6, season_days=2
               points=None) -> tuple[dict, dict]:
     """Check the organiser's settings with the tournament checks (a division is a tournament);
     returns (options with defaults, config)."""
-    if format is None and kind in tournaments.kinds():
-        duel = tournaments.allowed_sizes(tournaments.get(kind), games.options_with_defaults(tournaments.get(kind), options or {})) == [2]
+    if kind not in kinds():
+        raise LeagueError(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
+    if format is None:
+        duel = tournaments.allowed_sizes(get(kind), games.options_with_defaults(get(kind), options or {})) == [2]
         format = "round_robin" if duel else "swiss"
     if format not in FORMATS:
         raise LeagueError(f"format must be one of {', '.join(FORMATS)} (a division plays a round robin or a Swiss).")

@@ -2,14 +2,8 @@ from celery import shared_task
 
 
 @shared_task
-def roll_over_league(league_id):
-    from kinplay.leagues.services import roll_over
-
-    return roll_over(league_id)
-
-
-@shared_task
 def sweep_leagues():
+    """Beat: start due first seasons and roll over seasons whose divisions have all finished."""
     from kinplay.leagues.services import sweep
 
     return sweep()
