@@ -31,6 +31,7 @@ FORMATS = ("round_robin", "swiss")
 PLACEMENTS = ("bottom", "rating")
 MAX_DIVISION_SIZE = 64
 DEFAULT_SWISS_ROUNDS = 3
+FIRST_SEASON_AFTER_DAYS = 7
 
 
 class LeagueError(games.BadRequest):
@@ -99,14 +100,16 @@ def create(*, organiser, name, kind, options=None, starts_at=None, **settings_) 
     if not isinstance(name, str) or not name.strip() or len(name) > 80:
         raise LeagueError("name must be 1 to 80 characters.")
     options, config = config_of(kind=kind, options=options, **settings_)
-    if starts_at is None:
-        when = timezone.now()
+    if starts_at is None:  # a week to gather sign-ups; the first season takes whoever came
+        when = timezone.now() + timedelta(days=FIRST_SEASON_AFTER_DAYS)
     else:
         when = starts_at if isinstance(starts_at, datetime) else parse_datetime(str(starts_at))
         if when is None:
             raise LeagueError("starts_at must be a date and time (ISO 8601), e.g. 2026-12-01T18:00:00Z.")
         if timezone.is_naive(when):
             when = timezone.make_aware(when, timezone.utc)
+        if when <= timezone.now():
+            raise LeagueError("starts_at must be in the future.")
     with transaction.atomic():
         league = League.objects.create(name=name.strip(), kind=kind, organiser=organiser, starts_at=when)
         _append(league, "created", {"name": league.name, "kind": kind, "options": options, "config": config,
@@ -242,7 +245,7 @@ def roll_over(lid, now=None) -> str:
             league.status = League.OPEN
             _save(league)
             return "too-few"
-        _start_season(league, divisions, now)
+        _start_season(league, divisions, timezone.now())  # the same clock as its tournaments
     return "started"
 
 

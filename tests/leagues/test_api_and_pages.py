@@ -1,6 +1,9 @@
 """The league API and pages: shapes, every refusal a 400 with a reason and nothing stored."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from kinplay.leagues import services, stream
 from kinplay.leagues.models import League, LeagueEvent
@@ -37,6 +40,7 @@ def test_it_creates_signs_up_leaves_and_shows_a_league(api, alice, bob, charlie)
     ({"season_days": 0}, "season_days"),
     ({"format": "knockout"}, "format"),
     ({"name": ""}, "name"),
+    ({"starts_at": "2001-01-01T00:00:00Z"}, "starts_at must be in the future"),
 ])
 def test_it_refuses_bad_leagues_with_the_reason(api, alice, over, reason):
     r = create(api(alice), **over)
@@ -64,7 +68,7 @@ def test_it_shows_seasons_zones_and_histories(api, client, players):
     league = services.create(organiser=alice, name="Ladder", kind="karenza", division_size=4, promote=1, relegate=1)
     for u in ps:
         services.sign_up(league.pk, u)
-    services.sweep()
+    services.sweep(now=timezone.now() + timedelta(days=8))
     data = api(alice).get(f"/api/leagues/{league.pk}/").json()
     assert data["season"] == 1 and [len(d["standings"]) for d in data["table"]] == [4, 4]
     zones = [[r["zone"] for r in d["standings"]] for d in data["table"]]

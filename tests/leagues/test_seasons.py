@@ -46,7 +46,9 @@ def test_it_runs_two_seasons_moving_players_up_down_and_out(players):
     assert league.state["config"]["format"] == "round_robin"
     for u in ps:
         services.sign_up(league.pk, u)
-    services.sweep()  # the first season starts by itself (starts_at defaulted to now)
+    services.sweep()
+    assert League.objects.get(pk=league.pk).season == 0  # a week to sign up by default
+    services.sweep(now=timezone.now() + timedelta(days=7))  # the first season starts by itself
     league.refresh_from_db()
     assert league.status == "running" and league.season == 1
     d1, d2 = _divisions(league)
@@ -130,7 +132,7 @@ def test_it_keeps_league_events_append_only(alice):
 def test_it_waits_for_enough_players_before_the_first_season(alice):
     league = services.create(organiser=alice, name="L", kind="karenza", division_size=4)
     services.sign_up(league.pk, alice)
-    services.sweep()
+    services.sweep(now=timezone.now() + timedelta(days=8))
     league.refresh_from_db()
     assert league.status == "open" and league.season == 0
 
@@ -141,7 +143,7 @@ def test_it_places_newcomers_by_rating_when_the_league_says_so(players, monkeypa
                              placement="rating")
     for u in ps[:4]:
         services.sign_up(league.pk, u)
-    services.sweep()
+    services.sweep(now=timezone.now() + timedelta(days=8))
     league.refresh_from_db()
     assert len(_divisions(league)) == 1
     rating = {ps[4].pk: 40.0, ps[5].pk: None}
