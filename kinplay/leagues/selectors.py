@@ -92,7 +92,7 @@ def league_for(league: League, user=None) -> dict:
     """The API's <league>."""
     s = league.state
     names = _names(s)
-    cfg = {k: v for k, v in s["config"].items() if k != "smallest"}
+    cfg = {k: v for k, v in s["config"].items() if k not in ("smallest", "sizes")}
     return {
         **summary(league, user), "options": s["options"], "settings": cfg,
         "organiser": league.organiser.username if league.organiser_id else None,

@@ -21,6 +21,7 @@ from games import services as games
 from games.registry import get, kinds
 from kinplay.leagues import stream
 from kinplay.leagues.models import Division, League, LeagueEvent, Placement
+from kinplay.tournaments import pairing
 from kinplay.tournaments import services as tournaments
 from kinplay.tournaments import stream as tstream
 from kinplay.tournaments.models import Tournament
@@ -30,7 +31,6 @@ log = logging.getLogger("kinplay.leagues")
 FORMATS = ("round_robin", "swiss")
 PLACEMENTS = ("bottom", "rating")
 MAX_DIVISION_SIZE = 64
-DEFAULT_SWISS_ROUNDS = 3
 FIRST_SEASON_AFTER_DAYS = 7
 
 
@@ -92,7 +92,8 @@ def config_of(*, kind, options=None, format=None, division_size=6, season_days=2
     return options, {
         "format": format, "division_size": division_size, "smallest": smallest, "season_days": season_days,
         "promote": promote, "relegate": relegate, "rated": rated, "drop_limit": drop_limit, "placement": placement,
-        "clock": tcfg["clock"], "rounds": rounds, "table_size": tcfg["table_size"], "points": points,
+        "clock": tcfg["clock"], "rounds": rounds, "table_size": tcfg["table_size"], "sizes": tcfg["sizes"],
+        "points": points,
     }
 
 
@@ -188,7 +189,8 @@ def _start_season(league, divisions: list[list[int]], now) -> None:
     users = get_user_model().objects.in_bulk([p for d in divisions for p in d])
     out = []
     for i, players in enumerate(divisions, start=1):
-        rounds = cfg["rounds"] or DEFAULT_SWISS_ROUNDS
+        # The season's days split over the division's rounds, as the tournament will count them.
+        rounds = cfg["rounds"] or pairing.swiss_rounds(len(players), cfg["sizes"])
         if cfg["format"] == "round_robin":
             rounds = len(players) - 1 if len(players) % 2 == 0 else len(players)
         t = tournaments.create(
