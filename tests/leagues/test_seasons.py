@@ -155,3 +155,38 @@ def test_it_places_newcomers_by_rating_when_the_league_says_so(players, monkeypa
     play_season(league, {u.pk: i for i, u in enumerate(ps)})
     first, second = _divisions(league)
     assert ps[4].pk in first and ps[5].pk in second  # rated above the average: the top; unrated: bottom
+
+
+def test_it_runs_a_multiplayer_league_of_swiss_tables(players):
+    """Knonsters at tables of 3–4, divisions of one table: the winner of division 2 goes up,
+    the last of division 1 goes down, as each division's standings say."""
+    from games.models import Game
+    from tests.play import step
+
+    ps = players(8)
+    league = services.create(organiser=ps[0], name="Tables", kind="knonsters", format="swiss", rounds=1,
+                             table_size={"min": 3, "max": 4}, division_size=4, promote=1, relegate=1)
+    for u in ps:
+        services.sign_up(league.pk, u)
+    services.sweep(now=timezone.now() + timedelta(days=7))
+    for tid in division_ids(league):
+        for tb in tournaments.load(Tournament.objects.get(pk=tid))["rounds"][0]["tables"]:
+            assert len(tb["players"]) == 4
+            game = Game.objects.get(pk=tb["games"][0]["game"])
+            for _ in range(3000):
+                game.refresh_from_db()
+                if game.status != Game.ACTIVE:
+                    break
+                step(game)
+    tournaments.sweep()
+    services.sweep()
+    league.refresh_from_db()
+    assert league.season == 2
+    s1 = league.state["seasons"][0]["moves"]
+    top, bottom = (tournaments.load(Tournament.objects.get(pk=m["tournament"])) for m in s1)
+    from kinplay.tournaments import stream as tstream
+
+    assert s1[1]["up"] == [tstream.standings(bottom)[0]["player"]]
+    assert s1[0]["down"] == [tstream.standings(top)[-1]["player"]]
+    n1, n2 = _divisions(league)
+    assert s1[1]["up"][0] in n1 and s1[0]["down"][0] in n2
