@@ -13,8 +13,8 @@ from django.db.models import Max, Min
 
 from games import selectors
 from games.models import Event, Game
-from games.store import load_state
 from games.registry import get
+from games.store import load_state
 from kinplay.notifications.models import Outbox
 
 OWN_MOVES = ["player", "email", "resign"]  # how a command was made when the player made it
