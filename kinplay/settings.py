@@ -212,6 +212,7 @@ CELERY_TASK_ROUTES = {
     "kinplay.clocks.tasks.*": {"queue": "deadlines"},
     "games.tasks.*": {"queue": "deadlines"},  # owed bot moves: game play, never behind email
     "kinplay.notifications.tasks.*": {"queue": "email"},
+    "kinplay.tournaments.tasks.*": {"queue": "deadlines"},  # pairing rounds, adjudication: game play
 }
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "kinplay.clocks.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS,

@@ -31,9 +31,11 @@ def evolve(state: dict, type_: str, d: dict) -> dict:
         }
     s = state
     if type_ == "joined":
+        back = str(d["player"]) in s["players"]  # left while registration was open, and came back
         s["players"][str(d["player"])] = {"id": d["player"], "name": d["name"], "rating": d.get("rating"),
                                           "status": "active", "timeouts": 0, "withdrawn": None}
-        s["order"].append(d["player"])
+        if not back:
+            s["order"].append(d["player"])
     elif type_ == "withdrawn":
         p = s["players"][str(d["player"])]
         p["status"], p["withdrawn"] = "withdrawn", {"round": len(s["rounds"]), "reason": d.get("reason", "")}

@@ -106,3 +106,12 @@ def test_it_answers_any_creation_body_with_a_4xx_or_a_tournament_never_a_500(api
     r = api(alice).post("/api/tournaments/", body, format="json")
     assert r.status_code in (201, 400), r.content
     assert set(r.json()) >= ({"id", "standings"} if r.status_code == 201 else {"error", "detail"})
+
+
+def test_it_lets_a_player_leave_and_come_back_while_registration_is_open(api, alice, bob):
+    tid = create(api(alice)).json()["id"]
+    api(bob).post(f"/api/tournaments/{tid}/join/")
+    assert api(bob).post(f"/api/tournaments/{tid}/withdraw/").json()["players"][0]["status"] == "withdrawn"
+    back = api(bob).post(f"/api/tournaments/{tid}/join/").json()
+    assert back["players"] == [{"name": "bob", "status": "active", "rating": None, "timeouts": 0}]
+    assert [r["player"] for r in back["standings"]] == ["bob"]
