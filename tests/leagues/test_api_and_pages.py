@@ -83,6 +83,8 @@ def test_it_shows_seasons_zones_and_histories(api, client, players):
     assert season["status"] == "finished"
     assert [p["move"] for p in season["divisions"][0]["players"]] == ["stay", "stay", "stay", "down"]
     assert [p["move"] for p in season["divisions"][1]["players"]] == ["up", "stay", "stay", "stay"]
+    anonymous = client.get(f"/leagues/{league.pk}/")
+    assert anonymous.status_code == 200 and "Sign in to sign up" in anonymous.content.decode()
     client.force_login(ps[4])
     page = client.get(f"/leagues/{league.pk}/").content.decode()
     assert "Season 2" in page and "Past seasons" in page and "▲" in page and "▼" in page and "Your path" in page
@@ -107,3 +109,10 @@ def test_it_plans_divisions_sensibly():
     # Too many: the lowest stayer goes down.
     tiers = [{"stay": [1, 2, 3, 4], "arrivals": [9]}, {"stay": [5], "arrivals": []}]
     assert stream.plan_divisions(tiers, [4, 2]) == [[1, 2, 3, 9], [4, 5]]
+
+
+def test_it_lists_no_league_politely(client, alice):
+    assert "No league yet" in client.get("/leagues/").content.decode()
+    client.force_login(alice)
+    assert 'id="league-history"' not in client.get("/players/alice/").content.decode()
+    assert client.get("/leagues/999999/").status_code == 404
