@@ -193,8 +193,9 @@ def _start_season(league, divisions: list[list[int]], now) -> None:
         rounds = cfg["rounds"] or pairing.swiss_rounds(len(players), cfg["sizes"])
         if cfg["format"] == "round_robin":
             rounds = len(players) - 1 if len(players) % 2 == 0 else len(players)
+        # A tournament needs an organiser: the league's, or (account gone) the division's first player.
         t = tournaments.create(
-            organiser=league.organiser, name=f"{league.name[:56]} · S{number} D{i}", kind=league.kind,
+            organiser=league.organiser or users[players[0]], name=f"{league.name[:56]} · S{number} D{i}", kind=league.kind,
             format=cfg["format"], options=s["options"], rounds=cfg["rounds"] if cfg["format"] == "swiss" else None,
             table_size=cfg["table_size"], points=cfg["points"], clock=cfg["clock"],
             round_days=cfg["season_days"] / max(1, rounds), rated=cfg["rated"], max_timeouts=cfg["drop_limit"] + 1)

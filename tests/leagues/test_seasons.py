@@ -69,6 +69,7 @@ def test_it_runs_two_seasons_moving_players_up_down_and_out(players):
     # p10 (division 2) withdraws from his division: dropped; p8 leaves the league.
     tournaments.withdraw(division_ids(league)[1], p10)
     services.leave(league.pk, p8)
+    assert tournaments.load(Tournament.objects.get(pk=division_ids(league)[1]))["players"][str(p8.pk)]["status"] == "withdrawn"
     newcomers = players(2, start=15)  # p15, p16 sign up during the season
     for u in newcomers:
         services.sign_up(league.pk, u)
@@ -190,3 +191,15 @@ def test_it_runs_a_multiplayer_league_of_swiss_tables(players):
     assert s1[0]["down"] == [tstream.standings(top)[-1]["player"]]
     n1, n2 = _divisions(league)
     assert s1[1]["up"][0] in n1 and s1[0]["down"][0] in n2
+
+
+def test_it_goes_on_when_the_organisers_account_is_gone(players):
+    ps = players(4)
+    organiser = players(1, start=5)[0]
+    league = services.create(organiser=organiser, name="Orphan", kind="karenza", division_size=4)
+    for u in ps:
+        services.sign_up(league.pk, u)
+    organiser.delete()
+    services.sweep(now=timezone.now() + timedelta(days=7))
+    league.refresh_from_db()
+    assert league.season == 1 and league.organiser is None
