@@ -89,6 +89,7 @@ def test_it_shows_seasons_zones_and_histories(api, client, players):
     page = client.get(f"/leagues/{league.pk}/").content.decode()
     assert "Season 2" in page and "Past seasons" in page and "▲" in page and "▼" in page and "Your path" in page
     assert "Ladder" in client.get("/leagues/").content.decode()
+    assert "Ladder · S1" not in client.get("/tournaments/").content.decode()  # divisions live on the league page
     player_page = client.get(f"/players/{ps[4].username}/").content.decode()
     assert 'id="league-history"' in player_page and "S1 division 2" in player_page
     r = client.post(f"/leagues/{league.pk}/leave/", follow=True)
