@@ -203,3 +203,29 @@ def test_it_goes_on_when_the_organisers_account_is_gone(players):
     services.sweep(now=timezone.now() + timedelta(days=7))
     league.refresh_from_db()
     assert league.season == 1 and league.organiser is None
+
+
+def test_it_drops_a_player_who_timed_out_more_than_the_limit(players):
+    """drop_limit 0: one move lost to the clock and the player is out of the next season."""
+    from kinplay.clocks import services as clocks
+
+    ps = players(4)
+    league = services.create(organiser=ps[0], name="Clocked", kind="karenza", division_size=4, promote=1,
+                             relegate=1, drop_limit=0, clock={"per_move": 3600, "on_timeout": "forfeit"})
+    for u in ps:
+        services.sign_up(league.pk, u)
+    services.sweep(now=timezone.now() + timedelta(days=7))
+    tid = division_ids(league)[0]
+    game = tournaments.load(Tournament.objects.get(pk=tid))["rounds"][0]["tables"][0]["games"][0]
+    from games.models import Game
+
+    late = Game.objects.get(pk=game["game"]).seats.get(index=Game.objects.get(pk=game["game"]).to_act[0]).user_id
+    play_round(league, {u.pk: i for i, u in enumerate(ps)}, skip=[u for u in ps if u.pk == late])  # the other game ends
+    with time_machine.travel(timezone.now() + timedelta(hours=2)):
+        clocks.sweep()
+        tournaments.sweep()
+    assert tournaments.load(Tournament.objects.get(pk=tid))["players"][str(late)]["status"] == "withdrawn"
+    league = play_season(league, {u.pk: i for i, u in enumerate(ps)})
+    assert league.season == 2
+    assert league.state["seasons"][0]["moves"][0]["dropped"] == [late]
+    assert late not in _divisions(league)[0]
