@@ -15,7 +15,7 @@ from kinplay.tournaments.models import Tournament
 from kinplay.tournaments.projections import verify
 from tests.services.conftest import wait_for
 
-pytestmark = pytest.mark.services
+pytestmark = [pytest.mark.services, pytest.mark.slow]  # about 7 minutes for the three
 
 NAMES = ["alice", "bob", "charlie", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"]
 
