@@ -20,7 +20,7 @@ from kinplay.leagues.models import League
 from tests.services.conftest import wait_for
 from tests.services.test_tournaments_worker import play_my_moves
 
-pytestmark = pytest.mark.services
+pytestmark = [pytest.mark.services, pytest.mark.slow]  # about a minute
 
 NAMES = ["alice", "bob", "charlie", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy",
          "mallory", "niaj", "olivia", "peggy", "rupert", "sybil"]
