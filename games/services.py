@@ -96,7 +96,9 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
         raise BadRequest("seats must be a list.")
     n = len(seats)
     if not k.rules.MIN_PLAYERS <= n <= k.rules.MAX_PLAYERS:
-        raise BadRequest(f"{k.name} is for {k.rules.MIN_PLAYERS} to {k.rules.MAX_PLAYERS} players, not {n}.")
+        span = (f"exactly {k.rules.MIN_PLAYERS}" if k.rules.MIN_PLAYERS == k.rules.MAX_PLAYERS
+                else f"{k.rules.MIN_PLAYERS} to {k.rules.MAX_PLAYERS}")
+        raise BadRequest(f"{k.name} is for {span} players, not {n}.")
     try:
         k.rules.check_players(n, options)
     except IllegalAction as exc:
