@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import io
 import json
 import os
 import random
@@ -45,7 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.engine import replay_1000_ms  # noqa: E402  (after the path is set)
 
-BENCH_DB = "kinplay_bench"
+BENCH_DB = os.environ.get("BENCH_DB") or "kinplay_bench"  # make bench-peer: kp_peer
 PASSWORD = "bench-password-123"
 
 
@@ -125,12 +126,18 @@ class CpuMeter:
                               BENCH_DB], env=self.pg.env, capture_output=True, text=True)
         return [int(x) for x in out.stdout.split() if x.strip().isdigit()]
 
+    def commits(self):
+        out = subprocess.run(["psql", *self.pg.cli, "-tAc",
+                              f"SELECT xact_commit FROM pg_stat_database WHERE datname = '{BENCH_DB}'",
+                              BENCH_DB], env=self.pg.env, capture_output=True, text=True)
+        return int(out.stdout.strip() or 0)
+
     def sample(self):
         g = [self.gunicorn_pid, *children(self.gunicorn_pid)]
         b = self.backends()
         return {"gunicorn": {p: proc_cpu(p) for p in g}, "postgres": {p: proc_cpu(p) for p in b},
-                "clients": {os.getpid(): proc_cpu(os.getpid())},
-                "machine": machine_cpu(), "t": time.monotonic()}
+                "clients": {os.getpid(): proc_cpu(os.getpid())}, "commits": self.commits(),
+                "traffic": Traffic.snapshot(), "machine": machine_cpu(), "t": time.monotonic()}
 
     @staticmethod
     def spent(a, b, key):
@@ -152,6 +159,9 @@ class Postgres:
         self.cli = ["-h", parts.hostname or "127.0.0.1", "-p", str(parts.port or 5432), "-U", parts.username or "postgres"]
         self.env = dict(os.environ, PGPASSWORD=parts.password or "")
 
+    def url_for(self, db):
+        return urlunsplit(self.parts._replace(path=f"/{db}"))
+
     def run(self, tool, *args):
         subprocess.run([tool, *self.cli, *args], env=self.env, check=True, stdin=subprocess.DEVNULL)
 
@@ -171,12 +181,66 @@ class Postgres:
 # ------------------------------------------------------------------ HTTP client
 
 
+class Traffic:
+    """Bytes sent and received and TCP connections opened by every client (make bench-peer
+    compares them with boardgame.io's socket.io clients)."""
+
+    lock = threading.Lock()
+    sent = received = connections = 0
+
+    @classmethod
+    def add(cls, sent=0, received=0, connections=0):
+        with cls.lock:
+            cls.sent += sent
+            cls.received += received
+            cls.connections += connections
+
+    @classmethod
+    def snapshot(cls):
+        with cls.lock:
+            return {"sent": cls.sent, "received": cls.received, "connections": cls.connections}
+
+
+class _CountingReader(socket.SocketIO):
+    def readinto(self, buffer):
+        n = super().readinto(buffer)
+        Traffic.add(received=n or 0)
+        return n
+
+
+class CountingConnection(http.client.HTTPConnection):
+    """http.client's connection, counting what crosses the socket (headers included)."""
+
+    def connect(self):
+        super().connect()
+        Traffic.add(connections=1)
+        self.sock = _CountingSocket(self.sock)
+
+
+class _CountingSocket:
+    def __init__(self, sock):
+        self._sock = sock
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+    def sendall(self, data, *a):
+        Traffic.add(sent=len(data))
+        return self._sock.sendall(data, *a)
+
+    def makefile(self, mode="r", *a, **kw):
+        if mode == "rb":  # as socket.makefile does: the file holds the socket open until closed
+            self._sock._io_refs += 1
+            return io.BufferedReader(_CountingReader(self._sock, "rb"))
+        return self._sock.makefile(mode, *a, **kw)
+
+
 class Client:
     """One keep-alive connection with a user's token."""
 
     def __init__(self, port, token=None):
         self.port, self.token = port, token
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn = CountingConnection("127.0.0.1", port, timeout=30)
 
     def request(self, method, path, body=None):
         headers = {"Accept": "application/json"}
@@ -195,7 +259,7 @@ class Client:
             except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
                 # the server closed an idle keep-alive connection: reconnect once
                 self.conn.close()
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                self.conn = CountingConnection("127.0.0.1", self.port, timeout=30)
                 if attempt:
                     raise
         return resp.status, (json.loads(raw) if raw else None)
@@ -384,6 +448,8 @@ def main(argv=None):
     ap.add_argument("--through-service", action="store_true",
                     help="build the long game with games.services.act (minutes) instead of games.store.append")
     ap.add_argument("--keep-db", action="store_true")
+    ap.add_argument("--moves-only", action="store_true", help="measure the moves phase only (make bench-peer)")
+    ap.add_argument("--json", help="also write the moves phase's figures to this file (make bench-peer)")
     args = ap.parse_args(argv)
 
     base = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
@@ -457,6 +523,25 @@ def main(argv=None):
                   f"{theirs * 100:.0f} %; load average {load_before:.1f} before the run")
             print(f"  projection           {(os.cpu_count() or 1) * 1000 / (g_ms + p_ms):8.0f} moves/s if this server had "
                   f"all {os.cpu_count()} CPUs (CPU-bound estimate, excludes the clients' own CPU)")
+            n = len(latencies)
+            sent = b["traffic"]["sent"] - a["traffic"]["sent"]
+            received = b["traffic"]["received"] - a["traffic"]["received"]
+            opened = b["traffic"]["connections"] - a["traffic"]["connections"]
+            commits = b["commits"] - a["commits"]
+            print(f"  per move             {sent / n:8.0f} B sent, {received / n:.0f} B received, "
+                  f"{opened / n:.2f} TCP connections opened, {commits / n:.2f} commits")
+            if args.json:
+                Path(args.json).write_text(json.dumps({
+                    "moves": n, "seconds": span, "moves_per_s": moves_per_s,
+                    "p50_ms": pct(latencies, 50) * 1000, "p90_ms": pct(latencies, 90) * 1000,
+                    "p99_ms": pct(latencies, 99) * 1000, "server_cpu_ms": g_ms, "db_cpu_ms": p_ms,
+                    "bytes_out": sent, "bytes_in": received, "connections": opened, "commits": commits,
+                    "errors": dict(errors), "load_before": load_before,
+                    "server": f"gunicorn {len(children(procs[-1].pid))} workers "
+                              f"{f'x {args.threads} threads' if args.threads else 'sync'}",
+                }))
+        if args.moves_only:
+            return 0
 
         # ---- load cost: ~10 vs ~10,000 events
         from django.db import connection
