@@ -4,12 +4,12 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres python bench/api.py [--seconds 20]
 
 1. Creates a bench database ``kinplay_bench`` (createdb) on the server of DATABASE_URL,
-   migrates it, and starts gunicorn as bin/run does (gunicorn.conf.py: sync workers) on a free
+   migrates it, and starts gunicorn as bin/run does (gunicorn.conf.py: threaded workers) on a free
    loopback port, with a private redis-server as the broker when one is installed (the
    on-commit outbox kick really publishes), else the embedded filesystem broker.
 2. Creates one user and one Knonsters game against a bot (no clock) per client; then 8
-   client threads, each with one http.client connection (sync workers close it after each
-   answer and the client opens another, as a client behind a proxy would), POST a legal action
+   client threads, each with one keep-alive http.client connection (reopened when the server
+   closes it: sync workers, --worker-class sync, close it after each answer), POST a legal action
    (picked from the last response's legal_actions, with expected_version) to
    /api/games/{id}/actions/ for --seconds; a finished game is replaced by a new one
    (not counted). Prints durable moves/s (201 answers: committed) and p50/p99 latency.
@@ -443,7 +443,8 @@ def main(argv=None):
     ap.add_argument("--warmup", type=float, default=3)
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--workers", type=int, help="gunicorn workers (default: gunicorn.conf.py's, as bin/run)")
-    ap.add_argument("--threads", type=int, help="threads per worker (more than 1: the gthread worker class)")
+    ap.add_argument("--threads", type=int, help="threads per worker (default gunicorn.conf.py's)")
+    ap.add_argument("--worker-class", help="gunicorn worker class, e.g. sync (default gunicorn.conf.py's: gthread)")
     ap.add_argument("--long-events", type=int, default=10_000)
     ap.add_argument("--through-service", action="store_true",
                     help="build the long game with games.services.act (minutes) instead of games.store.append")
@@ -486,14 +487,15 @@ def main(argv=None):
         glog = open(tmp / "gunicorn.log", "wb")
         # The server as bin/run starts it (gunicorn.conf.py), unless --workers/--threads say otherwise.
         overrides = [*(["-w", str(args.workers)] if args.workers else []),
-                     *(["--threads", str(args.threads), "-k", "gthread", "--keep-alive", "30"] if args.threads else [])]
+                     *(["--threads", str(args.threads)] if args.threads else []),
+                     *(["-k", args.worker_class] if args.worker_class else [])]
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "kinplay.wsgi", "--config", "gunicorn.conf.py", "-b", f"127.0.0.1:{port}", *overrides],
             cwd=ROOT, env=child_env, stdout=glog, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
         wait_port(port, procs[-1])
         time.sleep(1)  # the arbiter listens first, then forks its workers
         print(f"gunicorn on 127.0.0.1:{port}: {len(children(procs[-1].pid))} workers, "
-              f"{f'{args.threads} threads each (gthread)' if args.threads else 'sync (gunicorn.conf.py)'}; "
+              f"{args.worker_class or 'gunicorn.conf.py worker class'}, {args.threads or 'gunicorn.conf.py'} threads; "
               f"PostgreSQL {pg.version()}; broker: {broker}; {os.cpu_count()} CPUs")
 
         # ---- moves
@@ -537,8 +539,7 @@ def main(argv=None):
                     "p99_ms": pct(latencies, 99) * 1000, "server_cpu_ms": g_ms, "db_cpu_ms": p_ms,
                     "bytes_out": sent, "bytes_in": received, "connections": opened, "commits": commits,
                     "errors": dict(errors), "load_before": load_before,
-                    "server": f"gunicorn {len(children(procs[-1].pid))} workers "
-                              f"{f'x {args.threads} threads' if args.threads else 'sync'}",
+                    "server": f"gunicorn {len(children(procs[-1].pid))} workers",
                 }))
         if args.moves_only:
             return 0

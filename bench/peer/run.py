@@ -84,6 +84,8 @@ def run_kinplay(args, pg, tmp):
         cmd += ["--workers", str(args.workers)]
     if args.threads:
         cmd += ["--threads", str(args.threads)]
+    if args.worker_class:
+        cmd += ["--worker-class", args.worker_class]
     print(f"\n== kinplay: {' '.join(cmd[1:])}", flush=True)
     subprocess.run(cmd, cwd=ROOT, env=env, check=True, stdin=subprocess.DEVNULL)
     r = json.loads(out.read_text())
@@ -177,6 +179,7 @@ def main(argv=None):
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--workers", type=int, help="kinplay: gunicorn workers (default gunicorn.conf.py's)")
     ap.add_argument("--threads", type=int, help="kinplay: threads per worker (default gunicorn.conf.py's)")
+    ap.add_argument("--worker-class", help="kinplay: gunicorn worker class, e.g. sync (default gunicorn.conf.py's)")
     ap.add_argument("--only", choices=["kinplay", "memory", "flatfile", "postgres"], action="append",
                     help="run only these (repeatable); the table needs all four")
     args = ap.parse_args(argv)
