@@ -18,6 +18,11 @@ workers = int(os.environ.get("WEB_WORKERS") or (os.cpu_count() or 1) + 1)
 threads = int(os.environ.get("WEB_THREADS") or 2)
 worker_class = "gthread"
 keepalive = 5  # seconds an idle client's connection stays open for its next request
+# Django loads once, in the master, before the fork: every worker is ready at the same moment,
+# so the first connections do not all go to the first worker to finish importing (a kept-alive
+# connection stays with the worker that accepted it). No database connection is opened while
+# loading. A code change needs a restart (HUP reloads settings, not code).
+preload_app = os.environ.get("WEB_PRELOAD", "true") != "false"
 loglevel = "warning"
 
 
