@@ -18,6 +18,7 @@ $(VENV)/.installed: requirements.txt | check-python
 	@touch $@
 
 run: $(VENV)/.installed
+	$(PY) bin/secret-key
 	$(PY) manage.py migrate --noinput -v0
 	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) manage.py load_demo

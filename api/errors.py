@@ -1,11 +1,13 @@
 """Every API error is {"error": code, "detail": text} with the right status (DESIGN.md)."""
 
+from django.core.exceptions import RequestDataTooBig
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from api.parsers import TooLarge
 from games.engine import IllegalAction
-from games.services import BadRequest, NotYourSeat
+from games.services import BadRequest, IdempotencyKeyReused, NotYourSeat
 from games.store import VersionConflict
 
 CODES = {
@@ -17,7 +19,21 @@ CODES = {
     exceptions.NotFound: "not_found",
     exceptions.MethodNotAllowed: "method_not_allowed",
     exceptions.Throttled: "throttled",
+    TooLarge: "too_large",
 }
+
+
+def documented(*codes):
+    """The error responses an endpoint lists in the OpenAPI schema (all {"error", "detail"});
+    every endpoint can answer 429 (throttles)."""
+    from drf_spectacular.utils import OpenApiResponse
+
+    from api.serializers import ErrorOut
+
+    words = {400: "malformed or refused", 401: "not signed in", 403: "not allowed", 404: "not found",
+             409: "someone moved first", 413: "body too large", 422: "Idempotency-Key reused for another request",
+             429: "too many requests (see Retry-After)"}
+    return {c: OpenApiResponse(ErrorOut, description=words[c]) for c in (*codes, 429)}
 
 
 def error(code: str, detail: str, status_code: int, **extra) -> Response:
@@ -33,6 +49,10 @@ def handler(exc, context):
         return error("illegal_action", exc.reason, status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, BadRequest):
         return error("bad_request", str(exc), status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, IdempotencyKeyReused):
+        return error("idempotency_key_reused", str(exc), status.HTTP_422_UNPROCESSABLE_ENTITY)
+    if isinstance(exc, RequestDataTooBig):
+        return error("too_large", "The request body is too large.", status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, NotYourSeat):
         return error("forbidden", str(exc) or "You have no seat at this game.", status.HTTP_403_FORBIDDEN)
     if isinstance(exc, VersionConflict):
@@ -51,3 +71,24 @@ def handler(exc, context):
         detail = str(detail["detail"])
     response.data = {"error": code, "detail": str(detail)}
     return response
+
+
+def server_error(request):
+    """A crash (kinplay.urls handler500): JSON under /api/, the 500 page elsewhere."""
+    from django.http import JsonResponse
+    from django.views.defaults import server_error as page
+
+    if request.path.startswith("/api/"):
+        return JsonResponse({"error": "server_error", "detail": "Something went wrong on our side; it is logged."},
+                            status=500)
+    return page(request)
+
+
+def page_not_found(request, exception):
+    """No such address (kinplay.urls handler404): JSON under /api/, the 404 page elsewhere."""
+    from django.http import JsonResponse
+    from django.views.defaults import page_not_found as page
+
+    if request.path.startswith("/api/"):
+        return JsonResponse({"error": "not_found", "detail": "Not found."}, status=404)
+    return page(request, exception)

@@ -8,6 +8,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 
+from api.errors import documented
 from games.registry import kinds
 from kinplay.ratings import selectors
 
@@ -98,7 +99,7 @@ def _known_kind(kind):
         raise NotFound(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
 
 
-@extend_schema(responses=LeaderboardPageOut,
+@extend_schema(responses={200: LeaderboardPageOut, **documented(401, 404)},
                parameters=[OpenApiParameter("page", int), OpenApiParameter("page_size", int)])
 @api_view(["GET"])
 def leaderboard(request, kind):
@@ -109,7 +110,7 @@ def leaderboard(request, kind):
     return pager.get_paginated_response(selectors.ranked_rows(rows, kind, offset))
 
 
-@extend_schema(responses=PlayerOut)
+@extend_schema(responses={200: PlayerOut, **documented(401, 404)})
 @api_view(["GET"])
 def player(request, name):
     user = selectors.player_named(name)

@@ -1,11 +1,9 @@
-"""JSON in and out of the API with orjson: the same bytes DRF's JSONRenderer writes (compact,
-UTF-8, datetimes and other non-JSON types through DRF's own encoder), in a fraction of the time.
-make bench-peer counts the answer's encoding and the body's parsing in every move's CPU."""
+"""The API's answers encoded with orjson: the same bytes DRF's JSONRenderer writes (compact,
+UTF-8, datetimes and other non-JSON types through DRF's own encoder), in a fraction of the time
+(make bench-peer counts it in every move's CPU). Bodies are parsed in api/parsers.py."""
 
 import orjson
-from django.conf import settings
-from rest_framework import parsers, renderers
-from rest_framework.exceptions import ParseError
+from rest_framework import renderers
 from rest_framework.utils.encoders import JSONEncoder
 
 # DRF's formats for datetimes (milliseconds, "Z"), decimals, lazy strings, querysets...
@@ -24,17 +22,3 @@ class JSONRenderer(renderers.JSONRenderer):
         if b"\xe2\x80\xa8" in out or b"\xe2\x80\xa9" in out:
             out = out.replace(b"\xe2\x80\xa8", b"\\u2028").replace(b"\xe2\x80\xa9", b"\\u2029")
         return out
-
-
-class JSONParser(parsers.JSONParser):
-    renderer_class = JSONRenderer
-
-    def parse(self, stream, media_type=None, parser_context=None):
-        charset = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
-        try:
-            raw = stream.read()
-            if charset.lower().replace("-", "") not in ("utf8", ""):
-                raw = raw.decode(charset)
-            return orjson.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:  # orjson.JSONDecodeError is a ValueError
-            raise ParseError(f"JSON parse error - {exc}") from exc

@@ -1,37 +1,33 @@
-from django.contrib.auth import get_user_model
-from django.contrib.auth.password_validation import validate_password
+from django.conf import settings
 from rest_framework import serializers
+
+from games.services import MAX_NOTATION
+from kinplay.accounts import usernames
 
 
 class RegisterSerializer(serializers.Serializer):
-    username = serializers.RegexField(r"^[\w.@+-]{2,30}$", error_messages={"invalid": "2 to 30 letters, digits or . @ + - _"})
+    username = serializers.CharField(max_length=150, help_text=f"{usernames.RULE}; stored NFKC-normalised.")
     email = serializers.EmailField()
-    password = serializers.CharField(write_only=True)
-
-    def validate_username(self, value):
-        if get_user_model().objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("That username is taken.")
-        return value
-
-    def validate_password(self, value):
-        validate_password(value)
-        return value
+    password = serializers.CharField(write_only=True, max_length=4096)
 
 
 class TokenRequestSerializer(serializers.Serializer):
-    username = serializers.CharField()
-    password = serializers.CharField()
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096)
 
 
 class ClockSerializer(serializers.Serializer):
-    per_move = serializers.IntegerField(min_value=1, allow_null=True, required=False)
+    per_move = serializers.IntegerField(min_value=1, max_value=settings.MAX_PER_MOVE_SECONDS, allow_null=True,
+                                        required=False)
     on_timeout = serializers.ChoiceField(["bot", "skip", "forfeit"], default="bot")
+    window = serializers.IntegerField(min_value=1, allow_null=True, required=False,
+                                      help_text="seconds a reaction window stays open (≤ per_move); default: per_move")
 
 
 class CreateGameSerializer(serializers.Serializer):
-    kind = serializers.CharField()
+    kind = serializers.CharField(max_length=32)
     options = serializers.DictField(required=False, default=dict)
-    seats = serializers.ListField(child=serializers.DictField(), min_length=1)
+    seats = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=16)
     clock = ClockSerializer(required=False)
     rated = serializers.BooleanField(default=True, help_text="false: a friendly game that changes no rating")
     invite_only = serializers.BooleanField(default=False, help_text="cancel the game if an invitation is declined or lapses, instead of opening the seat")
@@ -39,13 +35,32 @@ class CreateGameSerializer(serializers.Serializer):
 
 class ActionSerializer(serializers.Serializer):
     action = serializers.DictField(required=False)
-    notation = serializers.CharField(required=False)
-    expected_version = serializers.IntegerField(required=False, min_value=0)
+    notation = serializers.CharField(required=False, max_length=MAX_NOTATION)
+    expected_version = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
 
     def validate(self, data):
         if ("action" in data) == ("notation" in data):
             raise serializers.ValidationError("Send exactly one of “action” or “notation”.")
         return data
+
+
+# ---------------------------------------------------------------- what the API answers
+
+
+class ErrorOut(serializers.Serializer):
+    error = serializers.CharField(help_text="a stable code: malformed, invalid, illegal_action, not_found, ...")
+    detail = serializers.CharField(help_text="a sentence for a person")
+    version = serializers.IntegerField(required=False, help_text="409 only: the game's current version")
+
+
+class RegisteredOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    token = serializers.CharField()
+
+
+class TokenOut(serializers.Serializer):
+    token = serializers.CharField()
 
 
 class SeatOut(serializers.Serializer):
@@ -54,6 +69,14 @@ class SeatOut(serializers.Serializer):
     bot = serializers.CharField(allow_null=True)
     you = serializers.BooleanField()
     invited = serializers.BooleanField(help_text="invited and not yet accepted")
+    standing = serializers.ChoiceField(["ask", "unable", "always"], required=False,
+                                       help_text="your standing answer to reaction windows (your own seat only)")
+
+
+class StandingSerializer(serializers.Serializer):
+    answer = serializers.ChoiceField(["ask", "unable", "always"], help_text=(
+        "ask: ask me every time; unable: pass for me only when I cannot react; "
+        "always: always let cards resolve / never raise my hand unless I answer myself"))
 
 
 class LegalActionOut(serializers.Serializer):
@@ -62,22 +85,35 @@ class LegalActionOut(serializers.Serializer):
     action = serializers.DictField()
 
 
+class ClockOut(serializers.Serializer):
+    per_move = serializers.IntegerField(allow_null=True)
+    on_timeout = serializers.ChoiceField(["bot", "skip", "forfeit"])
+
+
+class FairnessOut(serializers.Serializer):
+    seed_sha256 = serializers.CharField()
+    seed = serializers.CharField(allow_null=True, help_text="revealed once the game is finished")
+
+
 class GameOut(serializers.Serializer):
-    """The ``<game>`` of DESIGN.md's API contract."""
+    """The ``<game>`` of DESIGN.md's API contract, as games.selectors.game_for builds it."""
 
     id = serializers.IntegerField()
     kind = serializers.CharField()
     options = serializers.DictField()
     status = serializers.ChoiceField(["waiting", "active", "finished", "aborted"])
     version = serializers.IntegerField()
+    at = serializers.IntegerField(help_text="the version this view shows (the version unless ?at= asked for an earlier one)")
     seats = SeatOut(many=True)
+    you = serializers.IntegerField(allow_null=True, help_text="your seat index, null if you have none")
     to_act = serializers.ListField(child=serializers.IntegerField())
     deadline = serializers.DateTimeField(allow_null=True)
+    clock = ClockOut()
     view = serializers.DictField()
     legal_actions = LegalActionOut(many=True)
     result = serializers.DictField(allow_null=True)
     rated = serializers.BooleanField()
-    fairness = serializers.DictField()
+    fairness = FairnessOut()
 
 
 class EventOut(serializers.Serializer):
@@ -99,7 +135,9 @@ class KindOut(serializers.Serializer):
     name = serializers.CharField()
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
-    options = serializers.DictField()
+    player_counts = serializers.ListField(child=serializers.IntegerField(),
+                                         help_text="the numbers of players a game can start with (default options)")
+    options = serializers.DictField(help_text="a JSON schema")
 
 
 class VacationSerializer(serializers.Serializer):

@@ -1,18 +1,27 @@
 """Thin views over games.services (writes) and games.selectors (reads)."""
 
-from django.contrib.auth import authenticate, get_user_model
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from django.contrib.auth import authenticate
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers as drf
 from rest_framework import status
 from rest_framework.authtoken.models import Token
-from rest_framework.decorators import api_view, permission_classes
+from rest_framework.decorators import api_view, permission_classes, throttle_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from api import serializers as s
-from api.errors import error
+from api import throttles
+from api.errors import documented, error
 from games import selectors, services
+from games.engine import IllegalAction
 from games.models import Game
 from games.registry import kinds
+from kinplay import params
+from kinplay.accounts import services as accounts
+from kinplay.accounts import usernames
+
+MAX_EVENT_SEQ = 2**31 - 1
 
 
 def _valid(serializer_class, request):
@@ -25,46 +34,65 @@ def _game(pk):
     return Game.objects.get_with_seats(pk)  # no such game: 404 (api.errors)
 
 
-@extend_schema(request=s.RegisterSerializer, responses={201: dict}, auth=[])
+@extend_schema(request=s.RegisterSerializer, responses={201: s.RegisteredOut, **documented(400, 413)}, auth=[])
 @api_view(["POST"])
 @permission_classes([AllowAny])
+@throttle_classes(throttles.AUTH)
 def register(request):
     data = _valid(s.RegisterSerializer, request)
-    user = get_user_model().objects.create_user(data["username"], data["email"], data["password"])
+    try:
+        user = accounts.register(data["username"], data["email"], data["password"])
+    except DjangoValidationError as exc:
+        raise drf.ValidationError(exc.message_dict) from None
     token = Token.objects.create(user=user)
     return Response({"id": user.pk, "username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
 
 
-@extend_schema(request=s.TokenRequestSerializer, responses={200: dict}, auth=[])
+@extend_schema(request=s.TokenRequestSerializer, responses={200: s.TokenOut, **documented(400, 401, 413)}, auth=[])
 @api_view(["POST"])
 @permission_classes([AllowAny])
+@throttle_classes(throttles.AUTH)
 def token(request):
     data = _valid(s.TokenRequestSerializer, request)
-    user = authenticate(request, username=data["username"], password=data["password"])
-    if user is None:
+    # The Django request: django-axes counts failures on it and its middleware answers 429 once
+    # this name is locked out from this address (kinplay.accounts.lockout).
+    user = authenticate(request._request, username=usernames.normalise(data["username"]), password=data["password"])
+    if user is None:  # the same answer for an unknown name and a wrong password
         return error("not_authenticated", "Wrong username or password.", status.HTTP_401_UNAUTHORIZED)
     key, _ = Token.objects.get_or_create(user=user)
     return Response({"token": key.key})
 
 
-@extend_schema(responses=s.KindOut(many=True), auth=[])
+def _player_counts(kind) -> list[int]:
+    defaults = services.options_with_defaults(kind, {})
+    counts = []
+    for n in range(kind.rules.MIN_PLAYERS, kind.rules.MAX_PLAYERS + 1):
+        try:
+            kind.rules.check_players(n, defaults)
+        except IllegalAction:
+            continue
+        counts.append(n)
+    return counts
+
+
+@extend_schema(responses={200: s.KindOut(many=True), **documented()}, auth=[])
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def kind_list(request):
     return Response([
         {"slug": k.slug, "name": k.name, "min_players": k.rules.MIN_PLAYERS,
-         "max_players": k.rules.MAX_PLAYERS, "options": k.rules.OPTIONS_SCHEMA}
+         "max_players": k.rules.MAX_PLAYERS, "player_counts": _player_counts(k), "options": k.rules.OPTIONS_SCHEMA}
         for k in kinds().values()
     ])
 
 
 @extend_schema(
-    methods=["GET"], responses=s.GameOut(many=True),
+    methods=["GET"], responses={200: s.GameOut(many=True), **documented(400, 401)},
     parameters=[OpenApiParameter("status", str, enum=["waiting", "active", "finished", "aborted"]),
                 OpenApiParameter("my_turn", bool),
                 OpenApiParameter("invited", bool, description="invitations I have still to answer")],
 )
-@extend_schema(methods=["POST"], request=s.CreateGameSerializer, responses={201: s.GameOut})
+@extend_schema(methods=["POST"], request=s.CreateGameSerializer, responses={201: s.GameOut, **documented(400, 401, 413)})
 @api_view(["GET", "POST"])
 def game_list(request):
     if request.method == "POST":
@@ -74,37 +102,44 @@ def game_list(request):
             creator=request.user, kind=data["kind"], options=data["options"], seats=data["seats"],
             per_move=clock.get("per_move", "default"),
             on_timeout=clock.get("on_timeout", "bot"), invite_only=data["invite_only"], rated=data["rated"],
+            window=clock.get("window"),
         )
         return Response(selectors.game_for(_game(game.pk), request.user), status=status.HTTP_201_CREATED)
     my_turn, invited = request.query_params.get("my_turn"), request.query_params.get("invited")
+    wanted = request.query_params.get("status") or None
+    if wanted is not None and wanted not in dict(Game.STATUSES):
+        return error("bad_request", "status must be one of waiting, active, finished, aborted.", status.HTTP_400_BAD_REQUEST)
     games = selectors.games_of(
-        request.user, status=request.query_params.get("status") or None,
+        request.user, status=wanted,
         my_turn=None if my_turn is None else my_turn.lower() in ("1", "true", "yes"),
         invited=None if invited is None else invited.lower() in ("1", "true", "yes"),
     )
     return Response([selectors.game_for(g, request.user) for g in games])
 
 
-@extend_schema(responses=s.GameOut, parameters=[OpenApiParameter("at", int, description="the view after event N")])
+@extend_schema(responses={200: s.GameOut, **documented(400, 401, 404)},
+               parameters=[OpenApiParameter("at", int, description="the view after event N (from the end of the setup)")])
 @api_view(["GET"])
 def game_detail(request, id):
     game = _game(id)
     at = request.query_params.get("at")
     if at is not None:
-        if not at.isdigit() or int(at) > game.version:
-            return error("bad_request", f"at must be a number from 0 to {game.version}.", status.HTTP_400_BAD_REQUEST)
-        at = int(at)
+        first = selectors.first_viewable(game)
+        at = params.natural(at, maximum=game.version)
+        if at is None or at < first:
+            return error("bad_request", f"at must be a number from {first} to {game.version}.", status.HTTP_400_BAD_REQUEST)
     return Response(selectors.game_for(game, request.user, at=at))
 
 
-@extend_schema(request=None, responses=s.GameOut)
+@extend_schema(request=None, responses={200: s.GameOut, **documented(400, 401, 404)})
 @api_view(["POST"])
 def game_join(request, id):
-    game = services.join_game(_game(id).pk, request.user)
+    choice = request.data.get("choice") if isinstance(request.data, dict) else None
+    game = services.join_game(_game(id).pk, request.user, choice=choice)
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
-@extend_schema(request=None, responses=s.GameOut)
+@extend_schema(request=None, responses={200: s.GameOut, **documented(400, 401, 403, 404)})
 @api_view(["POST"])
 def game_accept(request, id):
     """Accept the invitation to this game; it starts when every invited player has."""
@@ -112,7 +147,7 @@ def game_accept(request, id):
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
-@extend_schema(request=None, responses=s.GameOut)
+@extend_schema(request=None, responses={200: s.GameOut, **documented(400, 401, 403, 404)})
 @api_view(["POST"])
 def game_decline(request, id):
     """Decline the invitation: the seat opens for others, or the game is cancelled."""
@@ -120,15 +155,21 @@ def game_decline(request, id):
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
-@extend_schema(request=s.ActionSerializer, responses={201: s.ActionResultOut},
-               parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)])
+@extend_schema(request=s.ActionSerializer, responses={201: s.ActionResultOut, **documented(400, 401, 403, 404, 409, 413, 422)},
+               parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
+                                            description=f"at most {services.MAX_IDEMPOTENCY_KEY} characters; "
+                                                        "yours alone: a repeat returns the first outcome")])
 @api_view(["POST"])
+@throttle_classes(throttles.MOVES)
 def game_action(request, id):
+    key = request.headers.get("Idempotency-Key") or None
+    if key is not None and len(key) > services.MAX_IDEMPOTENCY_KEY:
+        return error("bad_request", f"An Idempotency-Key is at most {services.MAX_IDEMPOTENCY_KEY} characters.",
+                     status.HTTP_400_BAD_REQUEST)
     data = _valid(s.ActionSerializer, request)
     outcome = services.act(
         id, user=request.user, action=data.get("action"), notation=data.get("notation"),
-        expected_version=data.get("expected_version"),
-        idempotency_key=request.headers.get("Idempotency-Key") or None,
+        expected_version=data.get("expected_version"), idempotency_key=key,
     )
     return _action_response(request.user, outcome)
 
@@ -144,23 +185,34 @@ def _action_response(user, outcome):
     )
 
 
-@extend_schema(responses=s.EventOut(many=True), parameters=[OpenApiParameter("after", int)])
+@extend_schema(responses={200: s.EventOut(many=True), **documented(400, 401, 404)},
+               parameters=[OpenApiParameter("after", int, description="only the events after this seq")])
 @api_view(["GET"])
 def game_events(request, id):
     game = _game(id)
-    after = request.query_params.get("after", "0")
-    if not after.isdigit():
-        return error("bad_request", "after must be a number.", status.HTTP_400_BAD_REQUEST)
-    return Response(selectors.redacted_events(game, game.seat_of(request.user), after=int(after)))
+    after = params.natural(request.query_params.get("after", "0"), maximum=MAX_EVENT_SEQ)
+    if after is None:
+        return error("bad_request", "after must be a number from 0.", status.HTTP_400_BAD_REQUEST)
+    return Response(selectors.redacted_events(game, game.seat_of(request.user), after=after))
 
 
-@extend_schema(request=None, responses={201: s.ActionResultOut})
+@extend_schema(request=s.StandingSerializer, responses={200: s.GameOut, **documented(400, 401, 403, 404)})
 @api_view(["POST"])
+def game_standing(request, id):
+    """Set my standing answer to reaction windows in this game; one open for me may be answered at once."""
+    data = _valid(s.StandingSerializer, request)
+    services.set_standing_answer(_game(id).pk, request.user, data["answer"])
+    return Response(selectors.game_for(_game(id), request.user))
+
+
+@extend_schema(request=None, responses={201: s.ActionResultOut, **documented(400, 401, 403, 404, 409)})
+@api_view(["POST"])
+@throttle_classes(throttles.MOVES)
 def game_resign(request, id):
     return _action_response(request.user, services.resign(id, user=request.user))
 
 
-@extend_schema(request=s.VacationSerializer, responses=s.VacationOut)
+@extend_schema(request=s.VacationSerializer, responses={200: s.VacationOut, **documented(400, 401)})
 @api_view(["GET", "POST"])
 def vacation(request):
     """The caller's vacation switch (as on the settings page): {"on": true} pauses their clocks

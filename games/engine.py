@@ -40,6 +40,16 @@ Events are dicts ``{"type": str, "data": dict}``. Actions are dicts with a
 ``"type"`` key. Seats are ints ``0..n-1``. Every game accepts
 ``{"type": "resign"}`` from any seat still playing while the game runs (the
 resign endpoint and the "forfeit" timeout policy use it).
+
+The platform stores a few events of its own in a game's stream
+(``PLATFORM_EVENTS``, e.g. "timed_out"); they never reach an engine: fold stored
+events with ``replay``/``evolve`` below, not ``rules.evolve``.
+
+Text shown to players (legal-action labels, ``result()["summary"]``, ``describe``
+lines) names a seat with the placeholder ``{seatN}`` (N the seat index, from 0,
+``seat_ref``); ``games.selectors.named`` and ``Kind.render`` put in the player's
+name on every channel (engines stay pure: they never see names but in
+``describe`` and ``render``).
 """
 
 from __future__ import annotations
@@ -47,9 +57,49 @@ from __future__ import annotations
 import copy
 import json
 import marshal
+import re
 from typing import Any
 
 RESIGN = {"type": "resign"}
+
+# Events the platform writes into a stream: not rules, so engines never see them.
+PLATFORM_EVENTS = frozenset({"timed_out"})
+
+# Plain words a player may type (by email) for a reaction window's default answer
+# ("let it resolve", "do nothing") whatever the game's own notation for it.
+DEFAULT_ANSWER_WORDS = frozenset({"resolve", "nothing", "pass", "abstain", "no"})
+
+
+def seat_ref(seat: int) -> str:
+    """The placeholder that text for players uses for a seat (see the module's docs)."""
+    return "{seat%d}" % seat
+
+
+SEAT_REF = re.compile(r"\{seat(\d+)\}")
+
+
+def fill_seats(data, names):
+    """``data`` (text, or lists/dicts of it) with each seat placeholder replaced by its name."""
+    if isinstance(data, (list, dict)):
+        try:  # most views hold no placeholder: one C-speed look instead of a rebuilt copy
+            if b"{seat" not in marshal.dumps(data):
+                return data
+        except ValueError:
+            pass
+        return _fill(data, names)
+    return _fill(data, names)
+
+
+def _fill(data, names):
+    if isinstance(data, str):
+        if "{seat" not in data:
+            return data
+        return SEAT_REF.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names) else m.group(0), data)
+    if isinstance(data, list):
+        return [_fill(x, names) for x in data]
+    if isinstance(data, dict):
+        return {k: _fill(v, names) for k, v in data.items()}
+    return data
 
 
 class IllegalAction(Exception):
@@ -76,11 +126,18 @@ def clone(state: dict) -> dict:
         return copy.deepcopy(state)
 
 
+def evolve(rules, state: dict, e: dict) -> dict:
+    """One stored event applied: the rules' evolve, or nothing for a platform event."""
+    return state if e["type"] in PLATFORM_EVENTS else rules.evolve(state, e)
+
+
 def replay(rules, events, state: dict | None = None) -> dict:
-    """Fold ``evolve`` over events (from ``{}`` unless a state is given)."""
+    """Fold ``evolve`` over stored events (from ``{}`` unless a state is given)."""
     state = {} if state is None else state
+    evolve_ = rules.evolve
     for e in events:
-        state = rules.evolve(state, e)
+        if e["type"] not in PLATFORM_EVENTS:
+            state = evolve_(state, e)
     return state
 
 
@@ -106,5 +163,17 @@ def find_legal(rules, state: dict, seat: int, *, action=None, notation=None) -> 
         for item in legal:
             if " ".join(item["notation"].split()).lower() == wanted:
                 return item["action"]
+        entry = rules.to_act(state).get(seat) or {}
+        if wanted in DEFAULT_ANSWER_WORDS and entry.get("kind") == "window" and entry.get("default") in [i["action"] for i in legal]:
+            return entry["default"]
         raise IllegalAction(f"“{notation}” is not one of your moves now.")
     return action
+
+
+def only_default(rules, state: dict, seat: int) -> bool:
+    """Whether ``seat`` is in a reaction window where it cannot do anything but the
+    window's default answer (resigning aside): e.g. no STOP card in hand."""
+    entry = rules.to_act(state).get(seat)
+    if not entry or entry.get("kind") != "window" or entry.get("default") is None:
+        return False
+    return all(item["action"] in (entry["default"], RESIGN) for item in rules.legal_actions(state, seat))

@@ -14,11 +14,11 @@ from kinplay import sql
 # move and every page starts here, and the ORM's prefetch would take three.
 SEATS_OF_GAME = {
     "postgresql": """(
-        SELECT json_agg(json_build_array(s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email) ORDER BY s."index")
+        SELECT json_agg(json_build_array(s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email, s.standing) ORDER BY s."index")
         FROM games_seat s LEFT JOIN auth_user u ON u.id = s.user_id WHERE s.game_id = g.id)""",
     "sqlite": """(
-        SELECT json_group_array(json_array(id, "index", user_id, bot, invited, username, email)) FROM (
-            SELECT s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email
+        SELECT json_group_array(json_array(id, "index", user_id, bot, invited, username, email, standing)) FROM (
+            SELECT s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email, s.standing
             FROM games_seat s LEFT JOIN auth_user u ON u.id = s.user_id WHERE s.game_id = g.id ORDER BY s."index"))""",
 }
 
@@ -50,8 +50,9 @@ class GameQuerySet(models.QuerySet):
         game = sql.instance(Game, fields, row[:-1], self.db)
         seat_rows = sql.json_value(row[-1]) or []
         user_model, seats = get_user_model(), []
-        for seat_id, index, user_id, bot, invited, username, email in seat_rows:
-            seat = Seat.from_db(self.db, ["id", "game_id", "index", "user_id", "bot", "invited"], [seat_id, game.pk, index, user_id, bot, bool(invited)])
+        for seat_id, index, user_id, bot, invited, username, email, standing in seat_rows:
+            seat = Seat.from_db(self.db, ["id", "game_id", "index", "user_id", "bot", "invited", "standing"],
+                                [seat_id, game.pk, index, user_id, bot, bool(invited), standing])
             seat.game = game
             if user_id is not None:
                 seat.user = user_model.from_db(self.db, ["id", "username", "email"], [user_id, username, email])
@@ -74,6 +75,8 @@ class Game(models.Model):
     seed = models.CharField(max_length=64)  # secret until the game ends
     seed_sha256 = models.CharField(max_length=64)
     per_move = models.PositiveIntegerField(null=True, blank=True)  # seconds; None = no clock
+    # A reaction window's length (seconds) when the organiser wants it shorter than per_move.
+    window = models.PositiveIntegerField(null=True, blank=True)
     on_timeout = models.CharField(max_length=8, choices=TIMEOUT_POLICIES, default="bot")
     to_act = models.JSONField(default=list)  # seat indexes
     deadline = models.DateTimeField(null=True, blank=True)
@@ -103,6 +106,16 @@ class Game(models.Model):
         cached._result_cache, cached._prefetch_done = list(seats), True
         self._prefetched_objects_cache = {"seats": cached}
 
+    def seconds_for(self, entry: dict) -> int | None:
+        """How long one to_act entry may wait. A turn: the engine's seconds, else the move
+        clock. A reaction window: the organiser's window, else the move clock (people read
+        their email once a day); an engine's own window option can only make it shorter."""
+        engine = entry.get("seconds")
+        if entry.get("kind") != "window":
+            return engine or self.per_move
+        limits = [s for s in (self.window or self.per_move, engine) if s]
+        return min(limits) if limits else None
+
     @property
     def is_over(self):
         return self.status in (self.FINISHED, self.ABORTED)
@@ -123,6 +136,11 @@ class Seat(models.Model):
     bot = models.CharField(max_length=16, blank=True)  # "", "random" or "heuristic"
     # Seated by someone else at creation and not yet accepted: the game waits for the answer.
     invited = models.BooleanField(default=False)
+    # The player's standing answer to reaction windows (games.services.set_standing_answer).
+    ASK, UNABLE, ALWAYS = "ask", "unable", "always"
+    STANDING = [(ASK, "ask me every time"), (UNABLE, "pass for me when I cannot react"),
+                (ALWAYS, "always pass (let cards resolve, never raise my hand) unless I answer")]
+    standing = models.CharField(max_length=8, choices=STANDING, default=ASK)
 
     class Meta:
         ordering = ["index"]
@@ -142,6 +160,20 @@ class Seat(models.Model):
     @property
     def is_open(self):
         return not self.user_id and not self.bot
+
+    def stands_for(self, rules, state, entry: dict) -> bool:
+        """Whether this player's standing answer gives the default of the window ``entry``
+        now: "always", or "unable" when they can do nothing else. With "ask" they answer
+        themselves, or the clock does: an early answer would tell the others who holds STOP."""
+        from games.engine import only_default
+
+        if not self.user_id or entry.get("kind") != "window" or entry.get("default") is None:
+            return False
+        if entry["default"] not in [i["action"] for i in rules.legal_actions(state, self.index)]:
+            return False  # a default that is no choice (a Kenta vote's "no marker") is only the clock's
+        if self.standing == self.ALWAYS:
+            return True
+        return self.standing == self.UNABLE and only_default(rules, state, self.index)
 
 
 class AppendOnly(Exception):
@@ -166,7 +198,7 @@ class Event(models.Model):
     data = models.JSONField(default=dict)
     seat = models.SmallIntegerField(null=True)  # the acting seat; None for the system
     at = models.DateTimeField(auto_now_add=True)
-    idempotency_key = models.CharField(max_length=128, null=True, blank=True)
+    idempotency_key = models.CharField(max_length=128, null=True, blank=True)  # the acting seat's
     # On the first event of each command: what was decided, so verify_game can decide it again.
     command = models.JSONField(null=True, blank=True)
 
@@ -176,10 +208,11 @@ class Event(models.Model):
         ordering = ["game", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
+            # A key is the acting seat's (one player's), never another player's.
             models.UniqueConstraint(
-                fields=["game", "idempotency_key"],
+                fields=["game", "seat", "idempotency_key"],
                 condition=models.Q(idempotency_key__isnull=False),
-                name="event_unique_idempotency_key",
+                name="event_unique_seat_idempotency_key",
             ),
         ]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 
-from games.engine import clone
+from games.engine import clone, evolve
 from games.models import Event, Game, Snapshot
 from games.registry import get
 
@@ -17,7 +17,7 @@ def rebuild(game: Game) -> None:
         Snapshot.objects.filter(game=game).delete()
         state, snaps = {}, []
         for seq, type_, data in rows:
-            state = rules.evolve(state, {"type": type_, "data": data})
+            state = evolve(rules, state, {"type": type_, "data": data})
             if seq % settings.SNAPSHOT_EVERY == 0:
                 snaps.append(Snapshot(game=game, seq=seq, state=clone(state)))
         Snapshot.objects.bulk_create(snaps)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import importlib
 from functools import cache
+
+from games.engine import fill_seats
 
 SLUGS = ["knonsters", "kenta", "karenza", "project_kin", "kinapa"]
 
@@ -21,12 +24,20 @@ class Kind:
         self.slug = slug
         self.rules = importlib.import_module(f"games.{slug}.rules")
         self.bots = importlib.import_module(f"games.{slug}.bots")
-        self.render = importlib.import_module(f"games.{slug}.render").render
+        self._renderer = importlib.import_module(f"games.{slug}.render")
         missing = [name for name in REQUIRED if not hasattr(self.rules, name)]
         missing += [f"bots.{b}" for b in ("random_bot", "heuristic_bot") if not hasattr(self.bots, b)]
         if missing:
             raise ImportError(f"games.{slug} does not implement the rules contract: missing {', '.join(missing)}")
         self.name = self.rules.NAME
+
+    def render(self, view, seat, names) -> str:
+        """The board's HTML, seat placeholders of engine text replaced by (escaped) names."""
+        return fill_seats(self._renderer.render(view, seat, names), [html.escape(str(n)) for n in names])
+
+    def render_text(self, view, seat, names) -> str:
+        """The board in words (the plain part of emails), seat placeholders replaced by names."""
+        return fill_seats(self._renderer.render_text(view, seat, names), [str(n) for n in names])
 
     def bot(self, name: str):
         return {"random": self.bots.random_bot, "heuristic": self.bots.heuristic_bot}[name]

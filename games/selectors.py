@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from django.db.models import Q
+from datetime import timedelta
 
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.timesince import timeuntil
+
+from games.engine import PLATFORM_EVENTS, RESIGN, evolve, fill_seats
 from games.models import Game, Seat
 from games.registry import get
 from games.store import load_state, stream
@@ -13,12 +18,35 @@ def seat_names(game) -> list[str]:
     return [s.name for s in game.seats.all()]
 
 
+def named(data, names: list[str]):
+    """Engine text (or a view, a result) with each seat placeholder ("{seat2}",
+    games.engine.seat_ref) replaced by that player's name, for every channel; the board's
+    HTML gets the same from games.registry.Kind.render."""
+    return fill_seats(data, names)
+
+
+def describe_platform(e: dict, names: list[str]) -> str:
+    """The log line of an event the platform wrote (games.engine.PLATFORM_EVENTS)."""
+    d = e["data"]
+    if e["type"] == "timed_out":
+        who = names[d["seat"]] if 0 <= d["seat"] < len(names) else f"seat {d['seat'] + 1}"
+        if d.get("window"):
+            return f"{who} did not answer in time: {d.get('answer') or 'the default answer'}."
+        return f"{who}'s time ran out: " + {
+            "bot": "a bot played for them.", "default": "the default move was played for them.",
+            "forfeit": "they forfeit the game.",
+        }.get(d.get("policy"), "the game went on without them.")
+    return e["type"]
+
+
 def redacted_events(game, seat, *, after=0, upto=None, rows=None) -> list[dict]:
     """The log as ``seat`` (None: a spectator) may see it (of ``rows`` when given)."""
     rules = get(game.kind).rules
     out = []
     for row in stream(game, after, upto) if rows is None else rows:
-        e = rules.redact(row.as_rules_event(), seat)
+        e = row.as_rules_event()
+        if e["type"] not in PLATFORM_EVENTS:  # platform events are public facts
+            e = rules.redact(e, seat)
         if e is not None:
             out.append({"seq": row.seq, "type": e["type"], "data": e["data"], "seat": row.seat, "at": row.at})
     return out
@@ -28,12 +56,35 @@ def log_lines(game, seat, *, after=0, upto=None, names=None) -> list[dict]:
     """The redacted log in words, newest last."""
     rules = get(game.kind).rules
     names = names or seat_names(game)
-    lines = []
+    lines, played_for = [], None
     for e in redacted_events(game, seat, after=after, upto=upto):
-        text = rules.describe({"type": e["type"], "data": e["data"]}, names)
+        if e["type"] in PLATFORM_EVENTS:
+            text = describe_platform(e, names)
+        else:
+            text = named(rules.describe({"type": e["type"], "data": e["data"]}, names), names)
+        if text and played_for is not None and e["seq"] == played_for["seq"] + 1:
+            # One line: "theo's time ran out: a bot played for them — theo played Viper Thrust."
+            played_for.update(text=f"{played_for['text'].rstrip('.')} — {text}", seq=e["seq"])
+            played_for = None
+            continue
+        played_for = None
         if text:
             lines.append({"seq": e["seq"], "text": text, "at": e["at"], "seat": e["seat"]})
+            if e["type"] == "timed_out" and not e["data"].get("window") and e["data"].get("policy") in ("bot", "default"):
+                played_for = lines[-1]
     return lines
+
+
+def first_viewable(game) -> int:
+    """The first version with a state to view: the end of the setup command (the states inside
+    it are half-dealt; the rules' views need the whole table)."""
+    from games.models import Event
+
+    if game.version == 0:
+        return 0
+    nxt = (Event.objects.filter(game=game, seq__gt=1, command__isnull=False).order_by("seq")
+           .values_list("seq", flat=True).first())
+    return game.version if nxt is None else nxt - 1
 
 
 def game_for(game, user, *, at: int | None = None, state: dict | None = None) -> dict:
@@ -49,6 +100,7 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None) ->
     if playing and (state is None or historical):
         state = load_state(game, at)
     finished = game.status == Game.FINISHED
+    names = seat_names(game)
     return {
         "id": game.pk,
         "kind": game.kind,
@@ -57,14 +109,15 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None) ->
         "version": game.version,
         "at": at if historical else game.version,
         "seats": [{"index": s.index, "name": s.name, "bot": s.bot or None, "you": s.index == seat,
-                   "invited": s.invited} for s in game.seats.all()],
+                   "invited": s.invited, **({"standing": s.standing} if s.index == seat else {})}
+                  for s in game.seats.all()],
         "you": seat,
         "to_act": sorted(rules.to_act(state)) if historical and rules.result(state) is None else game.to_act,
         "deadline": game.deadline,
-        "clock": {"per_move": game.per_move, "on_timeout": game.on_timeout},
-        "view": rules.view(state, seat) if playing else {},
-        "legal_actions": rules.legal_actions(state, seat) if playing and seat is not None and not historical and game.status == Game.ACTIVE else [],
-        "result": game.result,
+        "clock": {"per_move": game.per_move, "on_timeout": game.on_timeout, "window": game.window},
+        "view": named(rules.view(state, seat), names) if playing else {},
+        "legal_actions": named(rules.legal_actions(state, seat), names) if playing and seat is not None and not historical and game.status == Game.ACTIVE else [],
+        "result": named(game.result, names),
         "rated": game.rated,
         "fairness": {"seed_sha256": game.seed_sha256, "seed": game.seed if finished else None},
     }
@@ -106,3 +159,88 @@ def open_games(user):
 def visible_games(user):
     """Games a user may look at: their own and every game as a spectator (public views)."""
     return Game.objects.all() if user.is_authenticated else Game.objects.none()
+
+
+def wait_line(game, seat, *, state=None, names=None, now=None, due=True, title=None) -> str:
+    """One line saying what a game waits for, as ``seat`` (None: a spectator) may know it:
+    the page banner, the lobby and the email subject all use it (``due``: with the time left).
+
+    "Kenta: mara plays Shove — answer stop or resolve (closes in 2 days)",
+    "Your turn in Kenta (due in 3 days)", "Kenta: waiting for mara and theo".
+    ``title`` names the game (default: its kind's name; an email says "Kenta #12").
+    """
+    return waiting(game, seat, state=state, names=names, now=now, due=due, title=title)["line"]
+
+
+def waiting(game, seat, *, state=None, names=None, now=None, due=True, title=None) -> dict:
+    """``wait_line``'s line, and whether it asks this seat to answer a reaction window."""
+    kind = get(game.kind)
+    name = title or kind.name
+    if game.status != Game.ACTIVE:
+        text = {Game.WAITING: "waiting for players", Game.FINISHED: "game over"}.get(game.status, "aborted")
+        return {"line": f"{name}: {text}", "window": False}
+    names = names or seat_names(game)
+    left = _due(game, now) if due else ""
+    if seat is None or seat not in game.to_act:
+        others = [names[i] for i in game.to_act if i < len(names)]
+        return {"line": f"{name}: waiting for {_and(others) or 'the game'}" + (f" (due in {left})" if left else ""),
+                "window": False}
+    rules = kind.rules
+    state = load_state(game) if state is None else state
+    entry = rules.to_act(state).get(seat) or {}
+    if entry.get("kind") != "window":
+        return {"line": f"Your turn in {name}" + (f" (due in {left})" if left else ""), "window": False}
+    answers = [a["notation"] for a in rules.legal_actions(state, seat) if a["action"] != RESIGN]
+    cause = _window_cause(game, seat, names)
+    closes = f" (closes in {left})" if left else (" (no time limit)" if due else "")
+    answer = ", ".join(answers[:-1]) + " or " + answers[-1] if len(answers) > 1 else "".join(answers)
+    return {"line": f"{name}: {cause + ' — ' if cause else ''}answer {answer}{closes}", "window": True}
+
+
+WINDOW_LOOKBACK = 40  # events searched for the one that opened a window
+
+
+def _window_cause(game, seat, names) -> str:
+    """The log line (as this seat sees it) of the event that opened the seat's window: the
+    last recent event after which the seat has been in a window ever since."""
+    rules = get(game.kind).rules
+    after = max(0, game.version - WINDOW_LOOKBACK)
+    rows = list(stream(game, after))
+    state = load_state(game, after)
+    opened, was_in = None, False
+    for row in rows:
+        state = evolve(rules, state, row.as_rules_event())
+        now_in = (rules.to_act(state).get(seat) or {}).get("kind") == "window"
+        if now_in and not was_in:
+            opened = row.seq
+        was_in = now_in
+    if opened is None:
+        return ""
+    lines = log_lines(game, seat, after=after, upto=opened, names=names)
+    if not lines:
+        return ""
+    text = lines[-1]["text"].rstrip(".")
+    return text.split(": ")[0] if len(text) > 60 else text
+
+
+def _due(game, now=None) -> str:
+    if game.deadline is None:
+        return ""
+    now = now or timezone.now()
+    left = game.deadline - now
+    if left <= timedelta(0):
+        return "moments"
+    # timeuntil truncates (a fresh 2-day clock would say "1 day"): round to the nearest unit.
+    half = next(h for limit, h in ROUNDING if left >= limit)
+    return timeuntil(game.deadline + half, now, depth=1).replace("\xa0", " ")
+
+
+ROUNDING = [(timedelta(days=1), timedelta(hours=12)), (timedelta(hours=1), timedelta(minutes=30)),
+            (timedelta(minutes=1), timedelta(seconds=30)), (timedelta(0), timedelta(0))]
+
+
+def _and(items: list[str]) -> str:
+    """"mara", "mara and theo", "mara, theo and ines"."""
+    if len(items) < 2:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import lru_cache
 
 import jsonschema
@@ -12,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.engine import RESIGN, IllegalAction, clone, find_legal, replay
+from games.engine import RESIGN, IllegalAction, clone, event, find_legal, replay
 from games.models import Event, Game, Seat
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
@@ -22,8 +25,11 @@ from kinplay.ratings.services import record_game_over
 
 log = logging.getLogger("kinplay.games")
 
-MAX_BOT_STEPS = 2000
 BOTS = ("random", "heuristic")
+BOT_STEPS_PER_TASK = 200  # the worker plays owed bot moves in transactions of at most this many steps
+BOTS_GRACE_SECONDS = 60  # after this the deadline sweep plays owed bot moves the task did not
+MAX_IDEMPOTENCY_KEY = 128
+MAX_NOTATION = 200  # a longer text is no move of any game (and is not echoed back)
 
 
 class BadRequest(Exception):
@@ -32,6 +38,10 @@ class BadRequest(Exception):
 
 class NotYourSeat(Exception):
     pass
+
+
+class IdempotencyKeyReused(Exception):
+    """The same Idempotency-Key with a different request (422): never a silent substitute."""
 
 
 @dataclass
@@ -71,7 +81,7 @@ def _options_validator(slug):
 
 
 def create_game(*, creator, kind: str, options=None, seats, per_move="default", on_timeout="bot",
-                invite_only=False, rated=True) -> Game:
+                invite_only=False, rated=True, window=None) -> Game:
     if kind not in kinds():
         raise BadRequest(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
     k = get(kind)
@@ -87,10 +97,16 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
         raise BadRequest(exc.reason) from None
     if per_move == "default":
         per_move = settings.DEFAULT_PER_MOVE_SECONDS
-    if per_move is not None and (not isinstance(per_move, int) or isinstance(per_move, bool) or per_move < 1):
-        raise BadRequest("clock.per_move must be a positive number of seconds or null.")
+    if per_move is not None and (not isinstance(per_move, int) or isinstance(per_move, bool)
+                                 or not 1 <= per_move <= settings.MAX_PER_MOVE_SECONDS):
+        raise BadRequest(f"clock.per_move must be a number of seconds from 1 to {settings.MAX_PER_MOVE_SECONDS} "
+                         f"({settings.MAX_PER_MOVE_SECONDS // 86400} days) or null.")
     if on_timeout not in dict(Game.TIMEOUT_POLICIES):
         raise BadRequest("clock.on_timeout must be one of bot, skip, forfeit.")
+    if window is not None and (not isinstance(window, int) or isinstance(window, bool) or window < 1):
+        raise BadRequest("clock.window must be a positive number of seconds or null (as long as a move).")
+    if window is not None and per_move is not None and window > per_move:
+        raise BadRequest(f"clock.window ({window} s) cannot be longer than clock.per_move ({per_move} s).")
     users = get_user_model().objects
     planned = []
     for i, spec in enumerate(seats):
@@ -114,7 +130,7 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind, options=options, seed=seed, seed_sha256=seed_digest(seed),
-            per_move=per_move, on_timeout=on_timeout, created_by=creator, invite_only=bool(invite_only),
+            per_move=per_move, on_timeout=on_timeout, window=window, created_by=creator, invite_only=bool(invite_only),
             rated=bool(rated),
         )
         game.hold_seats(Seat.objects.bulk_create([Seat(game=game, index=i, **p) for i, p in enumerate(planned)]))
@@ -129,7 +145,7 @@ def _ready(game) -> bool:
     return not any(s.is_open or s.invited for s in game.seats.all())
 
 
-def join_game(game_id: int, user) -> Game:
+def join_game(game_id: int, user, choice=None) -> Game:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status != Game.WAITING:
@@ -140,6 +156,13 @@ def join_game(game_id: int, user) -> Game:
         open_seats = [s for s in seats if s.is_open]
         if not open_seats:
             raise IllegalAction("No seat is open: this game waits for the players invited to it.")
+        if choice is not None:  # what the rules let a joining player choose (a Kenta colour)
+            rules = get(game.kind).rules
+            if not hasattr(rules, "choose_at_join"):
+                raise IllegalAction("There is nothing to choose when joining this game.")
+            taken = [s.index for s in seats if not s.is_open]
+            game.options = rules.choose_at_join(game.options, len(seats), open_seats[0].index, choice, taken)
+            game.save(update_fields=["options"])
         open_seats[0].user = user
         open_seats[0].save(update_fields=["user"])
         game.hold_seats(seats)
@@ -157,8 +180,9 @@ def _start(game: Game):
     appender = Appender(game, 0)
     appender.add(events, state, seat=None, command={"setup": True})
     game.status = Game.ACTIVE
-    state, bots_acted = _run_bots(game, kind, state, appender)
-    _after(game, kind, state, appender.save(), acted=bots_acted, old_version=0, new_version=appender.version)
+    state, bots_acted, bots_owe = _run_bots(game, kind, state, appender)
+    _after(game, kind, state, appender.save(), acted=bots_acted, old_version=0, new_version=appender.version,
+           bots_owe=bots_owe)
 
 
 # ---------------------------------------------------------------- acting
@@ -171,8 +195,13 @@ def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_v
     Given ``user`` instead of a seat, acts for that user's seat (NotYourSeat if they have
     none; Game.DoesNotExist for no such game). Without ``expected_version`` a lost race is
     retried against the fresh state; with it, the loser gets VersionConflict (409), as
-    DESIGN.md asks.
+    DESIGN.md asks. An ``idempotency_key`` belongs to the acting seat: a repeat of the same
+    request returns the first one's outcome, another request under that key is refused.
     """
+    if isinstance(notation, str) and len(notation) > MAX_NOTATION:
+        raise BadRequest(f"A move's notation is at most {MAX_NOTATION} characters.")
+    if idempotency_key is not None and len(idempotency_key) > MAX_IDEMPOTENCY_KEY:
+        raise BadRequest(f"An Idempotency-Key is at most {MAX_IDEMPOTENCY_KEY} characters.")
     for attempt in range(5):
         try:
             with transaction.atomic():
@@ -194,14 +223,17 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
         seat = game.seat_of(user)
         if seat is None:
             raise NotYourSeat("You have no seat at this game.")
+    fingerprint = _fingerprint(action, notation, expected_version) if idempotency_key else None
     if idempotency_key:
-        first = Event.objects.filter(game=game, idempotency_key=idempotency_key).first()
+        first = Event.objects.filter(game=game, seat=seat, idempotency_key=idempotency_key).first()
         if first is not None:
+            if (first.command or {}).get("request", fingerprint) != fingerprint:
+                raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request.")
             return Outcome(game, _command_rows(game, first), load_state(game), seat, replayed=True)
+    if expected_version is not None and expected_version != game.version:
+        raise VersionConflict(game.version)  # also once the game is over: the client's picture is stale
     if game.status != Game.ACTIVE:
         raise IllegalAction("This game is over." if game.is_over else "This game has not started yet.")
-    if expected_version is not None and expected_version != game.version:
-        raise VersionConflict(game.version)
     kind = get(game.kind)
     rules = kind.rules
     state = load_state(game)
@@ -213,8 +245,10 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
     if seat is not None and action != RESIGN and seat not in rules.to_act(state):
         raise IllegalAction("It is not your turn.")
     version = game.version
+    # A timeout is a fact of its own in the stream, stored before what it caused.
+    before = [_timed_out(rules, state, seat, by)] if by.startswith("timeout-") else []
     try:
-        events = rules.decide(state, seat, action, Rng(game.seed, version))
+        events = rules.decide(state, seat, action, Rng(game.seed, version + len(before)))
     except IllegalAction:
         raise
     except Exception:  # a malformed action the rules did not foresee: refuse it, keep the trace
@@ -223,46 +257,124 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
     for e in events:
         state = rules.evolve(state, e)
     appender = Appender(game, version)
-    appender.add(events, state, seat=seat, command={"seat": seat, "action": action, "by": by},
-                 idempotency_key=idempotency_key)
-    state, bots_acted = _run_bots(game, kind, state, appender)
+    if before:
+        appender.add(before, state, seat=seat, command={"platform": "timed_out"})
+    command = {"seat": seat, "action": action, "by": by}
+    if fingerprint:
+        command["request"] = fingerprint
+    appender.add(events, state, seat=seat, command=command, idempotency_key=idempotency_key)
+    state, bots_acted, bots_owe = _run_bots(game, kind, state, appender)
     rows = appender.save()
     present = seat if by in ("player", "email", "resign") else None
     _after(game, kind, state, rows, acted={seat} | bots_acted, old_version=version,
-           new_version=appender.version, present=present, had_timers=had_timers)
+           new_version=appender.version, present=present, had_timers=had_timers, bots_owe=bots_owe)
     return Outcome(game, rows, state, seat)
 
 
-def _run_bots(game, kind, state, appender):
-    """Bots answer at once, inside the same transaction as the move that woke them."""
+def _fingerprint(action, notation, expected_version) -> str:
+    """What one request asked for, to tell a repeat from another request under the same key."""
+    body = {"action": action, "notation": " ".join(notation.split()).lower() if isinstance(notation, str) else notation,
+            "expected_version": expected_version}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _timed_out(rules, state, seat, by) -> dict:
+    """The platform event of a timeout: whose time ran out, the policy applied and, for a
+    reaction window, the default answer given (the same for every seat, so public)."""
+    entry = rules.to_act(state).get(seat) or {}
+    window = entry.get("kind") == "window"
+    answer = None
+    if window:
+        answer = next((i["notation"] for i in rules.legal_actions(state, seat) if i["action"] == entry.get("default")), None)
+    return event("timed_out", seat=seat, policy=by.removeprefix("timeout-"), window=window, answer=answer)
+
+
+def _run_bots(game, kind, state, appender, steps=None):
+    """Bots answer at once, inside the same transaction as the move that woke them, and so
+    do the standing answers of players to reaction windows (by="standing"), for at most
+    ``steps`` moves (settings.INLINE_BOT_STEPS): a request's work is bounded, and what is
+    still owed (the third value) is left to the worker (play_bots)."""
     rules, seats, acted = kind.rules, {s.index: s for s in game.seats.all()}, set()
-    for _ in range(MAX_BOT_STEPS):
-        if rules.result(state) is not None:
-            break
-        waiting = [s for s in sorted(rules.to_act(state)) if seats[s].bot]
-        if not waiting:
-            break
-        seat, version = waiting[0], appender.version
-        action = kind.bot(seats[seat].bot)(clone(state), seat, Rng(game.seed, f"bot:{version}"))
+    for _ in range(settings.INLINE_BOT_STEPS if steps is None else steps):
+        seat = _bot_to_act(rules, state, seats)
+        if seat is None:
+            return state, acted, False
+        version = appender.version
+        if seats[seat].bot:
+            action, by = kind.bot(seats[seat].bot)(clone(state), seat, Rng(game.seed, f"bot:{version}")), "bot"
+        else:
+            action, by = rules.to_act(state)[seat]["default"], "standing"
         events = rules.decide(state, seat, action, Rng(game.seed, version))
         for e in events:
             state = rules.evolve(state, e)
-        appender.add(events, state, seat=seat, command={"seat": seat, "action": action, "by": "bot"})
+        appender.add(events, state, seat=seat, command={"seat": seat, "action": action, "by": by})
         acted.add(seat)
-    return state, acted
+    return state, acted, _bot_to_act(rules, state, seats) is not None
+
+
+def _bot_to_act(rules, state, seats):
+    """The first seat a bot, or a player's standing answer to a window, acts for now."""
+    if rules.result(state) is not None:
+        return None
+    entries = rules.to_act(state)
+    return next((s for s in sorted(entries) if seats[s].bot or seats[s].stands_for(rules, state, entries[s])), None)
+
+
+def play_bots(game_id) -> str:
+    """Bot moves a request left owed (games.tasks.play_bots, or the deadline sweep after a lost
+    task): one transaction of at most BOT_STEPS_PER_TASK steps through the optimistic path,
+    which hands the rest on the same way. Safe to run twice: the second finds nothing owed, or
+    loses the compare-and-set."""
+    try:
+        with transaction.atomic():
+            game = Game.objects.get_with_seats(game_id)
+            if game.status != Game.ACTIVE:
+                return "game-over"
+            kind = get(game.kind)
+            state = load_state(game)
+            had_timers = bool(kind.rules.timers(state))
+            appender = Appender(game, game.version)
+            state, acted, owe = _run_bots(game, kind, state, appender, steps=BOT_STEPS_PER_TASK)
+            if not appender.rows:
+                return "nothing-owed"
+            old = game.version
+            _after(game, kind, state, appender.save(), acted=acted, old_version=old, new_version=appender.version,
+                   had_timers=had_timers, bots_owe=owe)
+    except (IntegrityError, VersionConflict):
+        return "moved-first"
+    return "more-owed" if owe else "played"
+
+
+def _leave_bots_to_worker(game):
+    """The task plays the owed moves after commit; a deadline row is the safety net if the
+    broker is down or the worker dies (the sweep calls play_bots when it falls due)."""
+    from kinplay.clocks.models import Deadline
+
+    Deadline.objects.create(game=game, kind=Deadline.BOTS, due_at=timezone.now() + timedelta(seconds=BOTS_GRACE_SECONDS),
+                            version=game.version)
+
+    def kick():
+        from games.tasks import play_bots as task
+
+        try:
+            task.delay(game.pk)
+        except Exception as exc:  # broker down: the deadline row is safe in the database
+            log.warning("could not reach the broker (%s); the deadline sweep will play game %s's bots", exc, game.pk)
+
+    transaction.on_commit(kick)
 
 
 def _command_rows(game, first: Event) -> list[Event]:
     """The events one request stored: its command and the bot answers that followed it."""
     rows = []
     for row in Event.objects.filter(game=game, seq__gte=first.seq).order_by("seq"):
-        if row.seq > first.seq and row.command is not None and row.command.get("by") != "bot":
+        if row.seq > first.seq and row.command is not None and row.command.get("by") not in ("bot", "standing"):
             break
         rows.append(row)
     return rows
 
 
-def _after(game, kind, state, rows, *, acted, old_version, new_version, present=None, had_timers=False):
+def _after(game, kind, state, rows, *, acted, old_version, new_version, present=None, had_timers=False, bots_owe=False):
     """Update the read model, deadlines and outbox in the same transaction as the events."""
     from kinplay.clocks.services import reschedule
     from kinplay.notifications.services import notify_after_change
@@ -281,6 +393,8 @@ def _after(game, kind, state, rows, *, acted, old_version, new_version, present=
         raise VersionConflict(Game.objects.get(pk=game.pk).version)
     record_game_over(game)  # ratings and finish time, once, when this change finished the game
     notify_after_change(game, before=before, now=set(entries), acted=acted, present=present)
+    if bots_owe:
+        _leave_bots_to_worker(game)
 
 
 def resign(game_id, seat=None, *, user=None) -> Outcome:
@@ -292,6 +406,8 @@ def timeout(game_id, seat) -> str:
     game = Game.objects.get(pk=game_id)
     if game.status != Game.ACTIVE:
         return "game-over"
+    if any(s.index == seat and s.bot for s in game.seats.all()):
+        return play_bots(game_id)  # a bot's clock ran out while the worker owed its move: play it, never forfeit it
     kind = get(game.kind)
     state = load_state(game)
     entry = kind.rules.to_act(state).get(seat)
@@ -308,6 +424,36 @@ def timeout(game_id, seat) -> str:
     except VersionConflict:
         return "moved-first"
     return how
+
+
+def set_standing_answer(game_id, user, value) -> Outcome | None:
+    """Set ``user``'s standing answer to reaction windows in one game (Seat.STANDING).
+
+    When the new answer covers a window open for them now, it answers it at once (the
+    Outcome of that answer; None when nothing was answered). Game.DoesNotExist for no such
+    game, NotYourSeat when the user does not play in it.
+    """
+    if value not in dict(Seat.STANDING):
+        raise BadRequest(f"The standing answer must be one of {', '.join(dict(Seat.STANDING))}.")
+    game = Game.objects.get_with_seats(game_id)
+    seat = game.seat_of(user)
+    if seat is None:
+        raise NotYourSeat("You have no seat at this game.")
+    Seat.objects.filter(game_id=game_id, index=seat).update(standing=value)
+    for _ in range(5):
+        game = Game.objects.get_with_seats(game_id)
+        if game.status != Game.ACTIVE:
+            return None
+        rules = get(game.kind).rules
+        state = load_state(game)
+        entry = rules.to_act(state).get(seat)
+        if entry is None or not game.seats.all()[seat].stands_for(rules, state, entry):
+            return None
+        try:
+            return act(game_id, seat, action=entry["default"], expected_version=game.version, by="standing")
+        except VersionConflict:
+            continue  # someone moved meanwhile: look again at the window as it is now
+    return None
 
 
 def fire_timer(game_id, action) -> str:

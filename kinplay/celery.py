@@ -6,4 +6,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kinplay.settings")
 
 app = Celery("kinplay")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["kinplay.clocks", "kinplay.notifications"])
+app.autodiscover_tasks(["games", "kinplay.clocks", "kinplay.notifications"])

@@ -4,9 +4,12 @@ Without any variable set, kinplay runs on the embedded default: SQLite in var/,
 Celery over a filesystem broker in var/broker, email written to var/mail.
 """
 
+from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("KINPLAY_VAR", str(BASE_DIR / "var")))
@@ -14,11 +17,35 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 env = environ.Env()
 
-SECRET_KEY = env.str("SECRET_KEY", "dev-only-insecure-key-change-me-in-production")
+# Never the public default key: SECRET_KEY from the environment, else the one `make run`
+# generated into var/ (bin/secret-key); with neither, refuse to start.
+SECRET_KEY_FILE = VAR_DIR / "secret_key"
+SECRET_KEY = env.str("SECRET_KEY", "") or (SECRET_KEY_FILE.read_text().strip() if SECRET_KEY_FILE.exists() else "")
+if not SECRET_KEY or SECRET_KEY == "dev-only-insecure-key-change-me-in-production":
+    raise ImproperlyConfigured(
+        f"kinplay has no SECRET_KEY. Set the SECRET_KEY environment variable (50+ random characters), "
+        f"or run `bin/secret-key` (`make run` does) to generate one into {SECRET_KEY_FILE} and keep it."
+    )
 DEBUG = env.bool("DEBUG", False)
-ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["*"])
-CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("SITE_URL", f"http://127.0.0.1:{env.int('PORT', 8000)}")
+_site = urlsplit(SITE_URL)
+HTTPS = _site.scheme == "https"  # the secure defaults below follow the public address
+# Only the hosts of SITE_URL and this machine unless ALLOWED_HOSTS says otherwise ("*" if you mean it).
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=sorted({_site.hostname or "127.0.0.1", "127.0.0.1", "localhost", "[::1]"}))
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[f"{_site.scheme}://{_site.netloc}"])
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", HTTPS)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", HTTPS)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", HTTPS)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", False)
+# Behind a TLS-terminating proxy: SECURE_PROXY_SSL_HEADER=HTTP_X_FORWARDED_PROTO,https (only if the
+# proxy always sets or strips that header).
+SECURE_PROXY_SSL_HEADER = tuple(env.list("SECURE_PROXY_SSL_HEADER", default=[])) or None
+if SECURE_PROXY_SSL_HEADER is not None and len(SECURE_PROXY_SSL_HEADER) != 2:
+    raise ImproperlyConfigured("SECURE_PROXY_SSL_HEADER is a header and a value, e.g. HTTP_X_FORWARDED_PROTO,https.")
+# Requests are bounded: bodies (JSON 413 from the API), form fields.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", 256 * 1024)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -32,6 +59,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "anymail",
+    "axes",
     "kinplay.accounts",
     "games",
     "kinplay.clocks",
@@ -50,6 +78,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into a 429
 ]
 
 ROOT_URLCONF = "kinplay.urls"
@@ -97,7 +126,24 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Repeated failed logins (page and API token) lock that username from that address for a while
+# (django-axes, its attempts in the database so every web process agrees).
+AUTHENTICATION_BACKENDS = ["kinplay.accounts.backends.LockoutBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "kinplay.accounts.lockout.locked_out"
+# Whose address a request is (throttles and lockouts): the socket's, unless PROXY_COUNT trusted
+# proxies (nginx: 1) put the client's in X-Forwarded-For. Never the header alone, which anyone can send.
+PROXY_COUNT = env.int("PROXY_COUNT", 0)
+if PROXY_COUNT:
+    AXES_IPWARE_PROXY_COUNT = PROXY_COUNT
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR")
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "login"
@@ -128,6 +174,13 @@ else:
         "control_folder": str(_broker / "control"),
         "store_processed": False,
     }
+# The cache holds the API's throttle counters: shared by every process (Redis, else files in var/).
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "kinplay"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                          "LOCATION": str(VAR_DIR / "cache")}}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A move must never wait on a dead broker: publishing fails fast, the sweep catches up.
@@ -173,12 +226,22 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    # orjson (api/renderers.py); the browsable API and form bodies as DRF's defaults.
+    # orjson (api/renderers.py); the browsable API as DRF's default.
     "DEFAULT_RENDERER_CLASSES": ["api.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["api.renderers.JSONParser", "rest_framework.parsers.FormParser",
-                               "rest_framework.parsers.MultiPartParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.handler",
+    # Per address for strangers, per player for players; stricter scopes for the sign-in
+    # endpoints (each failed password check costs half a CPU-second) and for moves.
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttles.AnonThrottle", "api.throttles.UserThrottle"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser", "rest_framework.parsers.FormParser",
+                               "rest_framework.parsers.MultiPartParser"],
+    "NUM_PROXIES": PROXY_COUNT,
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("THROTTLE_ANON", "120/min"),
+        "user": env.str("THROTTLE_USER", "1200/min"),
+        "auth": env.str("THROTTLE_AUTH", "10/min"),
+        "moves": env.str("THROTTLE_MOVES", "240/min"),
+    },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
@@ -188,10 +251,15 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name for a choice set used twice (a seat's standing answer; check --deploy warns otherwise).
+    "ENUM_NAME_OVERRIDES": {"StandingAnswerEnum": ["ask", "unable", "always"]},
 }
 
 # Game clocks (DESIGN.md, "Time").
 DEFAULT_PER_MOVE_SECONDS = 3 * 24 * 3600
+MAX_PER_MOVE_SECONDS = 90 * 24 * 3600
+# Bots answer inside a request for at most this many steps; the worker plays the rest.
+INLINE_BOT_STEPS = env.int("INLINE_BOT_STEPS", 50)
 VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", 30)  # kinplay/clocks/vacation.py
 SNAPSHOT_EVERY = 50
 STATE_CACHE_SIZE = env.int("STATE_CACHE_SIZE", 512)  # latest game states kept per process (games/store.py)

@@ -1,5 +1,11 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
+
+from kinplay.params import IdConverter
+
+register_converter(IdConverter, "id")  # <id:pk>: a database id (api/urls.py, web/urls.py)
+handler404 = "api.errors.page_not_found"
+handler500 = "api.errors.server_error"
 
 urlpatterns = [
     path("api/", include("api.urls")),

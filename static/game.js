@@ -134,7 +134,8 @@
         document.title = live.getAttribute("data-title") || document.title;
         window.scrollTo(0, scroll);
         markBoard();
-        showHint(live.querySelector(".turn-banner--me") ? "Your turn" : "Updated");
+        var me = live.querySelector(".turn-banner--me");
+        showHint(me ? (me.getAttribute("data-hint") || "Your turn") : "Updated");
         return true;
       })
       .catch(function () { window.location.reload(); });

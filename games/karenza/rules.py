@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from games.engine import IllegalAction, canonical, event
+from games.engine import IllegalAction, canonical, event, seat_ref
 
 SLUG = "karenza"
 NAME = "Karenza"
@@ -799,12 +799,12 @@ def result(state):
     name = [DECKS[c]["name"] for c in state["characters"]]
     if f["reason"] == "resign":
         w = winners[0]
-        summary = f"Player {f['resigned'] + 1} ({name[f['resigned']]}) resigned; player {w + 1} ({name[w]}) wins."
+        summary = f"{seat_ref(f['resigned'])} ({name[f['resigned']]}) resigned; {seat_ref(w)} ({name[w]}) wins."
     elif len(winners) == 2:
         summary = f"A draw at {scores[0]}–{scores[1]} after the last hand."
     else:
         w = winners[0]
-        summary = f"Player {w + 1} ({name[w]}) wins {scores[w]}–{scores[1 - w]} ({f['reason']})."
+        summary = f"{seat_ref(w)} ({name[w]}) wins {scores[w]}–{scores[1 - w]} ({f['reason']})."
     return {"ranks": ranks, "scores": scores, "winners": winners, "summary": summary}
 
 

@@ -26,6 +26,21 @@ def _net_self_gain(key, seat, view):
     return gain
 
 
+def _ahead_if_it_ended_now(v, seat, alive):
+    """Whether my pawn would be furthest up after the scoring if the race ended now.
+
+    I know my own objective; the others' are secret, so they count with their public points only.
+    """
+    pos = v["positions"]
+    rank = [None] * v["n"]
+    for p in alive:
+        rank[p] = 1 + sum(1 for q in alive if pos[q] > pos[p])
+    last = max(rank[p] for p in alive)
+    guess = {"n": v["n"], "objectives": [v["you"]["objective"]] * v["n"], "resigned": v["resigned"], "line": v["line"]}
+    mine = pos[seat] + v["points"][seat] + rules.objective_points(guess, seat, rank, last)
+    return all(mine >= pos[p] + v["points"][p] for p in alive if p != seat)
+
+
 def heuristic_bot(state, seat, rng):
     legal = rules.legal_actions(state, seat)
     v = rules.view(state, seat)
@@ -47,9 +62,9 @@ def heuristic_bot(state, seat, rng):
     if "vote" in types:
         if v["vote"]["kind"] == "winner":
             return rng.choice([a for a in acts if a["marker"] != "none"])
-        # The leader wants the line closer (white); the others want a little more room (black),
-        # but nobody wants the race to drag on.
-        want = "black" if not i_lead and line - leader <= 4 else "white"
+        # Vote for my own position: if the race ending now would put me ahead, bring the line
+        # closer (white); otherwise give myself more room (black).
+        want = "white" if _ahead_if_it_ended_now(v, seat, alive) else "black"
         return first(lambda a: a.get("marker") == want)
     if "pass" in types:
         p = v["playing"]

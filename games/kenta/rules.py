@@ -10,7 +10,7 @@ import json
 import os
 import re
 
-from games.engine import IllegalAction, event
+from games.engine import IllegalAction, event, seat_ref
 
 SLUG = "kenta"
 NAME = "Kenta"
@@ -23,19 +23,27 @@ OPTIONS_SCHEMA = {
     "additionalProperties": False,
     "properties": {
         "vote_seconds": {
-            "type": "integer", "minimum": 10, "maximum": 604800, "default": 60,
+            "type": ["integer", "null"], "minimum": 10, "maximum": 604800, "default": None,
             "title": "Vote window (seconds)",
             "description": "How long players have to hide a black or white marker when the finish "
                            "line (or the tie-break winner) is voted on. Who has not voted in time "
-                           "plays no marker.",
+                           "plays no marker. Empty: as long as a move.",
         },
         "reaction_seconds": {
-            "type": "integer", "minimum": 10, "maximum": 604800, "default": 60,
+            "type": ["integer", "null"], "minimum": 10, "maximum": 604800, "default": None,
             "title": "STOP window (seconds)",
             "description": "How long the other players have to play a STOP card after an action "
-                           "card is announced. Doing nothing lets the card resolve.",
+                           "card is announced. Doing nothing lets the card resolve. Empty: as long "
+                           "as a move.",
         },
     },
+}
+# "Each player chooses an identification card": each seat's colour (filled in below, once the
+# palette is loaded); only the first N are used and they must differ. Default: the seat colours.
+_COLORS_OPTION = {
+    "type": "array", "title": "Colours",
+    "description": "Each player's colour (identification card), by seat; only the first N count.",
+    "minItems": 5, "maxItems": 5,
 }
 
 # --------------------------------------------------------------------------------------------
@@ -218,6 +226,8 @@ def load_cards(path):
 BOARD = load_board(os.path.join(DATA_DIR, "board.json"))
 FACES = load_dice(os.path.join(DATA_DIR, "dice.json"))
 COLORS, OBJECTIVES, OBJECTIVE_ORDER = load_objectives(os.path.join(DATA_DIR, "objectives.json"))
+OPTIONS_SCHEMA["properties"]["colors"] = dict(_COLORS_OPTION, items={"type": "string", "enum": list(COLORS)},
+                                              default=list(COLORS))
 CARDS, CARD_ORDER = load_cards(os.path.join(DATA_DIR, "cards.json"))
 LENGTH = BOARD["length"]
 HOT = BOARD["hot_spots"]
@@ -242,8 +252,19 @@ def _opts(options):
     if unknown:
         raise IllegalAction(f"Unknown option: {', '.join(sorted(unknown))}.")
     out = {}
+    colors = options.get("colors", list(COLORS))
+    if (not isinstance(colors, list) or len(colors) != len(COLORS)
+            or any(not isinstance(c, str) or c not in COLORS for c in colors)):
+        raise IllegalAction(f"The option “Colours” must list {len(COLORS)} colours among {', '.join(COLORS)}.")
+    if "colors" in options:  # games created before the option keep their setup event as it was
+        out["colors"] = list(colors)
     for k, spec in OPTIONS_SCHEMA["properties"].items():
+        if k == "colors":
+            continue
         v = options.get(k, spec["default"])
+        if v is None:  # no window of its own: the platform's window clock applies
+            out[k] = v
+            continue
         if not _int(v) or not spec["minimum"] <= v <= spec["maximum"]:
             raise IllegalAction(f"The option “{spec['title']}” must be a whole number from "
                                 f"{spec['minimum']} to {spec['maximum']}.")
@@ -251,10 +272,38 @@ def _opts(options):
     return out
 
 
+def join_choices(options, n, seat, seated):
+    """The colours a player taking ``seat`` may choose when joining: any colour no seated player
+    (``seated``: indexes of seats already taken) holds, the seat's own colour first."""
+    colors = _opts(options).get("colors", COLORS)
+    taken = {colors[i] for i in seated if i < n and i != seat}
+    free = [c for c in COLORS if c not in taken]
+    return sorted(free, key=lambda c: c != colors[seat])
+
+
+def choose_at_join(options, n, seat, choice, seated):
+    """The options once the player taking ``seat`` chose ``choice`` ("each player chooses an
+    identification card"). An open seat holding that colour by default takes the seat's old one."""
+    opts = dict(options or {})
+    colors = list(_opts(opts).get("colors", COLORS))
+    if choice not in join_choices(opts, n, seat, seated):
+        if choice in COLORS:
+            raise IllegalAction(f"Another player already has {choice}: choose another colour.")
+        raise IllegalAction(f"Choose a colour among {', '.join(COLORS)}.")
+    holder = next((i for i in range(n) if colors[i] == choice and i != seat), None)
+    if holder is not None:
+        colors[holder] = colors[seat]
+    colors[seat] = choice
+    opts["colors"] = colors
+    return opts
+
+
 def check_players(n, options=None):
     if not _int(n) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise IllegalAction("Kenta is played by 2 to 5 players.")
-    _opts(options)
+    colors = _opts(options).get("colors", COLORS)[:n]
+    if len(set(colors)) < n:
+        raise IllegalAction("Each player needs a colour of their own: two players chose the same colour.")
 
 
 def players(s):
@@ -350,6 +399,7 @@ def evolve(state, e):
             "disc": d["disc"], "line": d["line"], "pos": [0] * n, "points": [0] * n,
             "hot_passed": [[] for _ in HOT], "hands": [list(h) for h in d["hands"]],
             "objectives": list(d["objectives"]), "pile": " ".join(d["pile"]), "discard": "",
+            "colors": list(d.get("colors") or COLORS[:n]),
             "pile_round": 1, "resigned": [False] * n, "active": d["first"], "stage": "start",
             "dice": None, "value": None, "uses": 0, "playing": None, "react": None, "vote": None,
             "race_over": False, "end": None, "over": False, "outcome": None, "turn_no": 0,
@@ -587,7 +637,7 @@ class Sim:
 def setup(n, options, rng):
     check_players(n, options)
     opts = _opts(options)
-    colors = COLORS[:n]
+    colors = opts.get("colors", COLORS)[:n]
     objs = [k for k in OBJECTIVE_ORDER
             if (OBJECTIVES[k]["kind"] == "color" and OBJECTIVES[k]["color"] in colors)
             or OBJECTIVES[k]["kind"] == "last"
@@ -716,7 +766,7 @@ def objective_points(s, seat, rank, last_rank):
     obj = OBJECTIVES[s["objectives"][seat]]
     pts = 0
     if obj["kind"] == "color":
-        cols = COLORS[:s["n"]]
+        cols = _colors(s)
         owner = cols.index(obj["color"]) if obj["color"] in cols else None
         if owner == seat:
             pts += 5 if rank[seat] == 2 else -2
@@ -743,11 +793,11 @@ def end_race(sim, why):
     if s["race_over"]:
         return
     act = players(s)
-    squares = sorted({s["pos"][p] for p in act}, reverse=True)
+    # standard competition ranking: [7, 7, 6] rank 1, 1, 3 (RULES.md, End of the race)
     rank = [None] * s["n"]
     for p in act:
-        rank[p] = squares.index(s["pos"][p]) + 1
-    last_rank = len(squares)
+        rank[p] = 1 + sum(1 for q in act if s["pos"][q] > s["pos"][p])
+    last_rank = max(rank[p] for p in act)
     objp, cardp, totals, final, cards = ([None] * s["n"] for _ in range(5))
     for p in act:
         objp[p] = objective_points(s, p, rank, last_rank)
@@ -790,14 +840,14 @@ def game_over(sim, winners, why):
     else:
         for p in act:
             ranks[p] = 1
-    cols = [COLORS[w] for w in winners]
+    cols = [f"{seat_ref(w)} ({_colors(s)[w]})" for w in winners]
     if why == "resign":
-        summary = f"{' and '.join(c.capitalize() for c in cols)} wins: every other player resigned."
+        summary = f"{' and '.join(cols)} wins: every other player resigned."
     elif len(winners) == 1:
-        summary = (f"{cols[0].capitalize()} wins with a pawn on square {scores[winners[0]]} "
+        summary = (f"{cols[0]} wins with a pawn on square {scores[winners[0]]} "
                    f"after the scoring.")
     else:
-        summary = (f"{' and '.join(c.capitalize() for c in cols)} share the win on square "
+        summary = (f"{' and '.join(cols)} share the win on square "
                    f"{scores[winners[0]]}.")
     sim.emit("game_over", winners=sorted(winners), ranks=ranks, scores=scores, summary=summary,
              why=why)
@@ -947,8 +997,13 @@ def auto_step(sim):
 # --------------------------------------------------------------------------------------------
 # Actions.
 
+def _colors(s):
+    """The players' colours by seat (states cached before colours were chosen have none)."""
+    return s.get("colors") or COLORS[:s["n"]]
+
+
 def _color(s, seat):
-    return COLORS[seat]
+    return _colors(s)[seat]
 
 
 def legal_actions(state, seat):
@@ -968,14 +1023,13 @@ def legal_actions(state, seat):
                               type="vote", marker="white"))
             else:
                 for c in v["candidates"]:
-                    out.append(_a(f"vote {_color(s, c)}", f"Vote for the {_color(s, c)} player",
+                    out.append(_a(f"vote {_color(s, c)}", f"Vote for {seat_ref(c)} ({_color(s, c)})",
                                   type="vote", marker=c))
-            out.append(_a("abstain", "Play no marker", type="vote", marker="none"))
-        return out
+        return out  # no "abstain": every voter hides a black or a white marker (only a timeout plays none)
     r = s["react"]
     if r is not None:
         if seat in r["waiting"]:
-            out.append(_a("pass", "Let the card resolve", type="pass"))
+            out.append(_a("resolve", "Let the card resolve", type="pass"))
             if any(CARDS[k]["stop"] for k in s["hands"][seat]):
                 out.append(_a("stop", "Play STOP: cancel this card", type="stop"))
         return out
@@ -1006,12 +1060,12 @@ def legal_actions(state, seat):
         out.append(_a("end", "End your turn", type="end"))
     elif kind == "target":
         for t in info:
-            out.append(_a(f"target {_color(s, t)}", f"Choose the {_color(s, t)} player",
+            out.append(_a(f"target {_color(s, t)}", f"Choose {seat_ref(t)} ({_color(s, t)})",
                           type="target", seat=t))
     elif kind == "dir":
         col = _color(s, info)
         steps = CARDS[s["playing"]["card"]]["effects"][s["playing"]["step"]]["steps"]
-        who = "your pawn" if info == seat else f"the {col} pawn"
+        who = "your pawn" if info == seat else f"{seat_ref(info)}'s pawn ({col})"
         out.append(_a(f"{col} forward", f"Move {who} {steps} forward", type="dir", mover=info, dir="forward"))
         out.append(_a(f"{col} back", f"Move {who} {steps} back", type="dir", mover=info, dir="backward"))
     elif kind == "kenta":
@@ -1024,7 +1078,7 @@ def legal_actions(state, seat):
     elif kind == "give":
         t = s["playing"]["target"]
         for k in dict.fromkeys(s["hands"][seat]):
-            out.append(_a(f"give {k}", f"Give {CARDS[k]['name']} to the {_color(s, t)} player",
+            out.append(_a(f"give {k}", f"Give {CARDS[k]['name']} to {seat_ref(t)} ({_color(s, t)})",
                           type="give", card=k))
     return out
 
@@ -1048,14 +1102,15 @@ def decide(state, seat, action, rng):
         sim.emit("resign", seat=seat)
         run(sim)
         return sim.events
-    if action not in [item["action"] for item in legal_actions(s, seat)]:
+    timed_out = action == NO_MARKER and s["vote"] is not None and seat in s["vote"]["waiting"]
+    if not timed_out and action not in [item["action"] for item in legal_actions(s, seat)]:
         if not to_act(s).get(seat):
             raise IllegalAction("It is not your move now.")
         raise IllegalAction("That is not one of your moves now.")
     t = action["type"]
     st = sim.state
     if t == "vote":
-        sim.emit("vote", seat=seat, marker=action["marker"])
+        sim.emit("vote", seat=seat, marker=action["marker"], **({"timeout": True} if timed_out else {}))
     elif t == "pass":
         sim.emit("pass", seat=seat)
     elif t == "stop":
@@ -1098,13 +1153,17 @@ def decide(state, seat, action, rng):
     return sim.events
 
 
+# What a voter's time running out does: no marker. Not one of the moves offered (RULES.md, Voting).
+NO_MARKER = {"type": "vote", "marker": "none"}
+
+
 def to_act(state):
     s = state
     if not s or s.get("over"):
         return {}
     v = s["vote"]
     if v is not None:
-        return {p: {"kind": "window", "default": {"type": "vote", "marker": "none"},
+        return {p: {"kind": "window", "default": dict(NO_MARKER),
                     "seconds": s["options"]["vote_seconds"]} for p in v["waiting"]}
     if s["race_over"]:
         return {}
@@ -1141,7 +1200,7 @@ def view(state, seat):
     v = s["vote"]
     pend = pending(s)
     out = {
-        "n": s["n"], "colors": COLORS[:s["n"]], "disc": s["disc"], "line": s["line"],
+        "n": s["n"], "colors": list(_colors(s)), "disc": s["disc"], "line": s["line"],
         "positions": list(s["pos"]), "points": list(s["points"]),
         "hot_passed": [{"square": sq, "seats": list(ps)} for sq, ps in zip(HOT, s["hot_passed"])],
         "hand_counts": [len(h) for h in s["hands"]],
@@ -1164,7 +1223,7 @@ def view(state, seat):
     }
     if me is not None:
         out["you"] = {
-            "seat": me, "color": COLORS[me], "hand": list(s["hands"][me]),
+            "seat": me, "color": _colors(s)[me], "hand": list(s["hands"][me]),
             "objective": s["objectives"][me],
             "ballot": v["ballots"][me] if v is not None else None,
         }
@@ -1262,6 +1321,8 @@ def describe(e, names):
         if "marker" in d:
             m = d["marker"]
             what = "no marker" if m == "none" else (f"a vote for {nm(m)}" if _int(m) else f"the {m} marker")
+            if d.get("timeout"):
+                return f"{nm(d['seat'])}'s time to vote ran out: no marker."
             return f"{nm(d['seat'])} voted in secret ({what})."
         return f"{nm(d['seat'])} voted in secret."
     if t == "vote_reveal":
@@ -1269,7 +1330,7 @@ def describe(e, names):
         for p, b in enumerate(d["ballots"]):
             if b is None:
                 continue
-            parts.append(f"{nm(p)}: " + ("no marker" if b == "none" else (nm(b) if _int(b) else b)))
+            parts.append(f"{nm(p)}: " + ("no marker (time ran out)" if b == "none" else (nm(b) if _int(b) else b)))
         shown = "; ".join(parts) or "no votes"
         if d["kind"] == "line":
             return f"Votes revealed ({shown}): the finish line moves {d['delta']:+d} to square {d['line']}."

@@ -14,6 +14,22 @@ def _num(card):
     return int(card[1:])
 
 
+def _wants_switch(numbers, occupied, free_objects, rng):
+    """The 2-player Switch, played as a person would: when the hand is stuck.
+
+    Dead cards (their number's object already holds the other pair) can never leave the hand,
+    and with no pair to put down the missing cards may well lie in one's own BOT, which nobody
+    ever takes from: then now and then take the BOT up instead of asking again.
+    """
+    dead = sum(1 for x in numbers if x in occupied)
+    if dead >= 2:
+        return True
+    placeable = any(numbers.count(x) >= 2 and x not in occupied for x in numbers)
+    if placeable:
+        return False
+    return rng.randbelow(100) < 25
+
+
 def heuristic_bot(state, seat, rng):
     legal = rules.legal_actions(state, seat)
     actions = [item["action"] for item in legal]
@@ -41,6 +57,8 @@ def heuristic_bot(state, seat, rng):
         return {"type": "answer", "raise": True}
 
     if "announce" in kinds:
+        if "switch" in kinds and _wants_switch(numbers, occupied, free_objects, rng):
+            return {"type": "switch"}
         singles = [x for x in numbers if numbers.count(x) == 1 and x not in occupied]
         if singles:
             best = [x for x in singles if x in free_objects] or singles

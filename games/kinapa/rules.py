@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 
-from games.engine import IllegalAction, RESIGN, event
+from games.engine import IllegalAction, RESIGN, event, seat_ref
 
 SLUG = "kinapa"
 NAME = "Kinapa"
@@ -82,13 +82,14 @@ OPTIONS_SCHEMA = {
     "additionalProperties": False,
     "properties": {
         "window_seconds": {
-            "type": "integer",
+            "type": ["integer", "null"],
             "minimum": 3,
             "maximum": 86400,
-            "default": 30,
+            "default": None,
             "title": "Hand-raising window (seconds)",
             "description": "The Emperor's \"1-2-3\": how long the other players have to raise a hand "
-                           "or do nothing after an announcement. Doing nothing is the default.",
+                           "or do nothing after an announcement. Doing nothing is the default. "
+                           "Empty: as long as a move.",
         },
         "round_limit": {
             "type": "integer",
@@ -141,6 +142,9 @@ def _options(options):
             if key not in DEFAULTS:
                 raise IllegalAction(f"Unknown option “{key}”.")
             spec = OPTIONS_SCHEMA["properties"][key]
+            if value is None and key == "window_seconds":  # the platform's window clock applies
+                opts[key] = value
+                continue
             if not isinstance(value, int) or isinstance(value, bool) or not spec["minimum"] <= value <= spec["maximum"]:
                 raise IllegalAction(f"Option “{key}” must be a whole number from {spec['minimum']} to {spec['maximum']}.")
             opts[key] = value
@@ -228,7 +232,9 @@ def setup(n, options, rng):
     hands = [sort_cards(cards[4 * h:4 * h + 4]) for h in range(holders)]
     objects = rng.shuffled(range(top // 2))
     events = [
-        event("setup", players=n, two_player=two, numbers=top, options=opts),
+        # fox_rounds: in the 2-player game a Fox goes back every round, not on a change of
+        # Emperor (RULES.md, Lying); streams recorded before it lack the flag and replay as they were.
+        event("setup", players=n, two_player=two, numbers=top, options=opts, **({"fox_rounds": True} if two else {})),
         event("deal", hands=hands, objects=objects),
     ]
     if two and not any("A1" in hands[s] for s in range(n)):
@@ -257,7 +263,7 @@ def _new_state(e):
         "answers": [None] * n, "waiting": [], "raised": [], "silent": [],
         "liar": None, "expose_give": False, "taken": None, "target": None, "taken_hidden": False,
         "flipped": None, "switched": False, "pair_shown": False,
-        "end": None, "recent": [],
+        "end": None, "recent": [], "fox_rounds": bool(d.get("fox_rounds")),
     }
 
 
@@ -268,6 +274,18 @@ def _move(state, card, src, dst):
     for h in (src,):
         if h < state["n"] and state["hidden"][h] == card:
             state["hidden"][h] = None
+
+
+def _fox_turn(s):
+    """A turn of penalty has passed: each punished player gives back a Fox (not in the liar's own round)."""
+    for p in range(s["n"]):
+        if s["foxes"][p] > 0:
+            if s["fox_wait"][p]:
+                s["fox_wait"][p] = False
+            else:
+                s["foxes"][p] -= 1
+                if s["foxes"][p] == 0:
+                    s["hidden"][p] = None
 
 
 def evolve(state, e):
@@ -292,20 +310,17 @@ def evolve(state, e):
             s["phase"] = "flip"
     elif t == "emperor":
         seat, prev = d["seat"], d["prev"]
-        if prev is not None and seat != prev:
-            for p in range(s["n"]):
-                if s["foxes"][p] > 0:
-                    if s["fox_wait"][p]:
-                        s["fox_wait"][p] = False
-                    else:
-                        s["foxes"][p] -= 1
-                        if s["foxes"][p] == 0:
-                            s["hidden"][p] = None
+        if prev is not None and seat != prev and not s.get("fox_rounds"):
+            _fox_turn(s)
         s["emperor"] = seat
+        if d.get("sheep"):
+            s["last_sheep"] = seat
         s["sheep"][seat] = True
         if all(s["sheep"][p] for p in range(s["n"]) if s["active"][p]):
             s["sheep"] = [p == seat for p in range(s["n"])]
     elif t == "round":
+        if s.get("fox_rounds"):
+            _fox_turn(s)
         s["round"] = d["round"]
         s["emperor"] = d["emperor"]
         s["phase"] = "announce"
@@ -395,6 +410,8 @@ def evolve(state, e):
                 s["hidden"][back] = card
         s["active"][seat] = False
         s["resigned"].append(seat)
+        if d.get("sheep_reset"):
+            s["sheep"] = [p == d["sheep_kept"] for p in range(s["n"])]
         s["hands"][seat] = []
         s["hidden"][seat] = None
         s["foxes"][seat] = 0
@@ -500,7 +517,9 @@ def _auto(s, rng):
             return [_take_event(s, cands[0], rng)]
         return []
     if phase == "flip":
-        if s["placed"][emp] >= 2:
+        # "The winner is the one who gets rid of their hand of cards first": after a Switch a second
+        # pair need not empty the hand, so the 2-player game ends on the empty hand itself.
+        if (not s["hands"][emp]) if s["two"] else s["placed"][emp] >= 2:
             return [_end_event(s, "win", emp)]
         if not _face_down(s):
             return [_end_event(s, "objects")]
@@ -539,8 +558,8 @@ def _phase(s):
 
 def _holder_name(s, h):
     if h >= s["n"]:
-        return f"player {h - s['n'] + 1}'s BOT"
-    return f"player {h + 1}"
+        return f"{seat_ref(h - s['n'])}'s BOT"
+    return seat_ref(h)
 
 
 def legal_actions(state, seat):
@@ -560,10 +579,7 @@ def legal_actions(state, seat):
     if seat != emp:
         return []
     if phase == "announce":
-        placed = {pair["number"] for pair in s["pairs"] if pair}
-        for k in range(1, s["numbers"] + 1):
-            if k in placed:
-                continue
+        for k in range(1, s["numbers"] + 1):  # p.5: "then a number", even one already put down
             out.append({"notation": f"kinapa {k}", "label": f"KINAPA a {k}?",
                         "action": {"type": "announce", "number": k}})
         if s["two"]:
@@ -591,7 +607,7 @@ def legal_actions(state, seat):
             out.append({"notation": f"turn {p + 1}", "label": label, "action": {"type": "flip", "pos": p}})
     elif phase == "next":
         for p in next_candidates(s):
-            out.append({"notation": f"emperor {p + 1}", "label": f"Pass the Emperor card to player {p + 1}",
+            out.append({"notation": f"emperor {p + 1}", "label": f"Pass the Emperor card to {seat_ref(p)}",
                         "action": {"type": "next", "seat": p}})
     return out
 
@@ -612,6 +628,12 @@ def decide(state, seat, action, rng):
                 and target is not None and target < state["n"] and state["active"][target]):
             data["back"] = target  # the card just taken goes back to its owner (RULES.md, Resign)
             data["cards"] -= 1
+        others = [p for p in range(state["n"]) if state["active"][p] and p != seat]
+        if len(others) >= 2 and not state["sheep"][seat] and all(state["sheep"][p] for p in others):
+            # p.8: once everyone has a Sheep they go back at once, but the last one distributed
+            kept = state.get("last_sheep")
+            data["sheep_reset"] = True
+            data["sheep_kept"] = kept if kept in others else state["emperor"]
         evs = [event("resign", **data)]
     else:
         legal = [item["action"] for item in legal_actions(state, seat)]
@@ -646,7 +668,7 @@ def _why_not(state, seat, action):
     if seat != state["emperor"]:
         return "Only the Emperor can act now."
     if t == "announce":
-        return "Announce a number still in play, when your turn begins."
+        return f"Announce a number from 1 to {state['numbers']}, when your turn begins."
     if t == "give":
         return "Give back one of your cards, but not the one you have just received."
     if t == "take":
@@ -716,9 +738,11 @@ def result(state):
     ranks = [1 + sum(1 for q in range(n) if keys[q] > keys[p]) for p in range(n)]
     winners = [p for p in range(n) if ranks[p] == 1]
     reason = end.get("reason")
-    names = ", ".join(f"player {p + 1}" for p in winners)
+    names = ", ".join(seat_ref(p) for p in winners)
     if reason == "win":
-        summary = f"Player {winner + 1} put down a second pair and wins."
+        summary = f"{seat_ref(winner)} put down a second pair and wins."
+        if state["two"]:  # the 2-player goal is the empty hand (RULES.md, Two players)
+            summary = f"{seat_ref(winner)} got rid of their hand and wins."
     elif reason == "resign":
         summary = f"Everybody else left the game: {names} wins." if winner is not None else "Everybody left the game."
     elif reason == "objects":
@@ -887,9 +911,14 @@ def describe(e, names):
         if d.get("back") is not None:
             return (f"{who(d['seat'])} resigns; the card they had just taken goes back to {who(d['back'])}, "
                     "their other cards leave the game.")
-        return f"{who(d['seat'])} resigns; their cards leave the game."
+        text = f"{who(d['seat'])} resigns; their cards leave the game"
+        if d.get("sheep_reset"):
+            text += f". Everybody left has a Sheep: all but {who(d['sheep_kept'])}'s go back to the centre"
+        return text + "."
     if t == "end":
         if d["reason"] == "win":
+            if len(d.get("placed") or []) == 2:  # two players: the empty hand wins
+                return f"{who(d['winner'])} has got rid of their hand and wins!"
             return f"{who(d['winner'])} has put down a second pair and wins!"
         if d["reason"] == "resign":
             return f"Only {who(d['winner'])} remains and wins." if d.get("winner") is not None else "The game ends."

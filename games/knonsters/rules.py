@@ -9,7 +9,7 @@ import json
 from itertools import permutations
 from pathlib import Path
 
-from games.engine import IllegalAction, clone, event
+from games.engine import IllegalAction, clone, event, fill_seats, seat_ref
 
 SLUG = "knonsters"
 NAME = "Knonsters"
@@ -649,7 +649,7 @@ def legal_actions(state, seat):
 
 
 def _summary(state, ranks_, pts, winners, reason):
-    names = ", ".join(f"seat {s + 1}" for s in winners)
+    names = ", ".join(seat_ref(s) for s in winners)
     return f"{reason} Podium: {', '.join(state['podium']) or 'nobody'}. Winner{'s' if len(winners) > 1 else ''}: {names} with {pts[winners[0]] if winners else 0} points."
 
 
@@ -963,6 +963,6 @@ def describe(ev, names):
         fav = "; ".join(
             f"{nm(s)}: {' and '.join(f) if f else '—'}" + (f" (bet {d['bets'][s]})" if d["bets"][s] else "")
             for s, f in enumerate(d["favourites"]))
-        return f"Game over. {d['summary']} Favourites: {fav}. Points: " + ", ".join(
+        return f"Game over. {fill_seats(d['summary'], names)} Favourites: {fav}. Points: " + ", ".join(
             f"{nm(s)} {p}" for s, p in enumerate(d["scores"])) + "."
     return t

@@ -44,12 +44,12 @@ def _evaluate(state, seat):
         if left is not None and left <= 2:
             value -= 25
         score += sign * value
-    # a piece of mine standing on a target of an enemy-manned turret is in danger
+    # a piece standing on a target of an enemy turret is shot when its turn ends
     for tnode, targets in rules.BOARD["turrets"].items():
-        gunner = rules._occupant(state, tnode)
+        owner = rules.BOARD["turret_seat"][tnode]
         for t in targets:
             victim = rules._occupant(state, t)
-            if gunner and victim and gunner["seat"] != victim["seat"]:
+            if victim and victim["seat"] != owner:
                 score += -15 if victim["seat"] == seat else 15
     score += 4 * state["points"][seat] - 4 * state["points"][1 - seat]
     return score

@@ -124,8 +124,8 @@ def render(view, seat, names):
         nd = nodes[nid]
         r = 5.2 if nd["kind"] == "base" else 4.2
         fill = KIND_FILL[nd["kind"]]
-        if nd["kind"] in ("base", "guard"):
-            fill = LIGHT[nd["seat"]]
+        if nd["kind"] in ("base", "guard", "turret"):
+            fill = LIGHT[nd["seat"]]  # a turret shows the side it belongs to
         notes = by_dest.get(nid, [])
         title = escape(nd.get("label") or f"{nid} ({nd['kind']})")
         shape = (f'<rect class="pk-node" x="{nd["x"] - r}" y="{nd["y"] - r}" width="{2 * r}" height="{2 * r}" rx="1.5" fill="{fill}"/>'
@@ -197,7 +197,7 @@ def render(view, seat, names):
     svg.append("</svg>")
     out.append("".join(svg))
     out.append('<div class="pk-legend">Red moves up the board, Blue moves down. Dashed lines are dotted lines (both ways, '
-               'they end the move); thin red dashes show what each turret aims at; the coloured arcs are the loops from the '
+               'they end the move); thin red dashes show what each turret aims at (a turret, tinted with the colour of its side, shoots an enemy that ends its turn there); the coloured arcs are the loops from the '
                'end of the middle track back home. A ringed piece carries the bomb.</div>')
     out.append("</div>")
     return "".join(out)

@@ -12,7 +12,7 @@ import json
 import os
 from collections import deque
 
-from games.engine import IllegalAction, event
+from games.engine import IllegalAction, event, fill_seats, seat_ref
 
 SLUG = "project_kin"
 NAME = "Project_Kin"
@@ -110,6 +110,8 @@ def load_board(path):
             t = nd.get("targets")
             if not isinstance(t, list) or not t or any(x not in byid for x in t):
                 _fail(path, f"turret {nd['id']!r} needs 'targets', a non-empty list of existing node ids")
+            if nd.get("seat") not in (0, 1):
+                _fail(path, f"turret {nd['id']!r} needs 'seat' 0 or 1 (the side it belongs to)")
     kinds = {}
     for nd in nodes:
         kinds.setdefault(nd["kind"], []).append(nd)
@@ -168,7 +170,9 @@ def load_board(path):
         if not any(x == guard[s] and k == "solid" for x, k in fwd[s][base[s]]):
             _fail(path, f"guard {guard[s]!r} must be directly connected (forward) to base {base[s]!r}")
     for s in (0, 1):
+        # the loop home counts as forward and as backward, like a dotted line (RULES.md §4)
         fwd[s][loop[s]].append((base[s], "loop"))
+        back[s][loop[s]].append((base[s], "loop"))
     # forward distance (number of moves along forward/dotted/loop links) to the enemy base
     dist = []
     for s in (0, 1):
@@ -214,6 +218,7 @@ def load_board(path):
         "bomb": kinds["bomb"][0]["id"], "objective": kinds["objective"][0]["id"],
         "retake": {nd["id"] for nd in kinds["retake"]},
         "turrets": {nd["id"]: list(nd["targets"]) for nd in kinds.get("turret", [])},
+        "turret_seat": {nd["id"]: nd["seat"] for nd in kinds.get("turret", [])},
         "tracker": tracker["length"], "dist": dist,
     }
 
@@ -470,6 +475,10 @@ def _move_actions(state, seat):
                         out.append(_item(f"{base} split {f} {b}",
                                          f"Split: {_pname(p)} lands on the King, moves on to {_nname(f)}, a new piece appears on {_nname(b)}",
                                          {"type": "move", "piece": p["id"], "to": dest, "split": [f, b]}))
+        if p["type"] == "wall" and not t.get("piece"):
+            # "can move up to 1 space": zero is allowed, except for a Wall just spawned ("must be moved")
+            out.append(_item(f"stay {p['id']}", f"Leave {_pname(p)} where it is",
+                             {"type": "stay", "piece": p["id"]}))
     return out
 
 
@@ -720,7 +729,7 @@ def evolve(state, e):
         _setpos(state, **{d["piece"]: d["at"]})
     elif t == "retake":
         turn["extra"] = True
-    elif t == "no_move":
+    elif t in ("no_move", "stayed"):
         pass
     elif t == "turn":
         state["turn"] = {"seat": d["seat"], "number": d["number"], "phase": "start", "roll": None,
@@ -772,7 +781,7 @@ def decide(state, seat, action, rng):
     if typ == "resign":
         b = _B(state)
         b.ev("resigned", seat=seat)
-        b.ev("game_over", winners=[1 - seat], reason=f"{SEAT_NAMES[seat]} resigned")
+        b.ev("game_over", winners=[1 - seat], reason=f"{seat_ref(seat)} resigned")
         return b.events
     if typ == "detonate":
         raise IllegalAction("Only the fuse can set off the bomb.")
@@ -801,12 +810,15 @@ def decide(state, seat, action, rng):
         _do_move(b, seat, action)
         if not b.s["result"]:
             _end_turn(b)
+    elif typ == "stay":
+        b.ev("stayed", seat=seat, piece=action["piece"], at=_piece(b.s, action["piece"])["at"])
+        _end_turn(b)
     elif typ == "pass":
         b.ev("bomb_passed", seat=seat, frm=b.s["bomb"]["carrier"], to=action["to"])
         _end_turn(b)
     elif typ == "deliver":
         b.ev("delivered", seat=seat, piece=b.s["bomb"]["carrier"])
-        b.ev("game_over", winners=[seat], reason=f"{SEAT_NAMES[seat]} delivered the bomb from the objective point")
+        b.ev("game_over", winners=[seat], reason=f"{seat_ref(seat)} delivered the bomb from the objective point")
     elif typ == "special":
         king = next(p for p in _on_board(b.s, seat) if p["type"] == "king")
         new = sorted((q for q in _zone(b.s, seat, "extra") if q["type"] == action["make"]), key=lambda q: q["id"])[0]
@@ -938,16 +950,16 @@ def _end_turn(b):
                 _maybe_final(b, seat)
             if _check_end(b):
                 return
-    # 2. turrets fire at the mover's pieces that end the turn on their targets
+    # 2. the other side's turrets fire at the mover's pieces that end the turn on their targets
     for tnode, targets in BOARD["turrets"].items():
-        gunner = _occupant(b.s, tnode)
-        if gunner is None or gunner["seat"] == seat:
+        owner = BOARD["turret_seat"][tnode]
+        if owner == seat:
             continue
         for target in targets:
             victim = _occupant(b.s, target)
             if victim is not None and victim["seat"] == seat:
-                b.ev("turret_fired", seat=gunner["seat"], turret=tnode, target=target, piece=victim["id"])
-                b.ev("captured", seat=gunner["seat"], piece=victim["id"], at=target, by=tnode)
+                b.ev("turret_fired", seat=owner, turret=tnode, target=target, piece=victim["id"])
+                b.ev("captured", seat=owner, piece=victim["id"], at=target, by=tnode)
     if _check_end(b):
         return
     # 3. the turn tracker counts down a live bomb
@@ -986,16 +998,16 @@ def _check_end(b):
             board[seat] += 1
     for seat in (0, 1):
         if out[seat] >= PIECES["pawns"]:
-            b.ev("game_over", winners=[seat], reason=f"{SEAT_NAMES[seat]} got all their pawns to the enemy base")
+            b.ev("game_over", winners=[seat], reason=f"{seat_ref(seat)} got all their pawns to the enemy base")
             return True
     for seat in (0, 1):
         if king_lost[seat]:
             losers.add(seat)
-            reasons.append(f"{SEAT_NAMES[seat]}'s King was eliminated")
+            reasons.append(f"{seat_ref(seat)}'s King was eliminated")
     for seat in (0, 1):
         if seat not in losers and out[seat] == 0 and not board[seat]:
             losers.add(seat)
-            reasons.append(f"{SEAT_NAMES[seat]} has no piece left on the board")
+            reasons.append(f"{seat_ref(seat)} has no piece left on the board")
     if not losers:
         return False
     winners = [x for x in (0, 1) if x not in losers]
@@ -1029,7 +1041,7 @@ def result(state):
     if len(winners) == 1:
         ranks = [1 if s in winners else 2 for s in (0, 1)]
         scores = [1 if s in winners else 0 for s in (0, 1)]
-        summary = f"{SEAT_NAMES[winners[0]]} wins: {state['result']['reason']}."
+        summary = f"{seat_ref(winners[0])} ({SEAT_NAMES[winners[0]]}) wins: {state['result']['reason']}."
     else:
         ranks, scores = [1, 1], [0, 0]
         summary = f"Draw: {state['result']['reason']}."
@@ -1149,6 +1161,8 @@ def describe(e, names):
         return f"{who(d['seat'])} landed on a retake space and takes another turn."
     if t == "turret_fired":
         return f"{who(d['seat'])}'s turret on {_nname(d['turret'])} shot {d['piece']} on {_nname(d['target'])}."
+    if t == "stayed":
+        return f"{who(d['seat'])} leaves the Wall {d['piece']} on {_nname(d['at'])}."
     if t == "no_move":
         return f"{who(d['seat'])} rolled {d['value']} but has no legal move."
     if t == "delivered":
@@ -1159,5 +1173,6 @@ def describe(e, names):
         return f"{who(d['seat'])} resigned."
     if t == "game_over":
         w = d.get("winners") or []
-        return f"Game over: {who(w[0])} wins ({d['reason']})." if len(w) == 1 else f"Game over: draw ({d['reason']})."
+        why = fill_seats(d["reason"], names)
+        return f"Game over: {who(w[0])} wins ({why})." if len(w) == 1 else f"Game over: draw ({why})."
     return t or ""

@@ -3,6 +3,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.db import models
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 
 
 class Profile(models.Model):
@@ -18,6 +20,8 @@ class Profile(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     email_turns = models.BooleanField(default=True, help_text="Email me when it is my turn.")
+    # The confusable-safe key of the username (accounts.usernames): no two players look alike.
+    username_key = models.CharField(max_length=150, unique=True, null=True, blank=True)
     email_every = models.PositiveIntegerField(choices=EMAIL_EVERY, default=EACH_TURN)
     time_zone = models.CharField(max_length=64, default="UTC")
     # Off by default: until a player has told us their time zone, 23:00 UTC could be their afternoon.
@@ -59,3 +63,14 @@ class Profile(models.Model):
     @property
     def on_vacation(self):
         return self.vacation_since is not None
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def _keep_username_key(sender, instance, raw=False, update_fields=None, **kwargs):
+    """Every way of saving a user (sign-up, API, admin, createsuperuser) keeps the key: a name
+    that looks like another's fails here with IntegrityError even if a form forgot to check."""
+    from kinplay.accounts.usernames import key
+
+    if raw or (update_fields is not None and "username" not in update_fields):
+        return  # fixtures, or a save that left the name alone (last_login, email)
+    Profile.objects.update_or_create(user=instance, defaults={"username_key": key(instance.username)})

@@ -7,9 +7,10 @@ from django.utils import timezone
 class Deadline(models.Model):
     MOVE, REMINDER, TIMER = "move", "reminder", "timer"
     INVITATION = "invitation"  # an unanswered invitation lapses (games.services.expire_invitation)
+    BOTS = "bots"  # bot moves a request left to the worker (games.services.play_bots): the safety net
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="deadlines")
-    kind = models.CharField(max_length=16, choices=[(k, k) for k in (MOVE, REMINDER, TIMER, INVITATION)])
+    kind = models.CharField(max_length=16, choices=[(k, k) for k in (MOVE, REMINDER, TIMER, INVITATION, BOTS)])
     seat = models.SmallIntegerField(null=True)  # None for a game timer
     key = models.CharField(max_length=128, blank=True)  # a timer's key from rules.timers()
     due_at = models.DateTimeField(db_index=True)

@@ -49,12 +49,12 @@ def reschedule(game, state, entries: dict, acted: set, had_timers=True):
     for seat, entry in entries.items():
         if seat in kept_seats:
             continue
-        seconds = entry.get("seconds") or game.per_move
+        seconds = game.seconds_for(entry)
         if not seconds:
             continue
         due = now + timedelta(seconds=seconds)
         new.append(Deadline(game=game, kind=Deadline.MOVE, seat=seat, due_at=due, version=game.version))
-        if seat in humans and entry.get("kind") != "window" and seconds >= REMIND_FROM:
+        if seat in humans and seconds >= REMIND_FROM:  # windows too: they last days now
             before = min(REMIND_BEFORE_MAX, seconds // 4)
             new.append(Deadline(game=game, kind=Deadline.REMINDER, seat=seat, due_at=due - timedelta(seconds=before), version=game.version))
     if timer_keys:
@@ -86,6 +86,8 @@ def sweep(now=None, limit=200) -> int:
                 outcome = remind(d.game_id, d.seat)
             elif d.kind == Deadline.INVITATION:
                 outcome = services.expire_invitation(d.game_id, d.seat)
+            elif d.kind == Deadline.BOTS:
+                outcome = services.play_bots(d.game_id)
             else:
                 timer = next((t for t in get(d.game.kind).rules.timers(load_state(d.game)) if t["key"] == d.key), None)
                 outcome = services.fire_timer(d.game_id, timer["action"]) if timer else "gone"

@@ -46,9 +46,10 @@ def left(profile, now=None) -> timedelta:
 
 
 def friendly(game) -> bool:
-    """Vacation pauses clocks only in friendly games: not rated, not part of a tournament
-    (neither exists yet; the attributes are those issue 14 and the tournaments will add)."""
-    return not getattr(game, "rated", False) and getattr(game, "tournament_id", None) is None
+    """Vacation pauses clocks only in friendly games: those outside a tournament or league,
+    whose schedule others wait on. Rated games count as friendly: a rating has no calendar,
+    and a player's rating should not cost them their holiday (as on OGS)."""
+    return getattr(game, "tournament_id", None) is None
 
 
 # ---------------------------------------------------------------- the switch

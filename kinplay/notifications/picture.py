@@ -6,7 +6,6 @@ log, so an email can never say more than the game page would.
 
 from __future__ import annotations
 
-import importlib
 from datetime import datetime
 
 from django.conf import settings
@@ -101,7 +100,7 @@ def of_game(row: Outbox, game: Game, user, *, version: int, tz, now: datetime) -
     after = previous_version(row, game, seat, version)
     lines = selectors.log_lines(game, seat, after=after, upto=version, names=names)
     view = payload["view"]
-    render = importlib.import_module(f"games.{game.kind}.render")
+    render = kind  # Kind.render/render_text: the players' names in place of seat placeholders
     result = payload["result"]
     return {
         "game": game,

@@ -143,6 +143,7 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         context.update(g, one=g)
         subject = SUBJECTS[row.kind].format(kind=g["kind_name"], id=row.game.pk)
         moves, seat = bool(g["legal"]), g["seat"]
+        subject = _wait_subject(row, seat) or subject
     text = render_to_string("mail/game.txt", context)
     # Mail clients (Gmail above all) drop <style> blocks: every style goes onto its element.
     html = css_inline.inline(render_to_string("mail/game.html", context))
@@ -150,6 +151,21 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     msg = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [user.email], reply_to=reply_to)
     msg.attach_alternative(html, "text/html")
     return msg
+
+
+def _wait_subject(row: Outbox, seat) -> str | None:
+    """A turn email's (or a window reminder's) subject in the words of the page and the lobby
+    (games.selectors.wait_line): a reaction window is not "your turn"."""
+    from games import selectors
+    from games.registry import get
+
+    game = row.game
+    if row.kind not in (Outbox.YOUR_TURN, Outbox.REMINDER) or row.version != game.version or seat not in game.to_act:
+        return None
+    wait = selectors.waiting(game, seat, title=f"{get(game.kind).name} #{game.pk}")
+    if row.kind == Outbox.YOUR_TURN:
+        return wait["line"]
+    return f"Reminder: {wait['line']}" if wait["window"] else None
 
 
 def mail_reply_address(row: Outbox, seat) -> str:

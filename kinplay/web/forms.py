@@ -8,9 +8,10 @@ from zoneinfo import available_timezones
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
-from django.contrib.auth.validators import UnicodeUsernameValidator
 
 from games.services import BOTS
+from kinplay.accounts import services as account_services
+from kinplay.accounts import usernames
 from kinplay.accounts.models import Profile
 
 PER_MOVE_CHOICES = [
@@ -21,6 +22,12 @@ PER_MOVE_CHOICES = [
     ("259200", "3 days"),
     ("604800", "7 days"),
     ("custom", "Seconds…"),
+]
+WINDOW_CHOICES = [
+    ("", "As long as a move"),
+    ("60", "1 minute"),
+    ("3600", "1 hour"),
+    ("86400", "1 day"),
 ]
 ON_TIMEOUT_CHOICES = [
     ("bot", "A bot plays for them"),
@@ -37,8 +44,7 @@ SEAT_CHOICES = [
 
 class SignUpForm(forms.Form):
     username = forms.CharField(
-        max_length=150, validators=[UnicodeUsernameValidator()],
-        help_text="Letters, digits and @ . + - _ only.",
+        max_length=150, help_text=f"{usernames.RULE[0].upper()}{usernames.RULE[1:]}.",
         widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none", "autofocus": True}),
     )
     email = forms.EmailField(
@@ -46,15 +52,12 @@ class SignUpForm(forms.Form):
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     password = forms.CharField(
-        strip=False, help_text="At least 8 characters.",
+        strip=False, help_text="At least 8 characters, not like your name or address.",
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
     def clean_username(self):
-        name = self.cleaned_data["username"]
-        if get_user_model().objects.filter(username__iexact=name).exists():
-            raise forms.ValidationError("This username is taken. Please choose another one.")
-        return name
+        return usernames.clean(self.cleaned_data["username"])  # the API's rule too
 
     def clean(self):
         data = super().clean()
@@ -69,7 +72,12 @@ class SignUpForm(forms.Form):
 
     def save(self):
         d = self.cleaned_data
-        return get_user_model().objects.create_user(d["username"], d["email"], d["password"])
+        try:
+            return account_services.register(d["username"], d["email"], d["password"])
+        except forms.ValidationError as exc:
+            for field, errors in exc.message_dict.items():
+                self.add_error(field, errors)
+            return None
 
 
 class SettingsForm(forms.Form):
@@ -103,6 +111,7 @@ class NewGameForm(forms.Form):
     per_move_seconds = forms.IntegerField(required=False, min_value=1, label="Seconds per move")
     on_timeout = forms.ChoiceField(choices=ON_TIMEOUT_CHOICES, initial="bot", label="When time runs out")
     rated = forms.BooleanField(required=False, initial=True, label="Rated game")
+    window = forms.ChoiceField(choices=WINDOW_CHOICES, required=False, label="Reaction windows")
     invite_only = forms.BooleanField(required=False, label="Invited players only")
 
     def __init__(self, *args, kinds=None, **kwargs):
@@ -125,6 +134,11 @@ class NewGameForm(forms.Form):
         else:
             per_move = int(d["per_move"])
         return per_move, d["on_timeout"]
+
+    def window_seconds(self):
+        """Seconds a reaction window stays open (None: as long as a move)."""
+        raw = self.cleaned_data.get("window")
+        return int(raw) if raw else None
 
 
 def _types(prop) -> tuple[str, bool]:

@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
+from api.throttles import AuthThrottle
 from games import selectors, services
 from games.engine import RESIGN, IllegalAction
-from games.models import Game
+from games.models import Game, Seat
 from games.registry import kinds
 from games.store import VersionConflict
+from kinplay import params
+from kinplay.accounts import services as account_services
 from kinplay.accounts.models import Profile
 from kinplay.clocks import vacation
 from kinplay.ratings.selectors import rating_changes
@@ -30,6 +33,9 @@ log = logging.getLogger("kinplay.web")
 
 LOG_EVENTS = 300
 FINISHED_SHOWN = 12
+# The games whose rules ask players to answer out of turn (to_act entries of kind "window"):
+# their page offers the standing answer.
+WINDOW_KINDS = {"kenta", "kinapa", "knonsters"}
 
 STATUS_LABELS = {
     Game.WAITING: "Waiting for players",
@@ -45,9 +51,18 @@ STATUS_LABELS = {
 def signup(request):
     if request.user.is_authenticated:
         return redirect("lobby")
+    if request.method == "POST":
+        throttle = AuthThrottle()  # the API's sign-in budget per address: no trying names in bulk
+        if not throttle.allow_request(request, None):
+            wait = int(throttle.wait() or 60)
+            response = render(request, "registration/locked_out.html", {
+                "detail": f"Too many sign-ups from your address. Try again in {max(1, round(wait / 60))} minutes."},
+                status=429)
+            response["Retry-After"] = str(wait)
+            return response
     form = forms.SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
+    user = form.save() if request.method == "POST" and form.is_valid() else None
+    if user is not None:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to kinplay, {user.username}! Start a game or join an open one.")
         return redirect("lobby")
@@ -61,8 +76,17 @@ def settings_page(request):
     if request.method == "POST":
         form = forms.SettingsForm(request.POST)
         if form.is_valid():
-            request.user.email = form.cleaned_data["email"]
-            request.user.save(update_fields=["email"])
+            new_email = form.cleaned_data["email"]
+            if new_email and new_email.lower() != (request.user.email or "").lower():
+                # Mail goes to a new address only once its owner follows the link sent there.
+                account_services.request_email_change(
+                    request.user, new_email,
+                    lambda token: request.build_absolute_uri(reverse("settings-email-confirm", args=[token])))
+                messages.info(request, f"We sent a confirmation link to {new_email}. Your emails go to "
+                                       f"{request.user.email or 'no address'} until you follow it.")
+            elif not new_email and request.user.email:
+                request.user.email = ""
+                request.user.save(update_fields=["email"])
             for name in mail_fields:
                 if form.cleaned_data[name] not in (None, ""):
                     setattr(profile, name, form.cleaned_data[name])
@@ -77,6 +101,17 @@ def settings_page(request):
         "api_root": request.build_absolute_uri("/api/"),
         "vacation": vacation.summary(request.user),
     })
+
+
+@login_required
+def settings_email_confirm(request, token):
+    try:
+        email = account_services.confirm_email_change(request.user, token)
+    except ValidationError as exc:
+        messages.error(request, exc.messages[0])
+    else:
+        messages.success(request, f"Your email address is now {email}.")
+    return redirect("settings")
 
 
 @login_required
@@ -115,6 +150,7 @@ def _card(game, user):
     me = game.seat_of(user)
     return {
         "game": game,
+        "wait": selectors.waiting(game, me) if game.status == Game.ACTIVE else None,
         "kind_name": kind.name if kind else game.kind,
         "status_label": STATUS_LABELS.get(game.status, game.status),
         "seats": [{"name": s.name, "bot": bool(s.bot), "open": s.is_open, "you": s.index == me,
@@ -172,7 +208,7 @@ def new_game(request):
                 seats = forms.read_seats(request.POST, form.cleaned_data["players"], request.user)
                 per_move, on_timeout = form.clock()
                 game = services.create_game(creator=request.user, kind=kind.slug, options=options, seats=seats,
-                                            per_move=per_move, on_timeout=on_timeout,
+                                            per_move=per_move, on_timeout=on_timeout, window=form.window_seconds(),
                                             invite_only=form.cleaned_data["invite_only"], rated=form.cleaned_data["rated"])
             except (forms.OptionError, services.BadRequest) as exc:
                 error = str(exc)
@@ -246,9 +282,7 @@ def game_page(request, pk):
     upto = game.version if at is None else at
     after = max(0, upto - LOG_EVENTS)  # the page shows the recent history; the API has it all
     lines = selectors.log_lines(game, seat, after=after, upto=upto, names=names)
-    lines.reverse()
-    for line in lines:
-        line["who"] = names[line["seat"]] if line["seat"] is not None and line["seat"] < len(names) else ""
+    lines.reverse()  # each line names who did what: the acting seat of its command may be someone else
     result = data["result"] if at is None else None  # a replay shows the game as it was then
     standings = []
     if result:
@@ -270,10 +304,19 @@ def game_page(request, pk):
     # Resigning has its own button, with a confirmation: it is not offered among the moves.
     moves = [a for a in data["legal_actions"] if a.get("action") != RESIGN]
     can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
+    join_choices = []
+    if can_join and hasattr(kind.rules, "join_choices"):  # e.g. a Kenta colour, picked when joining
+        first_open = next(s["index"] for s in seats if s["open"])
+        join_choices = kind.rules.join_choices(game.options, len(seats), first_open,
+                                               [s["index"] for s in seats if not s["open"]])
+    wait = selectors.waiting(game, seat, names=names, due=False) if at is None else {"line": "", "window": False}
     pending = [s.name for s in game.seats.all() if s.invited] if game.status == Game.WAITING else []
     return render(request, "web/game.html", {
+        "wait": wait, "standing": next((s["standing"] for s in data["seats"] if s["you"]), None),
+        "standing_choices": Seat.STANDING, "has_windows": _has_windows(kind),
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
         "options": _options_summary(kind, game.options), "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
+        "join_choices": join_choices,
         "invited": selectors.invited_to(game, request.user), "pending": pending,
         "away": vacation.away_at(game),
         "creator": game.created_by.username if game.created_by_id else None,
@@ -289,12 +332,18 @@ def game_page(request, pk):
     })
 
 
+def _has_windows(kind) -> bool:
+    return kind.slug in WINDOW_KINDS
+
+
 def _replay_point(raw, game):
-    """``?at=N``: the page as this player saw it after event N (1 .. version-1); else live."""
-    if raw is None or not str(raw).isdigit():
+    """``?at=N``: the page as this player saw it after event N; else live. A point inside the
+    game's setup shows the table as dealt (there is nothing to see before)."""
+    at = params.natural(raw)
+    if at is None or not 1 <= at < game.version:
         return None
-    at = int(raw)
-    return at if 1 <= at < game.version else None
+    at = max(at, selectors.first_viewable(game))
+    return at if at < game.version else None
 
 
 def _options_summary(kind, options):
@@ -315,7 +364,7 @@ def _options_summary(kind, options):
 
 
 def _version(raw):
-    return int(raw) if raw and str(raw).isdigit() else None
+    return params.natural(raw, maximum=2**31 - 1)
 
 
 def _seat_or_403(game, user):
@@ -335,11 +384,16 @@ def act(request, pk):
         messages.error(request, "Choose a move first.")
         return redirect("game", pk=pk)
     version = _version(request.POST.get("expected_version"))
+    if len(notation) > services.MAX_NOTATION:
+        messages.error(request, "That is not one of your moves now.")
+        return redirect("game", pk=pk)
     # A double click (or a re-sent form) repeats the same command: the idempotency key makes the
-    # repeat return the first one's outcome instead of a "the game moved on" warning.
+    # repeat return the first one's outcome instead of a "the game moved on" warning. Keyed with
+    # the server's secret: nobody can compute another player's key.
     key = None
     if version is not None:
-        key = f"web:{seat}:{version}:" + hashlib.sha256(" ".join(notation.split()).lower().encode()).hexdigest()[:24]
+        key = "web:" + salted_hmac("kinplay.web.move", f"{request.user.pk}:{game.pk}:{seat}:{version}:"
+                                   + " ".join(notation.split()).lower(), algorithm="sha256").hexdigest()
     try:
         services.act(game.pk, seat, notation=notation, expected_version=version, idempotency_key=key)
     except IllegalAction as exc:
@@ -368,10 +422,24 @@ def resign(request, pk):
 
 @login_required
 @require_POST
+def standing(request, pk):
+    game = _game(pk)
+    _seat_or_403(game, request.user)
+    try:
+        outcome = services.set_standing_answer(game.pk, request.user, request.POST.get("answer"))
+    except services.BadRequest as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Saved." + (" Your open window was answered with it." if outcome else ""))
+    return redirect("game", pk=pk)
+
+
+@login_required
+@require_POST
 def join(request, pk):
     game = _game(pk)
     try:
-        services.join_game(game.pk, request.user)
+        services.join_game(game.pk, request.user, choice=request.POST.get("choice") or None)
     except IllegalAction as exc:
         messages.error(request, exc.reason)
     else:

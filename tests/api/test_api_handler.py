@@ -39,13 +39,11 @@ def test_it_answers_the_api_without_the_pages_middleware(alice):
 
 
 def test_it_still_refuses_a_session_write_without_a_csrf_token(alice):
-    from django.contrib.sessions.backends.db import SessionStore
+    from django.test import Client
 
-    session = SessionStore()
-    session["_auth_user_id"], session["_auth_user_backend"] = str(alice.pk), settings.AUTHENTICATION_BACKENDS[0]
-    session["_auth_user_hash"] = alice.get_session_auth_hash()
-    session.save()
-    cookie = f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+    browser = Client()
+    browser.force_login(alice)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"
     status, _, _ = call("/api/games/", HTTP_COOKIE=cookie)
     assert status == 200  # signed in by the session
     status, _, content = call("/api/games/", "POST", {"kind": "knonsters", "seats": [{"user": "alice"}, {"bot": "random"}]},

@@ -1,4 +1,4 @@
-"""api/renderers.py: orjson in and out, with DRF's own JSON as the reference."""
+"""api/renderers.py and api/parsers.py: orjson in and out, with DRF's own JSON as the reference."""
 
 import datetime
 import decimal
@@ -10,7 +10,8 @@ from django.utils.translation import gettext_lazy
 from rest_framework import renderers
 from rest_framework.exceptions import ParseError
 
-from api.renderers import JSONParser, JSONRenderer
+from api.parsers import JSONParser
+from api.renderers import JSONRenderer
 
 pytestmark = pytest.mark.django_db
 

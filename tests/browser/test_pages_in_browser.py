@@ -41,7 +41,7 @@ def test_it_updates_the_page_when_someone_else_moves(live_server, purgeable_even
             sign_in(page, live_server.url, "bob", "a-long-password")
             page.goto(f"{live_server.url}/games/{game.pk}/")
             assert page.locator("button.move").count() == 0
-            expect(page.locator("#turn-banner")).to_contain_text("Waiting for")
+            expect(page.locator("#turn-banner")).to_contain_text("waiting for")
             page.evaluate("window.__sameDocument = true")
 
             move = tinygame.legal_actions(load_state(game), 0)[0]

@@ -113,7 +113,7 @@ def test_it_counts_the_days_used_and_shows_them_on_the_settings_page(alice, clie
 
 
 def test_it_leaves_the_clocks_of_games_that_are_not_friendly(game, alice, clock, monkeypatch):
-    monkeypatch.setattr(Game, "rated", True, raising=False)  # issue 14's flag, once it exists
+    monkeypatch.setattr(Game, "tournament_id", 7, raising=False)  # a tournament game, once they exist
     vacation.start(alice)
     clock.shift(2 * HOUR)
     sweep()

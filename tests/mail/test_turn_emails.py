@@ -1,6 +1,6 @@
 import pytest
 
-from games import services
+from games import selectors, services
 from kinplay.accounts.models import Profile
 from tests.play import accepted, finish, step
 
@@ -34,7 +34,8 @@ def test_it_tells_everyone_the_result(alice, bob, inbox):
     over = [m for m in inbox() if "is over" in m.subject]
     assert sorted(m.to[0] for m in over) == ["alice@example.com", "bob@example.com"]
     game.refresh_from_db()
-    assert game.result["summary"] in over[0].body
+    summary = selectors.named(game.result["summary"], selectors.seat_names(game))
+    assert summary in over[0].body and "{seat" not in over[0].body
     winners = [("alice", "bob")[i] for i in game.result["winners"]]
     assert f"Won by {', '.join(winners)}." in over[0].body
 

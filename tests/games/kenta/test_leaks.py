@@ -90,6 +90,18 @@ def test_it_keeps_a_sealed_vote_sealed_until_all_markers_are_revealed():
     assert R.view(s_black, 0)["you"]["ballot"] == "black"
 
 
+def test_it_does_not_tell_the_others_that_a_voters_time_ran_out_before_the_reveal():
+    s = at_cards(game(3))
+    s, _ = act(s, 0, {"type": "end"}, _Dice([2, 2]))
+    s_black, evs_b = act(s, 0, {"type": "vote", "marker": "black"})
+    s_none, evs_n = act(s, 0, R.to_act(s)[0]["default"])
+    assert evs_n[0]["data"]["timeout"] is True
+    for seat in (None, 1, 2):
+        assert R.redact(evs_b[0], seat) == R.redact(evs_n[0], seat)
+        assert R.describe(R.redact(evs_n[0], seat), ["alice", "bob", "charlie"]) == "alice voted in secret."
+        assert canonical(R.view(s_black, seat)) == canonical(R.view(s_none, seat))
+
+
 def test_it_never_reveals_who_holds_a_stop():
     base = dict(hands=[["sprint"], ["stop", "dash"], ["dash", "trip"], ["step", "dash"]], disc="white")
     s_holder = at_cards(game(4, **base))

@@ -74,7 +74,7 @@ def test_it_flips_the_disc_on_doubles_and_votes_then_acts_once():
     assert s["active"] == 1 and s["disc"] == "white"
     window = {"kind": "window", "default": {"type": "vote", "marker": "none"}, "seconds": 60}
     assert R.to_act(s) == {0: window, 1: window, 2: window}
-    assert notations(s, 2) == ["vote black", "vote white", "abstain"]
+    assert notations(s, 2) == ["vote black", "vote white"]   # no abstaining: a marker of each colour
     s, _ = act(s, 0, {"type": "vote", "marker": "black"})
     s, _ = act(s, 1, {"type": "vote", "marker": "black"})
     s, evs = act(s, 2, {"type": "vote", "marker": "white"})
@@ -91,6 +91,32 @@ def test_it_uses_the_vote_seconds_option_and_counts_a_missing_vote_as_no_marker(
     s, _ = act(s, 0, {"type": "vote", "marker": "white"})
     s, evs = act(s, 1, R.to_act(s)[1]["default"])
     assert s["line"] == 24
+
+
+def test_it_plays_no_marker_only_when_the_time_runs_out_and_the_log_says_so():
+    # alice votes black, bob lets his time run out, charlie votes white: the line moves 0
+    s = at_cards(rolled(game(3), 3, 1))
+    s, _ = act(s, 0, {"type": "end"}, Script(dice=[2, 2]))
+    assert "abstain" not in notations(s, 1)
+    s, _ = act(s, 0, {"type": "vote", "marker": "black"})
+    s, evs = act(s, 1, R.to_act(s)[1]["default"])
+    names = ["alice", "bob", "charlie"]
+    assert R.describe(evs[0], names) == "bob's time to vote ran out: no marker."
+    assert R.describe(R.redact(evs[0], 0), names) == "bob voted in secret."   # not shown before the reveal
+    s, evs = act(s, 2, {"type": "vote", "marker": "white"})
+    reveal = next(e for e in evs if e["type"] == "vote_reveal")
+    assert reveal["data"]["delta"] == 0 and s["line"] == 25
+    assert "bob: no marker (time ran out)" in R.describe(reveal, names)
+
+
+def test_it_moves_the_line_by_one_for_every_marker():
+    # every voter hides black or white, so two voters move the line by 2 or 0, never by 1
+    for a, b, line in (("black", "black", 27), ("black", "white", 25), ("white", "white", 23)):
+        s = at_cards(rolled(game(2), 3, 1))
+        s, _ = act(s, 0, {"type": "end"}, Script(dice=[2, 2]))
+        s, _ = act(s, 0, {"type": "vote", "marker": a})
+        s, _ = act(s, 1, {"type": "vote", "marker": b})
+        assert s["line"] == line
 
 
 def test_it_passes_the_turn_counter_clockwise_to_the_next_seat():
@@ -298,14 +324,14 @@ def test_it_opens_the_stop_window_to_every_other_player_alike():
         window = {"kind": "window", "default": {"type": "pass"}, "seconds": 25}
         assert R.to_act(s) == {1: window, 2: window}
         assert evs[-1]["data"]["window"] == [1, 2]
-        assert notations(s, 2) == ["pass"]
+        assert notations(s, 2) == ["resolve"]
     assert notations(s, 0) == []
 
 
 def test_it_cancels_a_card_with_stop_and_gives_the_cancelled_player_a_point():
     s = at_cards(game(3, hands=[["sprint"], ["stop"], ["dash"]], pile=["dash", "step", "trip"]))
     s, _ = act(s, 0, {"type": "play", "card": "sprint"})
-    assert notations(s, 1) == ["pass", "stop"]
+    assert notations(s, 1) == ["resolve", "stop"]
     s, evs = act(s, 1, {"type": "stop"})
     assert s["pos"][0] == 0 and s["points"][0] == 1
     assert R.cards_of(s["discard"]) == ["stop", "sprint"]
@@ -426,6 +452,17 @@ def test_it_scores_the_last_and_finish_line_objectives():
     assert s["end"]["objective_points"][3] == 4
 
 
+def test_it_ranks_shared_positions_with_standard_competition_ranking():
+    # squares [6, 7, 7]: blue and green share the first position, red is third (not second):
+    # red holding its own colour card scores -2, not the +5 of a second place
+    s = game(3, pos=[6, 7, 7], objectives=["color-red", "last", "color-blue"])
+    s["hands"] = [["dash"], ["dash"], ["dash"]]
+    s, _ = _end(s)
+    assert s["end"]["race_ranks"] == [3, 1, 1]
+    # red: own colour, not second: -2; blue: 'last' card, first: 0; green: blue is first: +4
+    assert s["end"]["objective_points"] == [-2, 0, 4]
+
+
 def test_it_adds_points_and_point_cards_to_the_pawn_and_ranks_by_the_final_square():
     s = game(2, pos=[25, 20], objectives=["last", "color-red"])
     s["points"] = [1, 3]
@@ -453,7 +490,7 @@ def test_it_breaks_a_tie_by_cards_in_hand_then_by_a_secret_vote_of_the_others():
     assert R.result(s) is None
     assert R.to_act(s) == {2: {"kind": "window", "default": {"type": "vote", "marker": "none"},
                                "seconds": 60}}
-    assert notations(s, 2) == ["vote red", "vote blue", "abstain"]
+    assert notations(s, 2) == ["vote red", "vote blue"]
     s2, evs = act(s, 2, {"type": "vote", "marker": 1})
     assert R.result(s2)["winners"] == [1] and R.result(s2)["ranks"] == [2, 1, 3]
     s3, evs = act(s, 2, {"type": "vote", "marker": "none"})
@@ -611,3 +648,69 @@ def test_it_ends_the_game_at_once_when_one_of_two_resigns_during_a_vote():
     s, evs = act(s, 1, {"type": "resign"})
     assert types(evs) == ["resign", "game_over"]
     assert R.result(s)["winners"] == [0] and R.to_act(s) == {}
+
+
+# ----------------------------------------------------------------------------------- colours
+
+
+def test_it_lets_players_choose_their_colour_with_the_seat_colour_as_default():
+    from games.rng import Rng
+    assert R.OPTIONS_SCHEMA["properties"]["colors"]["default"] == R.COLORS
+    evs = R.setup(3, {"colors": ["purple", "red", "yellow", "green", "blue"]}, Rng("colours", 0))
+    s = replay(R, evs)
+    assert s["colors"] == ["purple", "red", "yellow"]
+    view = R.view(s, 0)
+    assert view["colors"] == ["purple", "red", "yellow"] and view["you"]["color"] == "purple"
+    # the colour objective cards of the colours in play are dealt, the others discarded
+    dealt = {R.OBJECTIVES[k].get("color") for k in s["objectives"]} - {None}
+    assert dealt <= {"purple", "red", "yellow"}
+    assert replay(R, R.setup(2, {}, Rng("colours", 0)))["colors"] == ["red", "blue"]
+
+
+def test_it_refuses_two_players_with_the_same_colour():
+    with pytest.raises(IllegalAction, match="colour of their own"):
+        R.check_players(2, {"colors": ["red", "red", "green", "yellow", "purple"]})
+    R.check_players(2, {"colors": ["red", "blue", "red", "red", "red"]})   # only the first two count
+    with pytest.raises(IllegalAction, match="Colours"):
+        R.check_players(2, {"colors": ["pink", "blue", "green", "yellow", "purple"]})
+
+
+def test_it_scores_a_colour_objective_by_the_chosen_colours():
+    # alice (seat 0) chose blue, bob (seat 1) red; alice holds the red card and bob is first: +4
+    s = game(2, pos=[10, 20], objectives=["color-red", "last"])
+    s["colors"] = ["blue", "red"]
+    s["hands"] = [["dash"], ["dash"]]
+    s, _ = _end(s)
+    assert s["end"]["objective_points"][0] == 4 + 2
+
+
+def test_it_replays_a_stream_recorded_before_colours_could_be_chosen():
+    old = [event("setup", n=3, options=OPTS_OLD, disc="black", line=25, first=0, hands=[["dash"]] * 3,
+                 objectives=["last", "color-green", "color-red"], pile=["dash"] * 30), event("turn", seat=0)]
+    s = replay(R, old)
+    assert R.view(s, 1)["colors"] == ["red", "blue", "green"] and R.view(s, 1)["you"]["color"] == "blue"
+
+
+OPTS_OLD = {"vote_seconds": 60, "reaction_seconds": 60}
+
+
+def test_it_lets_a_joining_player_pick_a_colour_no_seated_player_has():
+    # alice created a 3-player game (seat 0, red); bob joins seat 1 and picks green
+    opts = {"colors": list(R.COLORS)}
+    assert R.join_choices(opts, 3, 1, seated=[0]) == ["blue", "green", "yellow", "purple"]
+    opts = R.choose_at_join(opts, 3, 1, "green", seated=[0])
+    assert opts["colors"][:3] == ["red", "green", "blue"]       # the open seat 2 takes blue instead
+    # charlie joins seat 2: red and green are taken
+    with pytest.raises(IllegalAction, match="already has red"):
+        R.choose_at_join(opts, 3, 2, "red", seated=[0, 1])
+    with pytest.raises(IllegalAction, match="among"):
+        R.choose_at_join(opts, 3, 2, "pink", seated=[0, 1])
+    opts = R.choose_at_join(opts, 3, 2, "purple", seated=[0, 1])
+    R.check_players(3, opts)
+    assert replay(R, R.setup(3, opts, Rng("join", 0)))["colors"] == ["red", "green", "purple"]
+
+
+def test_it_deals_a_game_created_before_the_colour_option_exactly_as_before():
+    # verify_game re-derives finished games from their stored options: no "colors" key there
+    setup = R.setup(3, dict(OPTS_OLD), Rng("old-options", 0))[0]
+    assert "colors" not in setup["data"]["options"] and setup["data"]["colors"] == ["red", "blue", "green"]

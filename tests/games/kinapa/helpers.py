@@ -19,7 +19,8 @@ def start(hands, objects=None, options=None, emperor=None):
     objects = list(range(top // 2)) if objects is None else objects
     first = emperor if emperor is not None else next(s for s in range(n) if "A1" in hands[s])
     evs = [
-        event("setup", players=n, two_player=bool(two), numbers=top, options=opts),
+        event("setup", players=n, two_player=bool(two), numbers=top, options=opts,
+              **({"fox_rounds": True} if two else {})),
         event("deal", hands=[rules.sort_cards(h) for h in hands], objects=objects),
         event("emperor", seat=first, prev=None, reason="cat"),
         event("round", round=1, emperor=first),

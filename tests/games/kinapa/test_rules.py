@@ -597,3 +597,132 @@ def test_it_a_face_down_card_taken_from_a_punished_player_goes_back_face_down_if
     for seat in (A, D, None):
         assert rules.view(s2, seat)["players"][B]["public"] == before[seat]
         assert hidden not in json.dumps([rules.redact(e, seat) for e in new])
+
+
+# ----------------------------------------------------------------- issue 13: two players, second pass
+
+
+TWO_HANDS = [["A1", "S1", "A2", "A3"], ["S2", "A7", "S4", "S5"]]
+TWO_BOTS = [["S3", "A5", "A6", "S6"], ["A4", "S7", "A8", "S8"]]
+
+
+def _finish_turn(state, evs, emp):
+    """The Emperor turns over face-down objects until the turn moves on (no pair goes down here)."""
+    while state["emperor"] == emp and state["phase"] == "flip":
+        pos = next(p for p in range(len(state["pairs"])) if state["pairs"][p] is None)
+        state, evs, _ = act(state, evs, emp, {"type": "flip", "pos": pos})
+    return state, evs
+
+
+def test_it_two_players_a_liar_is_punished_for_two_rounds_even_when_the_emperor_stays():
+    # Round 1: bob (seat 1) raises a hand for the 2 he holds: Liar!
+    state, evs = two_player(TWO_HANDS, TWO_BOTS, objects=[3, 2, 1, 0])
+    state, evs, _ = act(state, evs, 0, {"type": "announce", "number": 2})
+    state, evs, _ = act(state, evs, 1, {"type": "answer", "raise": True})
+    assert state["foxes"][1] == 2 and state["liar"] == 1
+    state, evs, _ = act(state, evs, 0, {"type": "give", "card": "A3"})
+    state, evs = _finish_turn(state, evs, 0)
+    assert state["round"] == 2 and state["emperor"] == 1 and state["foxes"][1] == 2
+    # Round 2: bob is the Emperor; alice raises, so alice is the Emperor again
+    state, evs, _ = act(state, evs, 1, {"type": "announce", "number": 8})
+    state, evs, _ = act(state, evs, 0, {"type": "answer", "raise": True})
+    state, evs = _finish_turn(state, evs, 1)
+    assert state["round"] == 3 and state["emperor"] == 0 and state["foxes"][1] == 1
+    # Round 3: bob is not asked, his BOT never raises: nobody raised and alice stays the Emperor
+    state, evs, new = act(state, evs, 0, {"type": "announce", "number": 6})
+    assert "window" not in [k["kind"] for k in rules.to_act(state).values()]
+    state, evs, _ = act(state, evs, 0, {"type": "take", "from": 3})
+    state, evs, _ = act(state, evs, 0, {"type": "give", "card": next(iter(state["hands"][0]))
+                                          if state["taken"] != state["hands"][0][0] else state["hands"][0][1]})
+    state, evs = _finish_turn(state, evs, 0)
+    assert state["round"] == 4 and state["emperor"] == 0
+    # two turns of penalty are over: bob's hand is hidden and he answers again
+    assert state["foxes"][1] == 0 and rules.view(state, 0)["players"][1]["public"] is None
+    state, evs, _ = act(state, evs, 0, {"type": "announce", "number": 5})
+    assert rules.to_act(state) == {1: {"kind": "window", "default": {"type": "answer", "raise": False},
+                                       "seconds": state["options"]["window_seconds"]}}
+
+
+def test_it_two_player_streams_recorded_before_fox_rounds_replay_as_they_were():
+    state, evs = two_player(TWO_HANDS, TWO_BOTS)
+    old = [dict(evs[0], data={k: v for k, v in evs[0]["data"].items() if k != "fox_rounds"})] + evs[1:]
+    from games.engine import event
+    state = replay(rules, old)
+    state["foxes"][1], state["fox_wait"][1] = 2, False
+    state = rules.evolve(state, event("round", round=2, emperor=0))
+    assert state["foxes"][1] == 2                   # the old rule: only a change of Emperor counts
+    state = rules.evolve(state, event("emperor", seat=1, prev=0, reason="chosen"))
+    assert state["foxes"][1] == 1
+
+
+def test_it_two_players_a_second_pair_with_cards_still_in_hand_does_not_win():
+    # objects in order: position p holds object p (1-2, 3-4, 5-6, 7-8)
+    state, evs = two_player([["A1", "S1", "A2", "A3"], ["S2", "A4", "S4", "S3"]],
+                            [["A5", "S5", "A6", "A7"], ["S6", "S7", "A8", "S8"]])
+    state, evs, _ = act(state, evs, 0, {"type": "switch"})          # alice takes up A5 S5 A6 A7
+    state, evs, new = act(state, evs, 0, {"type": "flip", "pos": 2})
+    assert state["placed"][0] == 1 and state["hands"][0] == ["A6", "A7"]
+    state, evs = _finish_turn(state, evs, 0)
+    assert state["emperor"] == 1
+    state, evs, _ = act(state, evs, 1, {"type": "switch"})
+    state, evs = _finish_turn(state, evs, 1)
+    state, evs, _ = act(state, evs, 0, {"type": "switch"})          # back to A1 S1 A2 A3
+    state, evs, new = act(state, evs, 0, {"type": "flip", "pos": 0})
+    assert state["placed"][0] == 2 and state["hands"][0] == ["A2", "A3"]
+    assert rules.result(state) is None and state["phase"] == "flip"   # two cards left: play on
+
+
+def test_it_two_players_an_empty_hand_wins():
+    state, evs = two_player([["A1", "S1", "A3", "S3"], ["S2", "A4", "S4", "A2"]],
+                            [["A5", "S5", "A6", "A7"], ["S6", "S7", "A8", "S8"]])
+    state, evs, _ = act(state, evs, 0, {"type": "announce", "number": 5})
+    state, evs, _ = act(state, evs, 1, {"type": "answer", "raise": True})   # both 5s lie in alice's BOT
+    state, evs, _ = act(state, evs, 0, {"type": "flip", "pos": 0})
+    assert rules.result(state) is None
+    state, evs, _ = act(state, evs, 0, {"type": "flip", "pos": 1})
+    res = rules.result(state)
+    assert state["hands"][0] == [] and res["winners"] == [0]
+    assert res["summary"] == "{seat0} got rid of their hand and wins."
+    assert rules.describe(evs[-1], ["alice", "bob"]) == "alice has got rid of their hand and wins!"
+
+
+def test_it_a_number_already_put_down_can_still_be_announced():
+    state, evs = start(DEAL4, emperor=C)                    # C holds the pair of 6
+    state, evs, _ = act(state, evs, C, {"type": "announce", "number": 6})
+    state, evs, _ = answer_all(state, evs, raises={A, B, D})
+    state, evs, _ = act(state, evs, C, {"type": "flip", "pos": 2})      # object 5-6
+    assert state["pairs"][2] == {"seat": C, "number": 6}
+    state, evs = _finish_turn(state, evs, C)
+    state, evs, _ = act(state, evs, C, {"type": "next", "seat": B})
+    emp = B
+    assert "kinapa 6" in [a["notation"] for a in rules.legal_actions(state, emp)]
+    state, evs, _ = act(state, evs, emp, {"type": "announce", "number": 6})
+    others = {p for p in range(4) if p != emp}
+    state, evs, new = answer_all(state, evs, raises=others)
+    assert new[-1]["type"] == "no_exchange" and new[-1]["data"]["reason"] == "nobody"
+
+
+def test_it_sheep_go_back_at_once_when_the_only_player_without_one_resigns():
+    state, evs = start(DEAL4, emperor=A)
+    state["sheep"] = [True, True, True, False]
+    state, evs, new = act(state, evs, D, RESIGN)
+    assert state["sheep"] == [True, False, False, False]     # all but the last given (the Emperor's)
+    assert new[0]["data"]["sheep_reset"] is True
+    assert "go back to the centre" in rules.describe(new[0], ["alice", "bob", "charlie", "dan"])
+    assert canonical(replay(rules, evs)) == canonical(state)
+
+
+def test_it_two_player_heuristic_bot_switches_when_its_hand_is_stuck():
+    from games.kinapa import bots
+    # bob holds A6 and S6 but the pair of 5 already lies on object 5-6: two dead cards
+    state, evs = two_player([["A1", "S1", "A2", "A3"], ["S2", "A6", "S6", "A4"]],
+                            [["S3", "A5", "S5", "S4"], ["A7", "S7", "A8", "S8"]])
+    state["pairs"][2] = {"seat": 0, "number": 5}
+    state["known"][2] = True
+    state["emperor"] = 1
+    picks = {canonical(bots.heuristic_bot(state, 1, Rng("b", i))) for i in range(20)}
+    assert picks == {canonical({"type": "switch"})}
+    # alice holds the pair of 1 she can still put down: she never switches
+    state["emperor"] = 0
+    picks = [bots.heuristic_bot(state, 0, Rng("a", i)) for i in range(20)]
+    assert all(p["type"] == "announce" for p in picks)

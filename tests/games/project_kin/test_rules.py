@@ -154,6 +154,17 @@ def test_it_loops_from_the_end_of_the_middle_track_to_the_home_base():
     assert "move b1 BB" in notations(s, 1)
 
 
+def test_it_lets_a_piece_moving_backwards_take_the_loop_like_a_dotted_line():
+    # a bomb carrier moving backwards from the Blue guard reaches the end of the middle track and
+    # may take the loop home there, as it could take a dotted line
+    s = board(pos={"r1": "BG", "b1": "M1"}, roll=2)
+    s["bomb"]["carrier"] = "r1"
+    assert "move r1 RB" in notations(s, 0) and "move r1 M5" in notations(s, 0)
+    # but the loop never runs from the base to the end of the track
+    s = board(pos={"r1": "RB", "b1": "M1"}, roll=1)
+    assert "move r1 M6" not in notations(s, 0)
+
+
 def test_it_takes_a_piece_out_on_the_enemy_base_with_an_exact_roll():
     s = board(pos={"r1": "BG", "r2": "M2", "b1": "M4"}, roll=1)
     events, s2 = act(s, 0, "move r1 BB")
@@ -177,25 +188,44 @@ def test_it_lets_an_unguarded_guard_space_be_passed():
     assert "move r1 BB" in notations(s, 0)
 
 
-def test_it_fires_a_manned_turret_at_an_enemy_ending_its_turn_on_the_target():
-    # Red mans the middle turret on its side (aimed at the Red guard); Blue lands on the Red guard
-    s = board(pos={"r1": "TR", "r2": "M3", "b1": "M1"}, seat=1, roll=1)
+def test_it_fires_a_sides_turret_at_an_enemy_ending_its_turn_on_the_target_nobody_manning_it():
+    # the middle turret on Red's half belongs to Red and aims at Red's guard; Blue lands on it
+    assert rules.BOARD["turret_seat"] == {"RT": 0, "TR": 0, "BT": 1, "TB": 1}
+    s = board(pos={"r2": "M3", "b1": "M1"}, seat=1, roll=1)
     events, s2 = act(s, 1, "move b1 RG")
-    assert "turret_fired" in types(events)
+    fired = next(e for e in events if e["type"] == "turret_fired")
+    assert fired["data"]["seat"] == 0 and fired["data"]["turret"] == "TR"
     assert P(s2)["b1"] == "spawn"
 
 
-def test_it_does_not_fire_an_unmanned_turret():
-    s = board(pos={"r2": "M3", "b1": "M1"}, seat=1, roll=1)
-    events, s2 = act(s, 1, "move b1 RG")
+def test_it_never_fires_a_turret_at_its_own_side_even_with_an_enemy_standing_on_it():
+    # before issue 13 Blue standing on Red's middle turret shot Red's own guard
+    s = board(pos={"r1": "RB", "r2": "M3", "b1": "TR"}, roll=1)
+    events, s2 = act(s, 0, "move r1 RG")
+    assert "turret_fired" not in types(events) and P(s2)["r1"] == "RG"
+
+
+def test_it_fires_only_at_the_end_of_the_enemys_turn():
+    # a Blue piece already on the Red guard is not shot when Red's turn ends
+    s = board(pos={"r2": "M3", "b1": "RG"}, roll=1)
+    events, s2 = act(s, 0, "move r2 MR")
     assert "turret_fired" not in types(events) and P(s2)["b1"] == "RG"
 
 
 def test_it_aims_the_base_turrets_at_the_space_before_the_objective():
     assert rules.BOARD["turrets"]["RT"] == ["OP"] and rules.BOARD["turrets"]["BT"] == ["OP"]
-    s = board(pos={"r1": "RT", "r2": "M2", "b1": "R4"}, seat=1, roll=2)
+    # Red's base turret shoots Blue, Blue's shoots Red: nobody may stop just before the Objective
+    s = board(pos={"r2": "M2", "b1": "R4"}, seat=1, roll=2)
     events, s2 = act(s, 1, "move b1 OP")
-    assert "turret_fired" in types(events)
+    assert [e["data"]["turret"] for e in events if e["type"] == "turret_fired"] == ["RT"]
+    assert P(s2)["b1"] == "spawn"
+    s = board(pos={"r1": "R3", "b2": "M5"}, roll=2)
+    events, s2 = act(s, 0, "move r1 OP")
+    assert [e["data"]["turret"] for e in events if e["type"] == "turret_fired"] == ["BT"]
+    # going through to the Objective in one move is safe
+    s = board(pos={"r1": "R3", "b2": "M5"}, roll=3)
+    events, s2 = act(s, 0, "move r1 OBJ")
+    assert "turret_fired" not in types(events) and P(s2)["r1"] == "OBJ"
 
 
 def test_it_gives_another_turn_on_a_retake_space():
@@ -423,6 +453,31 @@ def test_it_makes_a_wall_move_one_and_unjumpable():
     assert "move rK M3" in notations(s, 0)  # but it can be taken with an exact roll
 
 
+def test_it_lets_a_wall_stay_put_since_it_moves_up_to_one_space():
+    s = board(TKC, pos={"rK": "out", "rw1": "M1", "bK": "BG"}, roll=3)
+    n = notations(s, 0)
+    assert n == ["move rw1 M2", "stay rw1"]
+    events, s2 = act(s, 0, "stay rw1")
+    assert P(s2)["rw1"] == "M1" and s2["turn"]["seat"] == 1
+    assert "leaves the Wall rw1" in rules.describe(events[0], ["alice", "bob"])
+
+
+def test_it_makes_a_wall_just_spawned_move():
+    s = board(TKC, pos={"rK": "M3", "rw1": "RB", "bK": "BG"}, roll=2, piece="rw1")
+    assert "stay rw1" not in notations(s, 0) and "move rw1 RG" in notations(s, 0)
+
+
+def test_it_keeps_the_king_as_the_last_pawn_when_three_normals_are_out():
+    # To Kingdom Come: the King stays on the board as the last pawn; the red final piece stays in its
+    # pool (the King already moves backwards and must keep its own rules)
+    s = board(TKC, pos={"rK": "M3", "r2": "BG", "r3": "out", "r4": "out", "bK": "M5"}, roll=1)
+    events, s2 = act(s, 0, "move r2 BB")
+    assert "final_piece" not in types(events)
+    assert P(s2)["rK"] == "M3" and P(s2)["rF"] == "final"
+    s2["turn"] = {"seat": 0, "number": 9, "phase": "move", "roll": 2, "piece": None, "extra": False}
+    assert "move rK M1" in notations(s2, 0)
+
+
 def test_it_lets_a_sage_eat_friends_for_ability_points():
     s = board(TKC, pos={"rK": "RB", "rs1": "M1", "r2": "M2", "bK": "BG"}, roll=1)
     events, s2 = act(s, 0, "move rs1 M2 eat")
@@ -633,3 +688,19 @@ def test_it_resets_without_handing_over_the_bomb_when_a_split_takes_its_carrier_
     events, s2 = act(s, 0, "move r2 L3 split BOMB L2")
     assert P(s2)["r2"] == "BOMB" and P(s2)["b2"] == "spawn"
     assert "bomb_picked" not in types(events) and s2["bomb"]["carrier"] is None
+
+
+def test_it_never_shoots_a_turrets_own_side_over_many_games():
+    from games.registry import Kind
+    from tests.games.harness import play
+    shots = set()
+    for i in range(40):
+        opts = {"variant": "to_kingdom_come"} if i % 2 else {}
+        events, _ = play(Kind("project_kin"), 2, opts, f"turrets-{i}", check_every=10**9)
+        for e in events:
+            if e["type"] == "turret_fired":
+                d = e["data"]
+                assert d["seat"] == rules.BOARD["turret_seat"][d["turret"]]
+                assert rules.pseat(d["piece"]) != d["seat"]
+                shots.add(d["turret"])
+    assert shots == {"RT", "BT", "TR", "TB"}   # every turret fires, the base ones too

@@ -1,0 +1,150 @@
+"""Accounts (issue 11): one username rule on the page and the API, passwords unlike the name,
+an email change confirmed from the new address, sign-in lockout, and the pages' own attacks."""
+
+import re
+
+import pytest
+import time_machine
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils import timezone
+
+from games import services
+from games.models import Event
+from tests.play import accepted
+
+pytestmark = pytest.mark.django_db
+
+User = get_user_model()
+
+
+def register(api, username, password="a-long-password", email="new@example.com"):
+    return api().post("/api/accounts/register/", {"username": username, "email": email, "password": password},
+                      format="json")
+
+
+def test_it_takes_a_fullwidth_name_as_its_plain_form(api, alice):
+    r = register(api, "ａｌｉｃｅ")
+    assert r.status_code == 400 and "taken" in r.json()["detail"]
+    r = register(api, "ｄｏｒａ")
+    assert r.status_code == 201 and r.json()["username"] == "dora"
+    # and signs in as typed, as the login page's form does
+    r = api().post("/api/accounts/token/", {"username": "ｄｏｒａ", "password": "a-long-password"}, format="json")
+    assert r.status_code == 200
+
+
+@pytest.mark.parametrize("lookalike", ["\u0430lice", "ALICE", "al\u0456ce"])  # Cyrillic а, upper case, Ukrainian і
+def test_it_refuses_a_name_that_looks_like_a_taken_one(api, client, alice, lookalike):
+    r = register(api, lookalike)
+    assert r.status_code == 400 and "taken" in r.json()["detail"]
+    page = client.post(reverse("signup"), {"username": lookalike, "email": "x@example.com", "password": "a-long-password"})
+    assert page.status_code == 200 and "taken" in page.content.decode()
+    assert User.objects.count() == 1
+
+
+def test_the_page_and_the_api_share_one_rule(api, client):
+    assert register(api, "a b").status_code == 400
+    page = client.post(reverse("signup"), {"username": "a b", "email": "x@example.com", "password": "a-long-password"})
+    assert page.status_code == 200 and not User.objects.exists()
+
+
+def test_it_refuses_a_password_like_the_name(api):
+    r = register(api, "charlie-brown", password="charlie-brown1")
+    assert r.status_code == 400 and "password" in r.json()["detail"]
+
+
+def _change_email(client, user, new, mailoutbox):
+    client.force_login(user)
+    client.post(reverse("settings"), {"email": new, "email_turns": "on"})
+    return re.search(r"https?://\S+", mailoutbox[-1].body).group(0)
+
+
+def test_an_email_change_waits_for_the_new_addresss_confirmation(client, alice, bob, mailoutbox):
+    link = _change_email(client, alice, "alice@new.example", mailoutbox)
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"  # nothing goes there yet
+    client.force_login(bob)
+    client.get(link)  # another player's link changes nothing for them
+    bob.refresh_from_db()
+    assert bob.email == "bob@example.com"
+    client.force_login(alice)
+    client.get(link)
+    alice.refresh_from_db()
+    assert alice.email == "alice@new.example"
+
+
+def test_an_email_change_link_expires_and_dies_with_a_newer_change(client, alice, mailoutbox):
+    old_link = _change_email(client, alice, "one@example.com", mailoutbox)
+    with time_machine.travel(timezone.now() + timezone.timedelta(days=4)):
+        client.get(old_link)
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+    first = _change_email(client, alice, "two@example.com", mailoutbox)
+    second = _change_email(client, alice, "three@example.com", mailoutbox)
+    client.get(second)
+    client.get(first)  # sent for the address alice had before
+    alice.refresh_from_db()
+    assert alice.email == "three@example.com"
+
+
+def test_the_login_page_locks_out_repeated_failures(client, alice, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert client.post(reverse("login"), {"username": "alice", "password": "guess"}).status_code == 200
+    r = client.post(reverse("login"), {"username": "alice", "password": "guess"})
+    assert r.status_code == 429 and int(r["Retry-After"]) > 0 and "Try again" in r.content.decode()
+    r = client.post(reverse("login"), {"username": "alice", "password": "a-long-password"})
+    assert r.status_code == 429
+
+
+def test_the_pages_answer_odd_numbers_without_crashing(client, alice, bob):
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=None))
+    client.force_login(alice)
+    assert client.get("/games/99999999999999999999999/").status_code == 404
+    assert client.get(f"/games/{game.pk}/?at=²").status_code == 200
+    r = client.post(reverse("game-act", args=[game.pk]), {"notation": "x", "expected_version": "²"})
+    assert r.status_code == 302
+
+
+def test_every_kinapa_log_link_opens(client, alice, bob):
+    """The first lines of a Kinapa log link to ?at=1, inside the deal: it used to crash."""
+    game = accepted(services.create_game(creator=alice, kind="kinapa", seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=None))
+    client.force_login(alice)
+    for at in range(1, game.version + 1):
+        assert client.get(f"/games/{game.pk}/?at={at}").status_code == 200
+
+
+def test_the_pages_move_key_cannot_be_computed_by_another_player(client, alice, bob, settings):
+    """The web page's idempotency key is keyed with the server's secret (it was a plain hash of
+    seat, version and move)."""
+    import hashlib
+
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=None))
+    client.force_login(alice)
+    from games.registry import get
+    from games.store import load_state
+
+    move = get("knonsters").rules.legal_actions(load_state(game), 0)[0]["notation"]
+    client.post(reverse("game-act", args=[game.pk]), {"notation": move, "expected_version": game.version})
+    key = Event.objects.get(game=game, seat=0, command__isnull=False).idempotency_key
+    digest = hashlib.sha256(" ".join(move.split()).lower().encode()).hexdigest()
+    assert key and digest[:24] not in key and digest not in key
+
+
+def test_code_that_signs_in_without_a_request_still_can(client, alice):
+    """Client.login has no request to count failures on; the lockout does not get in its way."""
+    assert client.login(username="alice", password="a-long-password")
+
+
+def test_the_sign_up_page_shares_the_sign_in_budget_per_address(client, settings):
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "auth": "2/min"}}
+    codes = [client.post(reverse("signup"), {"username": f"dora{i}", "email": "d@example.com", "password": "x"}).status_code
+             for i in range(3)]
+    assert codes == [200, 200, 429]
+    cache.clear()

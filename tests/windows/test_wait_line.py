@@ -1,0 +1,63 @@
+"""A window is not "your turn": page, lobby and email subject say what happened and what to answer."""
+
+import re
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from games import selectors, services
+from tests.play import accepted
+from tests.windows.helpers import open_stop_window
+
+pytestmark = pytest.mark.django_db
+
+LINE = re.compile(r"Kenta: (\w+) plays ([^—]+) — answer resolve( or stop)? \(closes in 2 days\)")
+
+
+def test_it_says_what_to_answer_in_the_page_the_lobby_and_the_email(monkeypatch, client, inbox, alice, bob, charlie):
+    with time_machine.travel(timezone.now(), tick=False):
+        game, state, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
+        me = game.seats.all()[seats[0]].user
+        line = selectors.wait_line(game, seats[0])
+        assert LINE.fullmatch(line), line
+        player = LINE.fullmatch(line).group(1)
+        assert player == game.seats.all()[state["playing"]["seat"]].name
+        client.force_login(me)
+        page = client.get(f"/games/{game.pk}/").content.decode()
+        assert line.split(" (closes")[0] in page and "<title>Answer · Kenta" in page and "Your turn" not in page
+        lobby = client.get("/").content.decode()
+        assert line in lobby.replace("&#x27;", "'")
+        mails = [m for m in inbox() if m.to == [me.email]]
+        assert mails[-1].subject == line.replace("Kenta:", f"Kenta #{game.pk}:")
+
+
+def test_it_names_whom_a_turn_waits_for_without_a_stray_comma(client, alice, bob, charlie):
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}]))
+    client.force_login(alice)
+    services.act(game.pk, 0, notation=next(a["notation"] for a in selectors.game_for(game, alice)["legal_actions"]))
+    game.refresh_from_db()
+    assert selectors.wait_line(game, 0, due=False) == "Knonsters: waiting for bob and charlie"
+    assert selectors.wait_line(game, 1, due=False) == "Your turn in Knonsters"
+
+
+def test_it_credits_each_log_line_to_no_one_but_the_player_it_names(monkeypatch, client, alice, bob, charlie):
+    game, _, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    log = page[page.index('<ol class="log"'):page.index("</ol>", page.index('<ol class="log"'))]
+    # "bob rolled …" happens inside alice's command (her turn ended): no "· alice" beside it.
+    for meta in re.findall(r'<span class="log-meta muted">(.*?)<time', log, re.S):
+        assert meta.strip() == ""
+    assert "rolled" in log
+
+
+def test_it_rounds_the_time_left_instead_of_cutting_it(alice, bob):
+    from datetime import timedelta
+
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=2 * 86400))
+    game.refresh_from_db()
+    now = game.deadline - timedelta(days=2) + timedelta(seconds=5)  # a few seconds after the move
+    assert selectors.wait_line(game, 0, now=now) == "Your turn in Knonsters (due in 2 days)"
+    assert selectors.wait_line(game, 0, now=game.deadline - timedelta(hours=1, minutes=40)) == "Your turn in Knonsters (due in 2 hours)"
