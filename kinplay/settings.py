@@ -176,7 +176,7 @@ else:
     }
 # The cache holds the API's throttle counters: shared by every process (Redis, else files in var/).
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+    CACHES = {"default": {"BACKEND": "kinplay.cache.RedisCache", "LOCATION": REDIS_URL,  # one client per pool
                           "KEY_PREFIX": "kinplay"}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
