@@ -117,8 +117,8 @@ class CpuMeter:
     """CPU spent by gunicorn (master + workers) and by the PostgreSQL backends serving the
     bench database, to tell the server's own cost per move from the machine's other load."""
 
-    def __init__(self, gunicorn_pid, pg):
-        self.gunicorn_pid, self.pg = gunicorn_pid, pg
+    def __init__(self, gunicorn_pid, pg, redis_pid=None):
+        self.gunicorn_pid, self.pg, self.redis_pid = gunicorn_pid, pg, redis_pid
 
     def backends(self):
         out = subprocess.run(["psql", *self.pg.cli, "-tAc",
@@ -137,6 +137,7 @@ class CpuMeter:
         b = self.backends()
         return {"gunicorn": {p: proc_cpu(p) for p in g}, "postgres": {p: proc_cpu(p) for p in b},
                 "clients": {os.getpid(): proc_cpu(os.getpid())}, "commits": self.commits(),
+                "redis": {self.redis_pid: proc_cpu(self.redis_pid)} if self.redis_pid else {},
                 "traffic": Traffic.snapshot(), "machine": machine_cpu(), "t": time.monotonic()}
 
     @staticmethod
@@ -502,7 +503,7 @@ def main(argv=None):
 
         # ---- moves
         print(f"\n{args.clients} clients, {args.warmup:g}s warm-up then {args.seconds:g}s measured ...")
-        meter = CpuMeter(procs[-1].pid, pg)
+        meter = CpuMeter(procs[-1].pid, pg, redis_pid=procs[0].pid if "REDIS_URL" in env else None)
         load_before = os.getloadavg()[0]
         latencies, errors, games, span = run_clients(port, players, args.seconds, args.warmup, meter)
         moves_per_s = len(latencies) / span
@@ -517,9 +518,13 @@ def main(argv=None):
         if latencies:
             g_ms = CpuMeter.spent(a, b, "gunicorn") / len(latencies) * 1000
             p_ms = CpuMeter.spent(a, b, "postgres") / len(latencies) * 1000
+            # redis-server: the broker and the throttles' cache, a backing service like the database
+            r_ms = CpuMeter.spent(a, b, "redis") / len(latencies) * 1000
+            p_ms += r_ms
             busy = (b["machine"][0] - a["machine"][0]) / max(1, b["machine"][1] - a["machine"][1])
-            ours = (CpuMeter.spent(a, b, "gunicorn") + CpuMeter.spent(a, b, "postgres")) / (b["t"] - a["t"]) / (os.cpu_count() or 1)
-            print(f"  CPU per move         {g_ms + p_ms:8.2f} ms   (gunicorn {g_ms:.2f} + PostgreSQL backends {p_ms:.2f})")
+            ours = (CpuMeter.spent(a, b, "gunicorn") + CpuMeter.spent(a, b, "postgres") + CpuMeter.spent(a, b, "redis")) / (b["t"] - a["t"]) / (os.cpu_count() or 1)
+            print(f"  CPU per move         {g_ms + p_ms:8.2f} ms   (gunicorn {g_ms:.2f} + PostgreSQL backends "
+                  f"{p_ms - r_ms:.2f} + redis-server {r_ms:.2f})")
             c_ms = CpuMeter.spent(a, b, "clients") / len(latencies) * 1000
             theirs = CpuMeter.spent(a, b, "clients") / (b["t"] - a["t"]) / (os.cpu_count() or 1)
             print(f"  clients' CPU         {c_ms:8.2f} ms per move (this process: 8 threads building and parsing JSON)")
@@ -538,7 +543,7 @@ def main(argv=None):
                 Path(args.json).write_text(json.dumps({
                     "moves": n, "seconds": span, "moves_per_s": moves_per_s,
                     "p50_ms": pct(latencies, 50) * 1000, "p90_ms": pct(latencies, 90) * 1000,
-                    "p99_ms": pct(latencies, 99) * 1000, "server_cpu_ms": g_ms, "db_cpu_ms": p_ms,
+                    "p99_ms": pct(latencies, 99) * 1000, "server_cpu_ms": g_ms, "db_cpu_ms": p_ms, "redis_cpu_ms": r_ms,
                     "bytes_out": sent, "bytes_in": received, "connections": opened, "commits": commits,
                     "errors": dict(errors), "load_before": load_before,
                     "server": f"gunicorn {len(children(procs[-1].pid))} workers",

@@ -151,7 +151,7 @@ ROWS = [
 def table(results):
     k = results[0]
     lines = [
-        "| system | storage | durable before the answer? | moves/s | p50 | p99 | CPU per move (server + DB) "
+        "| system | storage | durable before the answer? | moves/s | p50 | p99 | CPU per move (server + DB, Redis) "
         "| bytes out / in per move | TCP connects per move | commits per move | load avg before |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
