@@ -27,8 +27,10 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# The quick suite (< 2 minutes on 2 cores): no random-game engine runs, browser, real
+# services, mutation runs or tests marked slow, spread over the CPUs by pytest-xdist. CI runs the full `make test`.
 test-fast: $(VENV)/.installed
-	$(PY) -m pytest -m "not engine and not browser and not services" $(PYTEST_ARGS)
+	$(PY) -m pytest -n auto --dist loadfile -m "not engine and not browser and not services and not mutation and not slow" $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed
 	$(PY) bench/engine.py

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """HTTP API throughput against gunicorn + PostgreSQL (issue 2, "Performance").
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres python bench/api.py [--seconds 20]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/kinplay_bench python bench/api.py [--seconds 20]
 
-1. Creates a bench database ``kinplay_bench`` (createdb) on the server of DATABASE_URL,
-   migrates it, and starts gunicorn as bin/run does (gunicorn.conf.py: threaded workers) on a free
+1. Uses the database named in DATABASE_URL (default ``kinplay_bench``), creating it
+   (createdb) when it does not exist, migrates it, and starts gunicorn as bin/run does
+   (gunicorn.conf.py: threaded workers with keep-alive) on a free
    loopback port, with a private redis-server as the broker when one is installed (the
    on-commit outbox kick really publishes), else the embedded filesystem broker.
 2. Creates one user and one Knonsters game against a bot (no clock) per client; then 8
@@ -19,7 +20,8 @@
 4. Times replaying 1,000 events: read from the database as games.store does (no snapshot
    used) and folded with evolve, and evolve alone. load_state is timed without the process's
    cache of latest states (the database path).
-The bench database is dropped at the end (--keep-db keeps it). Loopback addresses only.
+The bench database is dropped at the end only if this run created it (--keep-db keeps it even
+then); a database that existed before is never dropped. Loopback addresses only.
 """
 
 from __future__ import annotations
@@ -40,13 +42,13 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.engine import replay_1000_ms  # noqa: E402  (after the path is set)
 
-BENCH_DB = os.environ.get("BENCH_DB") or "kinplay_bench"  # make bench-peer: kp_peer
+BENCH_DB = "kinplay_bench"
 PASSWORD = "bench-password-123"
 
 
@@ -122,14 +124,14 @@ class CpuMeter:
 
     def backends(self):
         out = subprocess.run(["psql", *self.pg.cli, "-tAc",
-                              f"SELECT pid FROM pg_stat_activity WHERE datname = '{BENCH_DB}' AND pid <> pg_backend_pid()",
-                              BENCH_DB], env=self.pg.env, capture_output=True, text=True)
+                              f"SELECT pid FROM pg_stat_activity WHERE datname = '{self.pg.name}' AND pid <> pg_backend_pid()",
+                              self.pg.name], env=self.pg.env, capture_output=True, text=True)
         return [int(x) for x in out.stdout.split() if x.strip().isdigit()]
 
     def commits(self):
         out = subprocess.run(["psql", *self.pg.cli, "-tAc",
-                              f"SELECT xact_commit FROM pg_stat_database WHERE datname = '{BENCH_DB}'",
-                              BENCH_DB], env=self.pg.env, capture_output=True, text=True)
+                              f"SELECT xact_commit FROM pg_stat_database WHERE datname = '{self.pg.name}'",
+                              self.pg.name], env=self.pg.env, capture_output=True, text=True)
         return int(out.stdout.strip() or 0)
 
     def sample(self):
@@ -156,7 +158,12 @@ class Postgres:
         if parts.hostname not in ("127.0.0.1", "localhost", "::1"):
             raise SystemExit("bench/api.py only talks to a loopback PostgreSQL")
         self.parts = parts
-        self.bench_url = urlunsplit(parts._replace(path=f"/{BENCH_DB}"))
+        self.name = unquote(parts.path.lstrip("/")) or BENCH_DB
+        if self.name in ("postgres", "template0", "template1"):
+            raise SystemExit(f"bench/api.py will not fill the maintenance database {self.name!r} with bench data: "
+                             f"name a bench database in DATABASE_URL, e.g. .../{BENCH_DB}")
+        self.bench_url = urlunsplit(parts._replace(path=f"/{quote(self.name)}"))
+        self.created = False
         self.cli = ["-h", parts.hostname or "127.0.0.1", "-p", str(parts.port or 5432), "-U", parts.username or "postgres"]
         self.env = dict(os.environ, PGPASSWORD=parts.password or "")
 
@@ -166,15 +173,26 @@ class Postgres:
     def run(self, tool, *args):
         subprocess.run([tool, *self.cli, *args], env=self.env, check=True, stdin=subprocess.DEVNULL)
 
+    def exists(self) -> bool:
+        out = subprocess.run(["psql", *self.cli, "-tA", "-v", f"n={self.name}", "postgres"], env=self.env, check=True,
+                             input="SELECT 1 FROM pg_database WHERE datname = :'n';", capture_output=True, text=True)
+        return out.stdout.strip() == "1"
+
     def create(self):
-        self.drop()
-        self.run("createdb", BENCH_DB)
+        """Create the named database unless it exists (then it is used, and never dropped)."""
+        if self.exists():
+            print(f"bench/api.py: using the existing database {self.name} (it will not be dropped)")
+            return
+        self.run("createdb", self.name)
+        self.created = True
 
     def drop(self):
-        self.run("dropdb", "--if-exists", "--force", BENCH_DB)
+        if not self.created:  # never drop a database this run did not create
+            return
+        self.run("dropdb", "--if-exists", "--force", self.name)
 
     def version(self):
-        out = subprocess.run(["psql", *self.cli, "-tAc", "SHOW server_version", BENCH_DB], env=self.env,
+        out = subprocess.run(["psql", *self.cli, "-tAc", "SHOW server_version", self.name], env=self.env,
                              capture_output=True, text=True)
         return out.stdout.strip()
 
@@ -454,12 +472,12 @@ def main(argv=None):
     ap.add_argument("--json", help="also write the moves phase's figures to this file (make bench-peer)")
     args = ap.parse_args(argv)
 
-    base = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
+    base = os.environ.get("DATABASE_URL") or f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}"
     pg = Postgres(base)
     tmp = Path(tempfile.mkdtemp(prefix="kinplay-bench-"))
     procs = []
     try:
-        print(f"bench/api.py: creating database {BENCH_DB} on {pg.parts.hostname}:{pg.parts.port or 5432}")
+        print(f"bench/api.py: database {pg.name} on {pg.parts.hostname}:{pg.parts.port or 5432}")
         pg.create()
         env = {
             "DATABASE_URL": pg.bench_url, "KINPLAY_VAR": str(tmp / "var"), "DEBUG": "false",
@@ -491,7 +509,9 @@ def main(argv=None):
         # The server as bin/run starts it (gunicorn.conf.py), unless --workers/--threads say otherwise.
         overrides = [*(["-w", str(args.workers)] if args.workers else []),
                      *(["--threads", str(args.threads)] if args.threads else []),
-                     *(["-k", args.worker_class] if args.worker_class else [])]
+                     *(["-k", args.worker_class] if args.worker_class else []),
+                     # gunicorn runs gthread whenever threads > 1, and gunicorn.conf.py asks for 2
+                     *(["--threads", "1"] if args.worker_class == "sync" and not args.threads else [])]
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "kinplay.wsgi", "--config", "gunicorn.conf.py", "-b", f"127.0.0.1:{port}", *overrides],
             cwd=ROOT, env=child_env, stdout=glog, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
@@ -645,7 +665,7 @@ def main(argv=None):
             try:
                 pg.drop()
             except Exception as exc:  # noqa: BLE001
-                print(f"could not drop {BENCH_DB}: {exc}")
+                print(f"could not drop {pg.name}: {exc}")
         shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -13,6 +13,10 @@ from games.registry import get
 def rebuild(game: Game) -> None:
     rules = get(game.kind).rules
     with transaction.atomic():
+        # Moves go on meanwhile: with the row locked, a move either committed before (its
+        # events are read below) or waits and then applies its compare-and-set on top of the
+        # version written here; the row never goes back to an older version.
+        game = Game.objects.select_for_update().get(pk=game.pk)
         rows = list(Event.objects.filter(game=game).order_by("seq").values_list("seq", "type", "data"))
         Snapshot.objects.filter(game=game).delete()
         state, snaps = {}, []

@@ -12,7 +12,7 @@ from functools import lru_cache
 import jsonschema
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from games.engine import RESIGN, IllegalAction, clone, event, find_legal, replay
@@ -202,10 +202,20 @@ def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_v
         raise BadRequest(f"A move's notation is at most {MAX_NOTATION} characters.")
     if idempotency_key is not None and len(idempotency_key) > MAX_IDEMPOTENCY_KEY:
         raise BadRequest(f"An Idempotency-Key is at most {MAX_IDEMPOTENCY_KEY} characters.")
+    nested = transaction.get_connection().in_atomic_block
     for attempt in range(5):
         try:
             with transaction.atomic():
                 return _act_once(game_id, seat, user, action, notation, expected_version, idempotency_key, by)
+        except OperationalError as exc:
+            # PostgreSQL broke a deadlock with a deadline sweep applying a clock of this game
+            # (the sweep locks the game row, then appends; a move appends, then updates the
+            # row): the sweep went through, so this is a lost race. Inside another transaction
+            # (the sweep itself) the locks are still held: no retry there.
+            if getattr(exc.__cause__, "sqlstate", None) != "40P01" or nested or attempt == 4:
+                raise
+            if expected_version is not None:
+                raise VersionConflict(Game.objects.get(pk=game_id).version) from None
         except IntegrityError:
             if idempotency_key and Event.objects.filter(game_id=game_id, idempotency_key=idempotency_key).exists():
                 continue  # a twin request landed first: the next pass returns its response
@@ -419,10 +429,9 @@ def timeout(game_id, seat) -> str:
         action, how = RESIGN, "timeout-forfeit"
     else:
         action, how = kind.bots.heuristic_bot(clone(state), seat, Rng(game.seed, f"timeout:{game.version}")), "timeout-bot"
-    try:
-        act(game_id, seat, action=action, expected_version=game.version, by=how)
-    except VersionConflict:
-        return "moved-first"
+    # A VersionConflict propagates: the sweep holds this deadline and the game, so only a
+    # writer it raced lost; it rolls back and tries again shortly (clocks.services.sweep).
+    act(game_id, seat, action=action, expected_version=game.version, by=how)
     return how
 
 

@@ -44,18 +44,31 @@ class StateCache:
         return marshal.loads(hit[1])
 
     def put(self, game, version, state):
+        frozen = self.freeze(game, state)
+        if frozen is not None:
+            self._store(game.pk, version, frozen)
+
+    @staticmethod
+    def freeze(game, state):
         try:
-            frozen = (game.seed, marshal.dumps(state))
+            return game.seed, marshal.dumps(state)
         except ValueError:  # not plain data: do without the cache
-            return
+            return None
+
+    def _store(self, game_id, version, frozen):
         with self.lock:
-            self.entries[(game.pk, version)] = frozen
-            self.entries.move_to_end((game.pk, version))
+            self.entries[(game_id, version)] = frozen
+            self.entries.move_to_end((game_id, version))
             while len(self.entries) > self.size:
                 self.entries.popitem(last=False)
 
     def put_on_commit(self, game, version, state):
-        transaction.on_commit(lambda: self.put(game, version, state))
+        """Copied now, stored at commit: the caller goes on evolving ``state`` in place (a
+        move, a replay), and the entry must stay the state after ``version``."""
+        frozen = self.freeze(game, state)
+        if frozen is not None:
+            game_id = game.pk
+            transaction.on_commit(lambda: self._store(game_id, version, frozen))
 
     def clear(self):
         with self.lock:

@@ -1,8 +1,13 @@
 import os
 
 from celery import Celery
+from kombu.transport import TRANSPORT_ALIASES
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kinplay.settings")
+
+# The embedded broker (settings.CELERY_BROKER_URL without REDIS_URL): kombu's filesystem
+# transport, made to survive a full disk (kinplay/broker.py).
+TRANSPORT_ALIASES.setdefault("kinplayfs", "kinplay.broker:FilesystemTransport")
 
 app = Celery("kinplay")
 app.config_from_object("django.conf:settings", namespace="CELERY")

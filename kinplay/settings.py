@@ -113,6 +113,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
+    # A connection kept across requests is checked before reuse: no 500 after a database restart.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     # Parameters bound by the server and statements prepared after their 2nd use: PostgreSQL
     # parses and plans a move's few statements once per connection, not on every move
     # (measured in bench/api.py). Behind a transaction-mode pooler set PG_PREPARE=false.
@@ -120,6 +122,8 @@ else:
         DATABASES["default"]["OPTIONS"] = {
             "server_side_binding": True, "prepare_threshold": 2, **DATABASES["default"].get("OPTIONS", {}),
         }
+    # A database that does not answer fails the request (or the sweep) in seconds, not minutes.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -162,11 +166,17 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 REDIS_URL = env.str("REDIS_URL", "")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
+    # Every call to Redis is bounded: a hung Redis (SIGSTOP, a full network buffer) makes a
+    # publish fail after a second instead of freezing the web worker that made it.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "socket_timeout": 5, "socket_connect_timeout": 1, "health_check_interval": 25,
+    }
 else:
     _broker = VAR_DIR / "broker"
     for sub in ("out", "processed", "control"):
         (_broker / sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://localhost/"
+    # kombu's filesystem transport, made to set aside unreadable message files (kinplay/broker.py).
+    CELERY_BROKER_URL = "kinplayfs://localhost/"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker / "out"),
         "data_folder_out": str(_broker / "out"),
@@ -177,7 +187,9 @@ else:
 # The cache holds the API's throttle counters: shared by every process (Redis, else files in var/).
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "kinplay.cache.RedisCache", "LOCATION": REDIS_URL,  # one client per pool
-                          "KEY_PREFIX": "kinplay"}}
+                          "KEY_PREFIX": "kinplay",
+                          # bounded: a hung Redis fails a throttle check fast (api/throttles.py lets it through)
+                          "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5}}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
                           "LOCATION": str(VAR_DIR / "cache")}}
@@ -191,13 +203,27 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TASK_PUBLISH_RETRY = False
 SWEEP_SECONDS = env.float("SWEEP_SECONDS", 5.0)
-CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "kinplay.clocks.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS},
-    "sweep-outbox": {"task": "kinplay.notifications.tasks.relay_outbox", "schedule": SWEEP_SECONDS},
-    # Held mail (quiet hours, digest intervals) goes out within a minute of being allowed.
-    "send-digests": {"task": "kinplay.notifications.tasks.send_digests", "schedule": 60.0},
-    "end-vacations": {"task": "kinplay.clocks.tasks.end_vacations", "schedule": 60},
+# Deadlines and email on their own queues, consumed by their own workers (bin/run): a deadline
+# never waits behind a slow mail server. A sweep not started in time expires: the next one
+# does its work, so a backlog of sweeps never piles up behind a stopped worker.
+CELERY_TASK_ROUTES = {
+    "kinplay.clocks.tasks.*": {"queue": "deadlines"},
+    "games.tasks.*": {"queue": "deadlines"},  # owed bot moves: game play, never behind email
+    "kinplay.notifications.tasks.*": {"queue": "email"},
 }
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {"task": "kinplay.clocks.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS,
+                        "options": {"expires": max(SWEEP_SECONDS * 2, 10)}},
+    "sweep-outbox": {"task": "kinplay.notifications.tasks.relay_outbox", "schedule": SWEEP_SECONDS,
+                     "options": {"expires": max(SWEEP_SECONDS * 2, 10)}},
+    # Held mail (quiet hours, digest intervals) goes out within a minute of being allowed.
+    "send-digests": {"task": "kinplay.notifications.tasks.send_digests", "schedule": 60.0, "options": {"expires": 60}},
+    "end-vacations": {"task": "kinplay.clocks.tasks.end_vacations", "schedule": 60, "options": {"expires": 60}},
+}
+# A task taken by a worker that dies is handed out again (the sweeps are idempotent).
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # Email: EMAIL_URL (smtp://user:pass@host:port, consolemail://, filemail://...) or the usual
@@ -214,6 +240,8 @@ elif env.str("EMAIL_HOST", ""):
 else:
     EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
     EMAIL_FILE_PATH = str(VAR_DIR / "mail")
+# Every SMTP step is bounded: a hung mail server delays only the email queue, and not for ever.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", 20)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "kinplay <turns@kinplay.local>")
 # Replies to turn emails go to MAIL_REPLY_ADDRESS with a signed "+token" (moves by email);
 # inbound mail arrives by `manage.py receive_mail` (an MTA pipe) or an anymail webhook.

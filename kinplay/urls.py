@@ -7,7 +7,10 @@ register_converter(IdConverter, "id")  # <id:pk>: a database id (api/urls.py, we
 handler404 = "api.errors.page_not_found"
 handler500 = "api.errors.server_error"
 
+from kinplay.clocks.views import health
+
 urlpatterns = [
+    path("health", health, name="health"),
     path("api/", include("api.urls")),
     path("admin/", admin.site.urls),
     path("anymail/", include("anymail.urls")),  # inbound mail webhooks: moves by email

@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -77,7 +78,7 @@ def spent(a, b, key):
 
 def run_kinplay(args, pg, tmp):
     out = tmp / "kinplay.json"
-    env = dict(os.environ, BENCH_DB=KINPLAY_DB, DATABASE_URL=pg.url)
+    env = dict(os.environ, DATABASE_URL=pg.bench_url)
     cmd = [sys.executable, str(ROOT / "bench" / "api.py"), "--moves-only", "--json", str(out),
            "--seconds", str(args.seconds), "--warmup", str(args.warmup), "--clients", str(args.clients)]
     if args.workers:
@@ -185,8 +186,9 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if shutil.which("node") is None:
         raise SystemExit("make bench-peer needs node (20+) and npm")
-    pg = Postgres(os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres")
-    pg.url = pg.url_for(pg.parts.path.lstrip("/") or "postgres")
+    # The server of DATABASE_URL; the two bench databases are named here.
+    server = urlsplit(os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres")
+    pg = Postgres(urlunsplit(server._replace(path=f"/{KINPLAY_DB}")))
     npm_install()
     tmp = Path(tempfile.mkdtemp(prefix="kinplay-bench-peer-"))
     print(f"{os.cpu_count()} CPUs; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}; "

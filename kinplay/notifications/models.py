@@ -1,7 +1,9 @@
 """The transactional outbox: written with the events, relayed by Celery after commit."""
 
 from datetime import timedelta
+from email.utils import parseaddr
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -31,20 +33,44 @@ class Outbox(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     error = models.TextField(blank=True)
     detail = models.TextField(blank=True)  # the move or the refusal an answer speaks of
+    next_attempt_at = models.DateTimeField(null=True, blank=True)  # after a failure: not before
+    failed_at = models.DateTimeField(null=True, blank=True)  # gave up: shown to the player and in the admin
 
+    # Longer than any send can take (EMAIL_TIMEOUT bounds each network step): a claim older
+    # than this belongs to a relay that died.
     CLAIM_TIMEOUT = timedelta(minutes=2)
+    # After a failure: 30 s, 1, 2, 4 ... minutes, then every 2 hours; the 12th failure (about
+    # 8 hours after the first) is final.
+    BACKOFF_FIRST, BACKOFF_MAX, MAX_ATTEMPTS = 30, 2 * 3600, 12
 
     class Meta:
         indexes = [models.Index(fields=["sent_at", "created_at"])]
 
+    def __str__(self):
+        return f"{self.kind} to {self.user} about game {self.game_id} v{self.version}"
+
     @classmethod
     def pending(cls):
-        stale = timezone.now() - cls.CLAIM_TIMEOUT
-        return cls.objects.filter(sent_at__isnull=True, attempts__lt=10, held_at__isnull=True).filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale))
+        now = timezone.now()
+        stale = now - cls.CLAIM_TIMEOUT
+        return (cls.objects.filter(sent_at__isnull=True, failed_at__isnull=True, held_at__isnull=True)
+                .filter(Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now))
+                .filter(Q(claimed_at__isnull=True) | Q(claimed_at__lt=stale)))
 
     @classmethod
     def held(cls):
         return cls.objects.filter(sent_at__isnull=True, held_at__isnull=False)
+
+    @property
+    def message_id(self) -> str:
+        """The same for every attempt: a repeat after a crash between sending and marking
+        sent is collapsed by the recipient's mail client instead of showing twice."""
+        domain = parseaddr(settings.DEFAULT_FROM_EMAIL)[1].rpartition("@")[2] or "kinplay.local"
+        return f"<outbox.{self.pk}.{self.created_at:%Y%m%d%H%M%S}@{domain}>"
+
+    def backoff(self) -> timedelta:
+        """How long to wait after the ``attempts``-th failure."""
+        return timedelta(seconds=min(self.BACKOFF_MAX, self.BACKOFF_FIRST * 2 ** min(max(self.attempts - 1, 0), 20)))
 
     def claim(self) -> bool:
         """Compare-and-set: only one relay gets a row that is unclaimed (or whose claim went stale)."""

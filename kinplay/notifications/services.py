@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
+import threading
+import time
 
 import css_inline
 from django.conf import settings
@@ -58,32 +61,106 @@ def remind(game_id, seat) -> str:
     return "reminded"
 
 
+# After the broker failed to take a kick, the next ones are skipped for this long (the
+# periodic sweep sends the email meanwhile).
+KICK_PAUSE = 30.0
+_kick_paused_until = 0.0
+
+
 def kick():
-    """Ask a worker to relay now; if the broker is down the periodic sweep will do it."""
+    """Ask a worker to relay now; if the broker is down the periodic sweep will do it.
+
+    A move must be answered promptly whatever the broker does (a hung Redis answers nothing
+    until a socket timeout), so the request only wakes this process's kicker thread, which
+    publishes. Inline when Celery runs tasks eagerly (tests)."""
+    from kinplay.celery import app
+
+    if app.conf.task_always_eager:
+        _publish()
+    else:
+        _kicker.wake()
+
+
+def _publish():
+    global _kick_paused_until
     from kinplay.notifications.tasks import relay_outbox
 
+    if time.monotonic() < _kick_paused_until:
+        return
     try:
-        relay_outbox.delay()
-    except Exception as exc:  # broker down: the outbox row is safe in the database
+        relay_outbox.apply_async(retry=False)
+    except Exception as exc:  # broker down or hung (bounded by its socket timeouts): the row is safe
+        _kick_paused_until = time.monotonic() + KICK_PAUSE
         log.warning("could not reach the broker (%s); the outbox sweep will send it", exc)
 
 
+class _Kicker:
+    """One daemon thread per process that publishes the kicks; kicks made while it is busy
+    become one more publish (a relay sends everything pending)."""
+
+    def __init__(self):
+        self.lock, self.event, self.thread, self.pid = threading.Lock(), threading.Event(), None, None
+
+    def wake(self):
+        with self.lock:
+            if self.thread is None or self.pid != os.getpid() or not self.thread.is_alive():
+                self.pid = os.getpid()  # a forked web worker starts its own
+                self.thread = threading.Thread(target=self.run, name="outbox-kicker", daemon=True)
+                self.thread.start()
+        self.event.set()
+
+    def run(self):
+        while True:
+            self.event.wait()
+            self.event.clear()
+            try:
+                _publish()
+            except Exception:  # never let the thread die
+                log.exception("outbox kick failed")
+
+
+_kicker = _Kicker()
+
+
 def relay(limit=200) -> int:
+    """Send what is pending; returns how many were sent."""
+    return deliver(list(Outbox.pending().select_related("game", "user").order_by("created_at")[:limit]))
+
+
+def deliver(rows) -> int:
+    """Send each row this relay claims (another relay may hold some: it skips those)."""
     sent = 0
-    for row in Outbox.pending().select_related("game", "user").order_by("created_at")[:limit]:
+    for row in rows:
         if not row.claim():
             continue
         if hold(row):
             continue
         try:
-            compose(row).send()
+            msg = compose(row)
+            msg.extra_headers["Message-ID"] = row.message_id
+            msg.send()
         except Exception as exc:
-            log.warning("sending outbox row %s failed: %s", row.pk, exc)
-            Outbox.objects.filter(pk=row.pk).update(error=str(exc)[:500], claimed_at=None)
+            failed(row, exc)
             continue
-        Outbox.objects.filter(pk=row.pk).update(sent_at=timezone.now())
+        Outbox.objects.filter(pk=row.pk).update(sent_at=timezone.now(), error="")
         sent += 1
     return sent
+
+
+def failed(row: Outbox, exc: Exception):
+    """Try again later with backoff; after the last attempt, give up where people will see it."""
+    row.refresh_from_db(fields=["attempts"])
+    error = f"{type(exc).__name__}: {exc}"[:500]
+    now = timezone.now()
+    if row.attempts >= Outbox.MAX_ATTEMPTS:
+        Outbox.objects.filter(pk=row.pk).update(error=error, failed_at=now, claimed_at=None)
+        log.error("giving up on outbox row %s (%s to %s) after %s attempts: %s",
+                  row.pk, row.kind, row.user.email, row.attempts, error)
+        return
+    delay = row.backoff()
+    Outbox.objects.filter(pk=row.pk).update(error=error, claimed_at=None, next_attempt_at=now + delay)
+    log.warning("sending outbox row %s failed (attempt %s, next in %ss): %s",
+                row.pk, row.attempts, int(delay.total_seconds()), error)
 
 
 def hold(row: Outbox) -> bool:

@@ -26,6 +26,7 @@ from kinplay import params
 from kinplay.accounts import services as account_services
 from kinplay.accounts.models import Profile
 from kinplay.clocks import vacation
+from kinplay.notifications.selectors import delivery_problem
 from kinplay.ratings.selectors import rating_changes
 from kinplay.web import forms
 
@@ -97,7 +98,7 @@ def settings_page(request):
         form = forms.SettingsForm(initial={"email": request.user.email, **{n: getattr(profile, n) for n in mail_fields}})
     token = Token.objects.filter(user=request.user).first()
     return render(request, "web/settings.html", {
-        "form": form, "token": token,
+        "form": form, "token": token, "delivery_problem": delivery_problem(request.user),
         "api_root": request.build_absolute_uri("/api/"),
         "vacation": vacation.summary(request.user),
     })

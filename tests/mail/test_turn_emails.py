@@ -55,16 +55,18 @@ def test_it_does_not_email_a_player_about_the_turn_that_comes_straight_back_to_t
     assert len(inbox()) == 1
 
 
-def test_it_emails_a_player_whose_turn_came_back_after_a_timeout(alice, inbox):
+def test_it_emails_a_player_whose_turn_came_back_after_a_timeout(alice, inbox, time_machine):
     from datetime import timedelta
 
     from django.utils import timezone
 
     from kinplay.clocks.services import sweep
 
+    time_machine.move_to(timezone.now(), tick=False)  # time moves only when the test says
     game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"bot": "heuristic"}], per_move=60)
     inbox().clear()
-    sweep(now=timezone.now() + timedelta(seconds=61))  # the bot chose for alice, who was away
+    time_machine.shift(timedelta(seconds=61))
+    sweep()  # the bot chose for alice, who was away
     game.refresh_from_db()
     assert game.to_act == [0]
     assert [m.to[0] for m in inbox()] == ["alice@example.com"]

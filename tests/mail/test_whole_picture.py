@@ -159,19 +159,21 @@ def test_it_composes_a_row_whose_game_moved_on_without_offering_stale_moves(alic
     assert "Your moves" not in mail.body and mail.reply_to == []
 
 
-def test_it_shows_what_the_clock_played_for_me_while_i_was_away(alice, inbox):
+def test_it_shows_what_the_clock_played_for_me_while_i_was_away(alice, inbox, time_machine):
     from datetime import timedelta
 
     from django.utils import timezone
 
     from kinplay.clocks.services import sweep
 
+    time_machine.move_to(timezone.now(), tick=False)  # time moves only when the test says
     game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"bot": "heuristic"}], per_move=60))
     step(game, seat=0)  # alice chooses her favourites herself
     game.refresh_from_db()
     assert game.to_act == [0]
     inbox().clear()
-    sweep(now=timezone.now() + timedelta(seconds=61))  # a bot plays for alice, then the other bot
+    time_machine.shift(timedelta(seconds=61))
+    sweep()  # a bot plays for alice, then the other bot
     game.refresh_from_db()
     timed_out = Event.objects.get(game=game, type="timed_out")  # the platform's event, before the bot's move
     lines = selectors.log_lines(game, 0, after=timed_out.seq - 1, upto=game.version)

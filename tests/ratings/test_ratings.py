@@ -129,7 +129,7 @@ def test_it_applies_a_game_once_whatever_replays_verifies_or_rebuilds_it(alice, 
     assert game.finished_at == finished_at and game.status == Game.FINISHED
 
 
-@pytest.mark.parametrize("games", [14, 500])
+@pytest.mark.parametrize("games", [14, pytest.param(500, marks=pytest.mark.slow)])
 def test_it_rebuilds_exactly_the_live_numbers(alice, bob, charlie, make_user, tiny, games):
     people = [alice, bob, charlie] + [make_user(f"p{i}") for i in range(5)]
     rng = random.Random(games)

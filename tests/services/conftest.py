@@ -285,7 +285,7 @@ class Worker:
     def start(self):
         cmd = [
             sys.executable, "-m", "celery", "-A", "kinplay", "worker", "-B",
-            "--pool=threads", "--concurrency=4", "--loglevel=INFO",
+            "--pool=threads", "--concurrency=4", "--loglevel=INFO", "-Q", "deadlines,email,celery",
             "-n", f"{self.name}-{uuid.uuid4().hex[:8]}@%h",
             "--without-gossip", "--without-mingle", "--without-heartbeat",
             "-s", str(self.var / "celerybeat-schedule"),
