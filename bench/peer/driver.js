@@ -69,7 +69,9 @@ async function main() {
   const latencies = [];
   let replaced = 0, startTraffic = null, endTraffic = null;
   setTimeout(() => { startTraffic = traffic(); console.log('WINDOW start'); }, Math.max(0, start - performance.now()));
-  setTimeout(() => { endTraffic = traffic(); console.log('WINDOW end'); }, Math.max(0, end - performance.now()));
+  const ended = new Promise((resolve) => setTimeout(() => {
+    endTraffic = traffic(); console.log('WINDOW end'); resolve();
+  }, Math.max(0, end - performance.now())));
 
   await Promise.all(matches.map(async (client, i) => {
     while (performance.now() < end) {
@@ -90,8 +92,9 @@ async function main() {
     }
     client.stop();
   }));
+  await ended;  // a client may stop a moment before the timer fires: the window closes once, here
   latencies.sort((a, b) => a - b);
-  const a = startTraffic, b = endTraffic || traffic();
+  const a = startTraffic, b = endTraffic;
   console.log(JSON.stringify({
     moves: latencies.length, seconds, p50_ms: pct(latencies, 50), p90_ms: pct(latencies, 90), p99_ms: pct(latencies, 99),
     max_ms: latencies[latencies.length - 1] ?? null, games_replaced: replaced,
