@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "kinplay.notifications",
     "kinplay.ratings",
     "kinplay.web",
+    "kinplay.tournaments",
     "api",
 ]
 
@@ -210,6 +211,7 @@ CELERY_TASK_ROUTES = {
     "kinplay.clocks.tasks.*": {"queue": "deadlines"},
     "games.tasks.*": {"queue": "deadlines"},  # owed bot moves: game play, never behind email
     "kinplay.notifications.tasks.*": {"queue": "email"},
+    "kinplay.tournaments.tasks.*": {"queue": "deadlines"},  # pairing rounds, adjudication: game play
 }
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "kinplay.clocks.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS,
@@ -219,6 +221,8 @@ CELERY_BEAT_SCHEDULE = {
     # Held mail (quiet hours, digest intervals) goes out within a minute of being allowed.
     "send-digests": {"task": "kinplay.notifications.tasks.send_digests", "schedule": 60.0, "options": {"expires": 60}},
     "end-vacations": {"task": "kinplay.clocks.tasks.end_vacations", "schedule": 60, "options": {"expires": 60}},
+    "sweep-tournaments": {"task": "kinplay.tournaments.tasks.sweep_tournaments", "schedule": SWEEP_SECONDS,
+                          "options": {"expires": max(SWEEP_SECONDS * 2, 10)}},
 }
 # A task taken by a worker that dies is handed out again (the sweeps are idempotent).
 CELERY_TASK_ACKS_LATE = True
@@ -246,6 +250,14 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "kinplay <turns@kinplay.local
 # Replies to turn emails go to MAIL_REPLY_ADDRESS with a signed "+token" (moves by email);
 # inbound mail arrives by `manage.py receive_mail` (an MTA pipe) or an anymail webhook.
 MAIL_REPLY_ADDRESS = env.str("MAIL_REPLY_ADDRESS", "play@kinplay.local")
+# Inbound mail security (README, "Playing by email"). The token key defaults to one derived from
+# SECRET_KEY with its own salt (kinplay.notifications.tokens).
+MAIL_TOKEN_KEY = env.str("MAIL_TOKEN_KEY", "")
+MAIL_TOKEN_MAX_AGE_DAYS = env.int("MAIL_TOKEN_MAX_AGE_DAYS", 30)
+MAIL_AUTHSERV_ID = env.list("MAIL_AUTHSERV_ID", default=[])  # whose Authentication-Results count
+MAIL_VERIFY_DKIM = env.bool("MAIL_VERIFY_DKIM", False)  # verify DKIM ourselves (DNS lookups)
+MAIL_TRUST_UNAUTHENTICATED = env.bool("MAIL_TRUST_UNAUTHENTICATED", False)  # development only
+MAIL_ANSWERS_PER_HOUR = env.int("MAIL_ANSWERS_PER_HOUR", 10)
 ANYMAIL = {"WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", "")}
 
 REST_FRAMEWORK = {

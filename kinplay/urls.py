@@ -13,7 +13,8 @@ urlpatterns = [
     path("health", health, name="health"),
     path("api/", include("api.urls")),
     path("admin/", admin.site.urls),
-    path("anymail/", include("anymail.urls")),  # inbound mail webhooks: moves by email
+    path("anymail/", include("kinplay.notifications.webhooks")),  # inbound mail webhooks: moves by email (closed without a secret)
+    path("tournaments/", include("kinplay.tournaments.urls")),
     path("", include("kinplay.ratings.urls")),
     path("", include("kinplay.web.urls")),
 ]

@@ -8,16 +8,21 @@ class Config(AppConfig):
     def ready(self):
         from anymail.signals import inbound
 
+        from kinplay.notifications import authentication  # noqa: F401  (registers its system check)
+
         inbound.connect(_inbound, dispatch_uid="kinplay-mail-moves")
 
 
 def _inbound(sender, event, esp_name, **kwargs):
-    """Moves by email through any provider's inbound webhook (django-anymail)."""
-    from kinplay.notifications.replies import receive
+    """Moves by email through a provider's inbound webhook (django-anymail): the same checks as
+    a piped message, with the provider's verdict on the sender where anymail passes one on."""
+    from kinplay.notifications.authentication import provider_verdict
+    from kinplay.notifications.replies import receive_message
 
     message = event.message
-    recipients = [a.addr_spec for a in (message.to or []) + (message.cc or [])]
-    envelope = getattr(message, "envelope_recipient", None)
-    if envelope:
-        recipients.append(envelope)
-    receive(sender=message.from_email.addr_spec if message.from_email else "", recipients=recipients, text=message.text or "")
+    envelope = [message.envelope_recipient] if getattr(message, "envelope_recipient", None) else []
+    try:  # for MAIL_VERIFY_DKIM; a re-serialised message may fail DKIM, never pass it falsely
+        raw = message.as_bytes()
+    except Exception:  # noqa: BLE001  the stdlib cannot always write a hostile message back out
+        raw = None
+    receive_message(message, raw=raw, envelope=envelope, provider=provider_verdict(esp_name, event))

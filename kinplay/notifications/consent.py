@@ -75,7 +75,7 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         fmt = {"kind": kind_name, "id": game.pk, "creator": creator, "who": who}
         seat = game.seat_of(row.user)
         if row.kind == Outbox.INVITATION and seat is not None:
-            reply_to = [reply_address(game.pk, seat)]  # "accept" / "decline" by email (mailin)
+            reply_to = [reply_address(row)]  # "accept" / "decline" by email (replies.py)
     else:
         context.update({"detail": row.detail, "url": f"{site}/settings/"})
     subject = SUBJECTS[row.kind].format(**fmt)

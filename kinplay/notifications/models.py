@@ -77,3 +77,20 @@ class Outbox(models.Model):
         return bool(
             Outbox.pending().filter(pk=self.pk).update(claimed_at=timezone.now(), attempts=models.F("attempts") + 1)
         )
+
+
+class InboundMail(models.Model):
+    """Each authenticated reply taken, by Message-ID: the same email is never applied twice."""
+
+    message_id = models.CharField(max_length=255, unique=True)
+    user = models.ForeignKey("auth.User", on_delete=models.CASCADE, related_name="+")
+    received_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    outcome = models.CharField(max_length=32)
+
+    @classmethod
+    def forget_old(cls):
+        """A Message-ID older than any live token can go: replaying that email finds its token
+        expired (the token is older still) and changes nothing."""
+        from django.conf import settings
+
+        cls.objects.filter(received_at__lt=timezone.now() - timedelta(days=settings.MAIL_TOKEN_MAX_AGE_DAYS + 1)).delete()

@@ -186,11 +186,17 @@ SUBJECTS = {
 
 def compose(row: Outbox) -> EmailMultiAlternatives:
     """The message as the recipient's seat sees the game at that version: nothing more."""
-    from kinplay.notifications import consent
+    from kinplay.notifications import answers, consent
 
     if row.kind in consent.KINDS:  # invitations and vacations have their own emails
         return consent.compose(row)
+    from kinplay.tournaments import emails as tournament_emails
 
+    if row.kind in tournament_emails.KINDS:
+        return tournament_emails.compose(row)
+
+    if row.kind in (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED):
+        return answers.compose(row)  # answers to replies: their own email, with no reply token
     user = row.user
     profile = Profile.of(user)
     now = timezone.now()
@@ -214,7 +220,6 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         context["games"] = games
         subject = SUBJECTS[row.kind].format(count=len(games), games=", ".join(f"{g['kind_name']} #{g['game'].pk}" for g in games))
         moves = any(g["legal"] for g in games)
-        seat = None
     else:
         g = picture.of_game(row, row.game, user, version=row.version, tz=profile.tz, now=now)
         context.update(g, one=g)
@@ -224,8 +229,9 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     text = render_to_string("mail/game.txt", context)
     # Mail clients (Gmail above all) drop <style> blocks: every style goes onto its element.
     html = css_inline.inline(render_to_string("mail/game.html", context))
-    reply_to = [mail_reply_address(row, seat)] if moves else None
-    msg = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [user.email], reply_to=reply_to)
+    reply_to = [reply_address(row)] if moves else None  # a digest's token names all its games
+    msg = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [user.email], reply_to=reply_to,
+                                 headers={"Auto-Submitted": "auto-generated"})  # RFC 3834: no vacation replies
     msg.attach_alternative(html, "text/html")
     return msg
 
@@ -244,7 +250,3 @@ def _wait_subject(row: Outbox, seat) -> str | None:
         return wait["line"]
     return f"Reminder: {wait['line']}" if wait["window"] else None
 
-
-def mail_reply_address(row: Outbox, seat) -> str:
-    """The one place the Reply-To is made (a digest's replies name their games line by line)."""
-    return reply_address(row.game_id, seat) if row.game_id else settings.MAIL_REPLY_ADDRESS

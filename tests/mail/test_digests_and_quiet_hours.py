@@ -1,6 +1,7 @@
 """Digests (at most one turn email per chosen interval) and quiet hours (mail held, sent at the end)."""
 
-from datetime import datetime, time, timedelta, timezone as dt_timezone
+from datetime import datetime, time, timedelta
+from datetime import timezone as dt_timezone
 
 import pytest
 import time_machine
@@ -143,11 +144,13 @@ def test_it_drops_held_turn_mail_when_no_game_waits_any_more(alice, bob, inbox):
 
 
 def test_it_never_holds_the_answer_to_a_move_by_email(alice, bob, inbox):
-    from kinplay.notifications.replies import receive, reply_address
+    from kinplay.notifications.replies import reply_address
+    from tests.mail.mails import reply
 
     settings_of(bob, quiet_hours=True, time_zone="UTC", quiet_from=time(0, 0), quiet_to=time(23, 59))
     game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
-    receive(sender="bob@example.com", recipients=[reply_address(game.pk, 1)], text="no such move")
+    held = Outbox.objects.filter(user=bob, game=game).latest("pk")  # his turn email, held for the morning
+    reply(to=reply_address(held), sender="bob@example.com", body="no such move")
     assert [m.subject for m in to(inbox, "bob")] == [f"Move not accepted in Knonsters #{game.pk}"]
 
 

@@ -14,7 +14,8 @@ from kinplay.notifications.models import Outbox
 from kinplay.notifications.services import compose
 from tests.games.karenza.test_hidden import _swap_hand_card as swap_karenza_hand
 from tests.games.kenta.test_leaks import _perturb as perturb_kenta
-from tests.games.kinapa.test_leaks import _known as known_to, _swap as swap_kinapa_cards
+from tests.games.kinapa.test_leaks import _known as known_to
+from tests.games.kinapa.test_leaks import _swap as swap_kinapa_cards
 from tests.games.knonsters.test_leaks import swap_hand_card as swap_knonsters_hand
 from tests.play import accepted, step
 

@@ -108,15 +108,17 @@ def test_it_takes_raise_and_nothing_in_kinapa():
     assert find_legal(KINAPA, state, other, notation="nothing") == {"type": "answer", "raise": False}
 
 
-def test_it_takes_a_window_answer_by_email_reply(monkeypatch, inbox, alice, bob, charlie):
-    from kinplay.notifications.replies import receive
+def test_it_takes_a_window_answer_by_email_reply(monkeypatch, inbox, alice, bob, charlie, settings):
+    from tests.mail.mails import AUTHSERV, reply as receive_reply
+
+    settings.MAIL_AUTHSERV_ID = [AUTHSERV]  # our receiving server vouches for the sender (tests/mail/mails.py)
 
     game, _, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
     me = game.seats.all()[seats[0]].user
     mail = [m for m in inbox() if m.to == [me.email]][-1]
     assert "answer resolve" in mail.subject and "Your turn" not in mail.subject
     reply = "Resolve\n\nOn Tuesday, kinplay wrote:\n> answer\n"
-    assert receive(sender=me.email, recipients=mail.reply_to, text=reply) == "accepted"
+    assert receive_reply(to=mail.reply_to[0], sender=me.email, body=reply) == "accepted"
     answer = Event.objects.filter(game=game, seat=seats[0], command__by="email").get()
     assert answer.command["action"] == {"type": "pass"}
 
@@ -130,9 +132,11 @@ def test_it_reminds_a_player_before_a_window_closes(monkeypatch, clock, inbox, a
     assert "answer resolve" in reminder.subject and "(closes in 12 hours)" in reminder.subject
 
 
-def test_it_waits_days_for_a_kinapa_hand_and_takes_the_answer_by_email(monkeypatch, clock, inbox, alice, bob):
-    from kinplay.notifications.replies import receive
+def test_it_waits_days_for_a_kinapa_hand_and_takes_the_answer_by_email(monkeypatch, clock, inbox, alice, bob, settings):
+    from tests.mail.mails import AUTHSERV, reply as receive_reply
     from tests.play import accepted, step
+
+    settings.MAIL_AUTHSERV_ID = [AUTHSERV]
 
     game = accepted(services.create_game(creator=alice, kind="kinapa", seats=[{"user": "alice"}, {"user": "bob"}],
                                          per_move=2 * DAY))
@@ -151,7 +155,7 @@ def test_it_waits_days_for_a_kinapa_hand_and_takes_the_answer_by_email(monkeypat
     assert game.version == version and seat in game.to_act  # a day later the hand still waits for her
     me = game.seats.all()[seat].user
     mail = [m for m in inbox() if m.to == [me.email] and "answer raise or nothing" in m.subject][-1]
-    assert receive(sender=me.email, recipients=mail.reply_to, text="nothing\n") == "accepted"
+    assert receive_reply(to=mail.reply_to[0], sender=me.email, body="nothing\n") == "accepted"
     game.refresh_from_db()
     assert seat not in game.to_act or KINAPA.to_act(load_state(game))[seat]["kind"] != "window"
     assert not Event.objects.filter(game=game, type="timed_out").exists()

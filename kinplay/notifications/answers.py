@@ -1,0 +1,46 @@
+"""The answer to a reply by email: what was applied and what was refused, in one email.
+
+Answers are machine mail about mail (RFC 3834): ``Auto-Submitted: auto-replied``, threaded
+under the player's reply, and with no Reply-To token, so answering an answer reaches no game.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+
+from kinplay.notifications.models import Outbox
+
+
+def compose(row: Outbox) -> EmailMultiAlternatives:
+    from games.models import Game
+    from games.registry import get
+
+    try:
+        data = json.loads(row.detail)
+    except ValueError:  # rows written before answers carried their lines
+        data = {"lines": [{"game": row.game_id, "ok": row.kind == Outbox.MOVE_ACCEPTED, "text": row.detail, "moves": []}]}
+    lines = data.get("lines") or []
+    names = {g.pk: get(g.kind).name for g in Game.objects.filter(pk__in={line["game"] for line in lines})}
+    site = settings.SITE_URL.rstrip("/")
+    for line in lines:
+        line["kind_name"] = names.get(line["game"], "")
+        line["url"] = f"{site}/games/{line['game']}/"
+    applied = sum(1 for line in lines if line["ok"])
+    if len(lines) == 1:
+        what = "Move" if lines[0].get("move", True) else "Answer"
+        verb = f"{what} accepted" if row.kind == Outbox.MOVE_ACCEPTED else f"{what} not accepted"
+        subject = f"{verb} in {lines[0]['kind_name']} #{lines[0]['game']}"
+    else:
+        subject = f"Your reply: {applied} applied, {len(lines) - applied} not applied"
+    context = {"user": row.user, "lines": lines, "applied": applied, "settings_url": f"{site}/settings/"}
+    headers = {"Auto-Submitted": "auto-replied"}
+    if data.get("in_reply_to", "").startswith("<"):
+        headers.update({"In-Reply-To": data["in_reply_to"], "References": data["in_reply_to"]})
+    msg = EmailMultiAlternatives(subject, render_to_string("mail/answer.txt", context), settings.DEFAULT_FROM_EMAIL,
+                                 [row.user.email], headers=headers)
+    msg.attach_alternative(render_to_string("mail/answer.html", context), "text/html")
+    return msg

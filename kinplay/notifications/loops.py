@@ -1,0 +1,45 @@
+"""Mail loops: never answer a machine, and never answer anyone too often.
+
+Inbound auto-replies (RFC 3834 Auto-Submitted), bounces (an empty Return-Path, delivery
+reports) and list or bulk mail (List-Id, Precedence) are dropped without an answer; our own
+answers say ``Auto-Submitted: auto-replied`` and carry no reply token, so a well-behaved
+responder will not answer them and one that does reaches no game.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from kinplay.notifications import headers
+from kinplay.notifications.models import Outbox
+
+ANSWER_KINDS = (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED)
+
+
+def automatic(msg) -> str | None:
+    """Why this message was written by a machine, or None."""
+    auto = (headers.first(msg, "Auto-Submitted") or "").lower()
+    if auto and auto.split(";")[0].strip() != "no":
+        return f"Auto-Submitted: {auto[:50]}"
+    precedence = (headers.first(msg, "Precedence") or "").lower()
+    if precedence in ("bulk", "list", "junk", "auto_reply"):
+        return f"Precedence: {precedence}"
+    if headers.values(msg, "List-Id") or headers.values(msg, "List-Unsubscribe"):
+        return "mailing list"
+    if any(v in ("<>", "") for v in headers.values(msg, "Return-Path")):
+        return "bounce (empty Return-Path)"
+    if (headers.first(msg, "Content-Type") or "").lower().startswith("multipart/report"):
+        return "delivery or read report"
+    if headers.values(msg, "X-Autoreply") or headers.values(msg, "X-Autorespond"):
+        return "auto-responder"
+    return None
+
+
+def may_answer(user) -> bool:
+    """At most MAIL_ANSWERS_PER_HOUR answers to one address in an hour."""
+    since = timezone.now() - timedelta(hours=1)
+    sent = Outbox.objects.filter(user=user, kind__in=ANSWER_KINDS, created_at__gte=since).count()
+    return sent < settings.MAIL_ANSWERS_PER_HOUR
