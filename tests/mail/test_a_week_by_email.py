@@ -23,6 +23,7 @@ pytestmark = pytest.mark.django_db
 
 MONDAY = datetime(2026, 11, 23, 8, 0, tzinfo=UTC)
 DAY = 24 * 3600
+SEED = 3
 
 
 def mails_to(inbox, user):
@@ -67,9 +68,10 @@ def kinapa_hand(cards):
     return "Your hand: " + (", ".join(kinapa.card_name(c) for c in cards) or "no cards")
 
 
-def test_it_plays_a_week_of_kinapa_by_email_alone(alice, bob, inbox):
+def test_it_plays_a_week_of_kinapa_by_email_alone(alice, bob, inbox, monkeypatch):
     users = {0: alice, 1: bob}
     rng = random.Random(10)
+    monkeypatch.setattr(services, "new_seed", lambda: f"{SEED:064x}")  # the same deal every run
     with time_machine.travel(MONDAY, tick=False) as clock:
         game = services.create_game(creator=alice, kind="kinapa", seats=[{"user": "alice"}, {"user": "bob"}],
                                     per_move=2 * DAY)
@@ -111,3 +113,97 @@ def test_it_plays_a_week_of_kinapa_by_email_alone(alice, bob, inbox):
                 game.refresh_from_db()
         assert moves >= 20 and windows >= 1
         assert not robots(game, 0)
+
+
+def play_by_email(inbox, clock, game, users, rng, *, until, hours=(1, 9), check=None):
+    """Everyone asked answers the last email they got about ``game``, a few hours later, with a
+    move it lists; before each answer the clock sweep runs and must leave the game alone."""
+    moves = []
+    while timezone.now() < until:
+        game.refresh_from_db()
+        if game.status != Game.ACTIVE:
+            break
+        version, waiting = game.version, list(game.to_act)
+        assert waiting and all(s in users for s in waiting)  # only humans are ever waited for
+        clock.shift(timedelta(hours=rng.randint(*hours)))
+        sweep()
+        release_held()
+        game.refresh_from_db()
+        assert (game.version, game.to_act) == (version, waiting) and not robots(game, 0)
+        for seat in waiting:
+            game.refresh_from_db()
+            if seat not in game.to_act:
+                continue
+            mail = last_mail(inbox, users[seat], game)
+            if check:
+                check(game, seat, mail)
+            offered = [m for m in listed_moves(mail) if m != "resign"]
+            assert offered, mail.body
+            before, move = game.version, rng.choice(offered)
+            assert answer(users[seat], mail, move) == "accepted"
+            assert by_email(game, before).filter(seat=seat).exists()
+            moves.append((seat, move))
+    return moves
+
+
+def kenta_leaks_nothing(monkeypatch):
+    """A check for play_by_email: the turn email just sent to ``seat`` does not change when another
+    seat's hidden data (hand, objective, ballot, the pile) changes, and does when its own does."""
+    from tests.games.kenta.test_leaks import _perturb
+    from tests.mail.test_email_leaks import email, perturbed
+
+    def check(game, seat, mail):
+        check.calls = getattr(check, "calls", 0)
+        row = Outbox.objects.filter(game=game, user__email=mail.to[0]).exclude(kind__in=["move_accepted"]) \
+            .order_by("-pk").first()
+        if row is None or row.version != game.version or game.version % 3:
+            return  # a sample keeps the week fast
+        seen = email(row)
+        check.calls += 1
+        for victim in range(3):
+            with monkeypatch.context() as m:
+                perturbed(m, game, lambda evs, st, v=victim: _perturb(evs, st, v))
+                assert (email(row) == seen) is (victim != seat), (victim, seat)
+    return check
+
+
+def test_it_plays_a_week_of_kenta_by_email_with_a_standing_answer_and_a_timeout(alice, bob, charlie, inbox, api,
+                                                                                 monkeypatch):
+    users = {0: alice, 1: bob, 2: charlie}
+    rng = random.Random(10)
+    monkeypatch.setattr(services, "new_seed", lambda: f"{SEED:064x}")  # the same shuffle every run
+    with time_machine.travel(MONDAY, tick=False) as clock:
+        game = services.create_game(creator=alice, kind="kenta", per_move=2 * DAY,
+                                    seats=[{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}])
+        for who in (bob, charlie):
+            clock.shift(timedelta(hours=3))
+            game.refresh_from_db()
+            assert game.status == Game.WAITING and not game.to_act  # nobody's clock runs yet
+            assert answer(who, last_mail(inbox, who, game), "accept") == "accepted"
+        game.refresh_from_db()
+        assert game.status == Game.ACTIVE
+        # bob lets every STOP window resolve without asking him, said in a reply to his invitation
+        assert answer(bob, last_mail(inbox, bob, game), "always let it resolve") == "accepted"
+        assert game.seats.get(index=1).standing == "always"
+
+        leaks = kenta_leaks_nothing(monkeypatch)
+        moves = play_by_email(inbox, clock, game, users, rng, until=MONDAY + timedelta(days=5), check=leaks)
+        assert len(moves) >= 15 and leaks.calls >= 3
+        answered = Event.objects.filter(game=game, command__by="standing")
+        assert answered.exists() and set(answered.values_list("seat", flat=True)) == {1}
+        assert not [s for s, m in moves if s == 1 and m in ("resolve", "stop")]  # bob was never asked
+        assert [m for s, m in moves if m in ("resolve", "stop")]  # the others were, and were waited for
+
+        # charlie stays silent: two days later a bot plays for him, and the log says so
+        game.refresh_from_db()
+        version, late = game.version, game.to_act
+        clock.shift(timedelta(days=2, seconds=1))
+        sweep()
+    game.refresh_from_db()
+    assert game.version > version
+    events = api(alice).get(f"/api/games/{game.pk}/events/?after={version}").json()
+    assert {e["data"]["seat"] for e in events if e["type"] == "timed_out"} == set(late)
+    texts = [line["text"] for line in selectors.log_lines(game, 0, after=version)]
+    for seat in late:
+        name = users[seat].username
+        assert any(t.startswith((f"{name}'s time ran out", f"{name} did not answer in time")) for t in texts), texts
