@@ -207,3 +207,86 @@ def test_it_plays_a_week_of_kenta_by_email_with_a_standing_answer_and_a_timeout(
     for seat in late:
         name = users[seat].username
         assert any(t.startswith((f"{name}'s time ran out", f"{name} did not answer in time")) for t in texts), texts
+
+
+def test_it_plays_two_games_by_digest_and_a_declined_invitation_starts_nothing(alice, bob, charlie, inbox,
+                                                                               monkeypatch):
+    from tests.games.kenta.test_leaks import _perturb
+    from tests.mail.test_email_leaks import email, perturbed
+
+    monkeypatch.setattr(services, "new_seed", lambda: f"{SEED:064x}")
+    profile = Profile.of(alice)
+    profile.email_every = Profile.HOURLY  # at most one turn email an hour: a digest when both games wait
+    profile.save()
+    rng = random.Random(10)
+    with time_machine.travel(MONDAY, tick=False) as clock:
+        two = services.create_game(creator=alice, kind="kinapa", per_move=2 * DAY,
+                                   seats=[{"user": "alice"}, {"user": "bob"}])
+        three = services.create_game(creator=alice, kind="kenta", per_move=2 * DAY,
+                                     seats=[{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}])
+        spurned = services.create_game(creator=alice, kind="kinapa", per_move=2 * DAY,
+                                       seats=[{"user": "alice"}, {"user": "charlie"}])
+        for who, game, word in ((bob, two, "accept"), (bob, three, "Accept"), (charlie, three, "accept"),
+                                (charlie, spurned, "No, decline")):
+            clock.shift(timedelta(minutes=rng.randint(5, 90)))
+            assert answer(who, last_mail(inbox, who, game), word.split()[-1]) == "accepted"
+        games = {g.pk: g for g in (two, three)}
+        for g in (two, three, spurned):
+            g.refresh_from_db()
+        assert two.status == three.status == Game.ACTIVE and spurned.status != Game.ACTIVE
+        assert not spurned.to_act and not Outbox.objects.filter(game=spurned, kind__in=Outbox.TURN_MAIL).exists()
+
+        users = {two.pk: {0: alice, 1: bob}, three.pk: {0: alice, 1: bob, 2: charlie}}
+        answered = len(mails_to(inbox, alice))
+        digests = 0
+        while timezone.now() < MONDAY + timedelta(days=6) and digests < 3:
+            clock.shift(timedelta(minutes=rng.randint(20, 180)))
+            sweep()
+            release_held()
+            assert not robots(two, 0) and not robots(three, 0)  # nobody is played for before the clock
+            if all(g.status != Game.ACTIVE for g in games.values()):
+                break
+            mails = mails_to(inbox, alice)
+            mail = next((m for m in reversed(mails[answered:]) if m.reply_to), None)
+            if mail is not None:  # alice answers the newest email she has not answered yet
+                lines = {}
+                for move in listed_moves(mail):
+                    if move.startswith("#"):
+                        pk, _, notation = move[1:].partition(" ")
+                        lines.setdefault(int(pk), []).append(notation)
+                if lines:  # a digest: one "#id move" line per game
+                    assert mail.subject.startswith("Your turn in 2 games")
+                    if not digests:
+                        row = Outbox.objects.filter(user=alice, kind=Outbox.DIGEST).latest("pk")
+                        seen = email(row)
+                        for victim in (1, 2):  # bob's and charlie's hands, objectives, ballots
+                            with monkeypatch.context() as m:
+                                perturbed(m, three, lambda evs, st, v=victim: _perturb(evs, st, v))
+                                assert email(row) == seen
+                        with monkeypatch.context() as m:
+                            perturbed(m, three, lambda evs, st: _perturb(evs, st, 0))
+                            assert email(row) != seen  # alice's own hand is in it
+                    body = "\n".join(f"#{pk} {rng.choice([n for n in ns if n != 'resign'])}" for pk, ns in lines.items())
+                    before = {pk: games[pk].version for pk in lines}
+                    assert answer(alice, mail, body) == "accepted"
+                    for pk in lines:
+                        assert by_email(games[pk], before[pk]).filter(seat=0).exists()
+                    digests += 1
+                else:
+                    game = next(g for g in games.values() if f"#{g.pk}" in mail.subject)
+                    game.refresh_from_db()
+                    if 0 in game.to_act:
+                        move = rng.choice([m for m in listed_moves(mail) if m != "resign"])
+                        assert answer(alice, mail, move) == "accepted"
+                answered = len(mails_to(inbox, alice))
+            for game in games.values():  # bob and charlie answer their turn emails at once
+                for _ in range(10):
+                    game.refresh_from_db()
+                    others = [s for s in game.to_act if s != 0]
+                    if game.status != Game.ACTIVE or not others:
+                        break
+                    seat = others[0]
+                    mail = last_mail(inbox, users[game.pk][seat], game)
+                    move = rng.choice([m for m in listed_moves(mail) if m != "resign"])
+                    assert answer(users[game.pk][seat], mail, move) == "accepted"
+        assert digests >= 2
