@@ -24,8 +24,10 @@ run: $(VENV)/.installed
 	$(PY) manage.py load_demo
 	PORT=$(PORT) bin/run
 
+# TEST_JOBS: pytest-xdist processes (auto: one per CPU); TEST_JOBS=0 runs in one process.
+TEST_JOBS ?= auto
 test: $(VENV)/.installed
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_JOBS) $(PYTEST_ARGS)
 
 # The quick suite (< 2 minutes on 2 cores): no random-game engine runs, browser, real
 # services, mutation runs or tests marked slow, spread over the CPUs by pytest-xdist. CI runs the full `make test`.

@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import ratings, views
+from api import ratings, tournaments, views
 
 urlpatterns = [
     path("accounts/register/", views.register),
@@ -19,6 +19,12 @@ urlpatterns = [
     path("ratings/<str:kind>/", ratings.leaderboard),
     path("players/<str:name>/", ratings.player),
     path("games/<id:id>/standing/", views.game_standing),
+    path("tournaments/", tournaments.tournament_list),
+    path("tournaments/<id:id>/", tournaments.tournament_detail),
+    path("tournaments/<id:id>/join/", tournaments.tournament_join),
+    path("tournaments/<id:id>/withdraw/", tournaments.tournament_withdraw),
+    path("tournaments/<id:id>/start/", tournaments.tournament_start),
+    path("tournaments/<id:id>/cancel/", tournaments.tournament_cancel),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),

@@ -86,6 +86,8 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)  # the finish order ratings replay
     # A declined or expired invitation cancels the game instead of opening the seat to anyone.
     invite_only = models.BooleanField(default=False)
+    # The finished game this one is the rematch of (same players and options, seats rotated).
+    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -226,6 +228,37 @@ class Event(models.Model):
 
     def as_rules_event(self):
         return {"type": self.type, "data": self.data}
+
+
+class ChatMessage(models.Model):
+    """Table talk: one line of a game's chat. Each channel is its own append-only stream beside
+    the game's events (players and spectators talk apart); rows are never updated or deleted
+    (a trigger agrees), and nothing here ever touches the game's version or state."""
+
+    PLAYERS, SPECTATORS = "players", "spectators"
+    CHANNELS = [(PLAYERS, "Players"), (SPECTATORS, "Spectators")]
+    MAX_LENGTH = 500
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="chat", db_index=False)
+    channel = models.CharField(max_length=16, choices=CHANNELS)
+    seq = models.PositiveIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.CharField(max_length=MAX_LENGTH)
+    at = models.DateTimeField(auto_now_add=True)
+
+    objects = EventQuerySet.as_manager()  # the same refusals as events
+
+    class Meta:
+        ordering = ["game", "channel", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "channel", "seq"], name="chat_unique_seq")]
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnly("chat messages are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnly("chat messages are append-only")
 
 
 class Snapshot(models.Model):

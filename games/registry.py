@@ -35,6 +35,18 @@ class Kind:
         """The board's HTML, seat placeholders of engine text replaced by (escaped) names."""
         return fill_seats(self._renderer.render(view, seat, names), [html.escape(str(n)) for n in names])
 
+    @property
+    def legend(self) -> str:
+        """What the board's symbols and colours mean, shown beside it on the game page (``LEGEND``
+        of the render module; not in emails, where it would only add weight)."""
+        return getattr(self._renderer, "LEGEND", "")
+
+    def explain(self, move: dict) -> str:
+        """What a legal move does, in words, for the page that offers it (``explain`` of the render
+        module, when it has one)."""
+        fn = getattr(self._renderer, "explain", None)
+        return fn(move) if fn else ""
+
     def render_text(self, view, seat, names) -> str:
         """The board in words (the plain part of emails), seat placeholders replaced by names."""
         return fill_seats(self._renderer.render_text(view, seat, names), [str(n) for n in names])

@@ -31,6 +31,10 @@ BOTS_GRACE_SECONDS = 60  # after this the deadline sweep plays owed bot moves th
 MAX_IDEMPOTENCY_KEY = 128
 MAX_NOTATION = 200  # a longer text is no move of any game (and is not echoed back)
 
+# Called as hook(game) in the transaction of the move that finishes a game (tournaments,
+# ratings): apps append theirs in AppConfig.ready. Keep them cheap: they run in the move.
+ON_GAME_FINISHED: list = []
+
 
 class BadRequest(Exception):
     """Input the server refuses before any rule is consulted (unknown kind, bad options...)."""
@@ -81,7 +85,9 @@ def _options_validator(slug):
 
 
 def create_game(*, creator, kind: str, options=None, seats, per_move="default", on_timeout="bot",
-                invite_only=False, rated=True, window=None) -> Game:
+                invite_only=False, rated=True, window=None, accepted=False) -> Game:
+    """``accepted``: the platform seats players who already consented (a tournament's
+    entrants): nobody is invited, the game starts at once. Services only, never a request."""
     if kind not in kinds():
         raise BadRequest(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
     k = get(kind)
@@ -90,7 +96,9 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
         raise BadRequest("seats must be a list.")
     n = len(seats)
     if not k.rules.MIN_PLAYERS <= n <= k.rules.MAX_PLAYERS:
-        raise BadRequest(f"{k.name} is for {k.rules.MIN_PLAYERS} to {k.rules.MAX_PLAYERS} players, not {n}.")
+        span = (f"exactly {k.rules.MIN_PLAYERS}" if k.rules.MIN_PLAYERS == k.rules.MAX_PLAYERS
+                else f"{k.rules.MIN_PLAYERS} to {k.rules.MAX_PLAYERS}")
+        raise BadRequest(f"{k.name} is for {span} players, not {n}.")
     try:
         k.rules.check_players(n, options)
     except IllegalAction as exc:
@@ -119,7 +127,7 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
             if any(p.get("user") == user for p in planned):
                 raise BadRequest(f"{user.username} can sit at only one seat.")
             # Seating someone else is an invitation: they must accept before the game starts.
-            planned.append({"user": user, "invited": user != creator})
+            planned.append({"user": user, "invited": user != creator and not accepted})
         elif "bot" in spec:
             if spec["bot"] not in BOTS:
                 raise BadRequest(f"seat {i + 1}: bots are {', '.join(BOTS)}.")
@@ -397,6 +405,7 @@ def _after(game, kind, state, rows, *, acted, old_version, new_version, present=
     entries = {} if result is not None else rules.to_act(state)
     game.version = new_version
     game.to_act = sorted(entries)
+    finished_now = result is not None and game.status != Game.FINISHED
     if result is not None:
         game.status, game.result = Game.FINISHED, result
     game.deadline = reschedule(game, state, entries, acted, had_timers)
@@ -407,6 +416,9 @@ def _after(game, kind, state, rows, *, acted, old_version, new_version, present=
     notify_after_change(game, before=before, now=set(entries), acted=acted, present=present)
     if bots_owe:
         _leave_bots_to_worker(game)
+    if finished_now:
+        for hook in ON_GAME_FINISHED:
+            hook(game)
 
 
 def resign(game_id, seat=None, *, user=None) -> Outcome:

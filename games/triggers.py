@@ -1,38 +1,54 @@
-"""The database itself refuses UPDATE and DELETE on events (DESIGN.md, "The event store").
+"""The database itself refuses UPDATE and DELETE on events and chat lines (DESIGN.md, "The event
+store"; table talk is an append-only stream too).
 
 PostgreSQL's TRUNCATE fires no row trigger: only an operator emptying a test database uses it.
 """
 
-CREATE = {
-    "sqlite": [
-        "CREATE TRIGGER IF NOT EXISTS games_event_no_update BEFORE UPDATE ON games_event "
-        "BEGIN SELECT RAISE(ABORT, 'games_event is append-only'); END;",
-        "CREATE TRIGGER IF NOT EXISTS games_event_no_delete BEFORE DELETE ON games_event "
-        "BEGIN SELECT RAISE(ABORT, 'games_event is append-only'); END;",
-    ],
-    "postgresql": [
-        "CREATE OR REPLACE FUNCTION games_event_append_only() RETURNS trigger AS $$ "
-        "BEGIN RAISE EXCEPTION 'games_event is append-only'; END; $$ LANGUAGE plpgsql;",
-        "CREATE OR REPLACE TRIGGER games_event_no_change BEFORE UPDATE OR DELETE ON games_event "
-        "FOR EACH ROW EXECUTE FUNCTION games_event_append_only();",
-    ],
-}
-DROP = {
-    "sqlite": ["DROP TRIGGER IF EXISTS games_event_no_update;", "DROP TRIGGER IF EXISTS games_event_no_delete;"],
-    "postgresql": ["DROP TRIGGER IF EXISTS games_event_no_change ON games_event;"],
-}
+APPEND_ONLY = ["games_event", "games_chatmessage"]
+
+
+def _create(vendor, table):
+    if vendor == "sqlite":
+        return [
+            f"CREATE TRIGGER IF NOT EXISTS {table}_no_update BEFORE UPDATE ON {table} "
+            f"BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END;",
+            f"CREATE TRIGGER IF NOT EXISTS {table}_no_delete BEFORE DELETE ON {table} "
+            f"BEGIN SELECT RAISE(ABORT, '{table} is append-only'); END;",
+        ]
+    if vendor == "postgresql":
+        return [
+            f"CREATE OR REPLACE FUNCTION {table}_append_only() RETURNS trigger AS $$ "
+            f"BEGIN RAISE EXCEPTION '{table} is append-only'; END; $$ LANGUAGE plpgsql;",
+            f"CREATE OR REPLACE TRIGGER {table}_no_change BEFORE UPDATE OR DELETE ON {table} "
+            f"FOR EACH ROW EXECUTE FUNCTION {table}_append_only();",
+        ]
+    return None
+
+
+def _drop(vendor, table):
+    if vendor == "sqlite":
+        return [f"DROP TRIGGER IF EXISTS {table}_no_update;", f"DROP TRIGGER IF EXISTS {table}_no_delete;"]
+    if vendor == "postgresql":
+        return [f"DROP TRIGGER IF EXISTS {table}_no_change ON {table};"]
+    return []
 
 
 def install(connection):
-    statements = CREATE.get(connection.vendor)
-    if statements is None:
+    """On every append-only table that exists yet (an early migration runs before the later tables)."""
+    if _create(connection.vendor, "t") is None:
         raise RuntimeError(f"no append-only trigger for database {connection.vendor}")
+    present = set(connection.introspection.table_names())
     with connection.cursor() as cursor:
-        for sql in statements:
-            cursor.execute(sql)
+        for table in APPEND_ONLY:
+            if table in present:
+                for sql in _create(connection.vendor, table):
+                    cursor.execute(sql)
 
 
 def remove(connection):
+    present = set(connection.introspection.table_names())
     with connection.cursor() as cursor:
-        for sql in DROP.get(connection.vendor, []):
-            cursor.execute(sql)
+        for table in APPEND_ONLY:
+            if table in present:
+                for sql in _drop(connection.vendor, table):
+                    cursor.execute(sql)

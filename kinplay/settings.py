@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "kinplay.notifications",
     "kinplay.ratings",
     "kinplay.web",
+    "kinplay.tournaments",
     "api",
 ]
 
@@ -210,6 +211,7 @@ CELERY_TASK_ROUTES = {
     "kinplay.clocks.tasks.*": {"queue": "deadlines"},
     "games.tasks.*": {"queue": "deadlines"},  # owed bot moves: game play, never behind email
     "kinplay.notifications.tasks.*": {"queue": "email"},
+    "kinplay.tournaments.tasks.*": {"queue": "deadlines"},  # pairing rounds, adjudication: game play
 }
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "kinplay.clocks.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS,
@@ -219,6 +221,8 @@ CELERY_BEAT_SCHEDULE = {
     # Held mail (quiet hours, digest intervals) goes out within a minute of being allowed.
     "send-digests": {"task": "kinplay.notifications.tasks.send_digests", "schedule": 60.0, "options": {"expires": 60}},
     "end-vacations": {"task": "kinplay.clocks.tasks.end_vacations", "schedule": 60, "options": {"expires": 60}},
+    "sweep-tournaments": {"task": "kinplay.tournaments.tasks.sweep_tournaments", "schedule": SWEEP_SECONDS,
+                          "options": {"expires": max(SWEEP_SECONDS * 2, 10)}},
 }
 # A task taken by a worker that dies is handed out again (the sweeps are idempotent).
 CELERY_TASK_ACKS_LATE = True

@@ -1,27 +1,74 @@
 /* The game page: board clicks submit moves, and the page follows the game by itself.
  *
- * Every 3 s (slower when the tab is hidden) it asks GET /api/games/<id>/ for the
- * version; when it changed, and the player is not in the middle of something, it
- * fetches the page again and swaps the live part, then shows a small "Updated" hint.
+ * Every 3 s (slower when nobody touches the page for a minute, and when the tab is hidden) it
+ * asks GET /games/<id>/live/ — a conditional GET that the server answers 304 while the game's
+ * version, status and chat are unchanged. On a change, and when the player is not in the middle
+ * of something, it fetches the page again and swaps the live part, then shows an "Updated" hint.
  */
 (function () {
   "use strict";
   var live = document.getElementById("game-live");
   if (!live) return;
   var hint = document.getElementById("update-hint");
-  var BASE = 3000, HIDDEN_MAX = 60000;
+  var BASE = 3000, HIDDEN_MAX = 60000, VISIBLE_MAX = 30000, idle = 0;
   var delay = BASE, timer = null, sending = false, lastPointer = 0, inflight = false;
 
   function state() {
     live = document.getElementById("game-live");
-    return { version: live.getAttribute("data-version"), status: live.getAttribute("data-status"), api: live.getAttribute("data-api") };
+    return { version: live.getAttribute("data-version"), status: live.getAttribute("data-status"),
+             chat: live.getAttribute("data-chat"), url: live.getAttribute("data-live") };
   }
 
-  /* ---- moves: buttons and clicks on the board */
+  /* ---- moves: buttons and clicks on the board.
+   * With "Confirm each move" (the player's setting, on by default) a tap selects a move and
+   * highlights it on the board; Confirm plays it, Cancel or Escape forgets it. */
+  var selected = null;
+  function confirming() { return live.getAttribute("data-confirm-moves") === "1"; }
+  function select(form) {
+    unselect();
+    selected = form;
+    var btn = form.querySelector("button.move");
+    if (btn) { btn.classList.add("is-selected"); btn.setAttribute("aria-pressed", "true"); }
+    var note = norm(form.querySelector("input[name=notation]").value);
+    live.querySelectorAll("#board [data-notation]").forEach(function (el) {
+      el.classList.toggle("is-selected", norm(el.getAttribute("data-notation")) === note);
+    });
+    var bar = document.getElementById("confirm-bar");
+    if (bar) {
+      var label = form.querySelector(".move-label");
+      document.getElementById("confirm-label").textContent = label ? label.textContent.trim() : note;
+      bar.hidden = false;
+      var ok = document.getElementById("confirm-move");
+      if (ok) ok.focus({ preventScroll: true });
+    }
+  }
+  function unselect() {
+    selected = null;
+    live.querySelectorAll(".is-selected").forEach(function (el) { el.classList.remove("is-selected"); el.removeAttribute("aria-pressed"); });
+    var bar = document.getElementById("confirm-bar");
+    if (bar) bar.hidden = true;
+  }
+  function play(form) {
+    form.setAttribute("data-confirmed", "1");
+    if (form.requestSubmit) form.requestSubmit(); else { form.dispatchEvent(new Event("submit", { cancelable: true })); form.submit(); }
+  }
+  document.addEventListener("click", function (ev) {
+    var t = ev.target.closest && ev.target.closest("#confirm-move, #cancel-move");
+    if (!t) return;
+    ev.preventDefault();
+    if (t.id === "confirm-move" && selected) play(selected); else unselect();
+  });
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && selected) unselect(); });
+
   document.addEventListener("submit", function (ev) {
     if (ev.defaultPrevented) return;
     var form = ev.target;
     if (!live.contains(form)) return;
+    if (form.classList.contains("move-form") && confirming() && !form.hasAttribute("data-confirmed")) {
+      ev.preventDefault();
+      select(form);
+      return;
+    }
     sending = true;
     form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     var moves = document.getElementById("moves");
@@ -60,12 +107,44 @@
     var form = legalForms()[norm(el.getAttribute("data-notation"))];
     if (!form) return;  // not one of my moves now (or I am watching): the board is only a picture
     ev.preventDefault();
-    if (form.requestSubmit) form.requestSubmit(); else form.submit();
+    if (confirming()) select(form); else play(form);
   }
   document.addEventListener("click", boardMove);
   document.addEventListener("keydown", function (ev) {
     if (ev.key === "Enter" || ev.key === " ") boardMove(ev);
   });
+
+  /* Phones: a board drawn for a wide screen shrinks until its text is unreadable and its spaces
+   * too small for a finger. Widen it (it scrolls sideways inside its card) until its smallest
+   * text is 12 px and its smallest move target 44 px, at most 3 times the card's width. */
+  var MIN_TEXT = 12, MIN_TAP = 44, MAX_WIDEN = 3;
+  function fitBoards() {
+    if (window.innerWidth >= 960) return;
+    live.querySelectorAll("#board svg").forEach(function (svg) {
+      var wa = svg.getAttribute("width");
+      if (wa && !/%$/.test(wa)) return;  // small drawings with their own size (symbols, a card's arrow) keep it
+      svg.classList.remove("is-widened"); svg.style.width = ""; svg.style.maxWidth = "";
+      var base = svg.getBoundingClientRect().width;
+      if (!base) return;
+      var need = 1;
+      svg.querySelectorAll("text").forEach(function (t) {
+        if (!t.textContent.trim() || !t.getScreenCTM()) return;
+        var px = parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a;
+        if (px > 0) need = Math.max(need, MIN_TEXT / px);
+      });
+      svg.querySelectorAll("[data-notation]").forEach(function (el) {
+        var r = el.getBoundingClientRect(), side = Math.min(r.width, r.height);
+        if (side > 0) need = Math.max(need, MIN_TAP / side);
+      });
+      if (need > 1.01) {
+        svg.classList.add("is-widened");
+        svg.style.maxWidth = "none";  // a board's own inline max-width must not cap it
+        svg.style.width = Math.ceil(base * Math.min(need, MAX_WIDEN)) + "px";
+      }
+    });
+  }
+  window.addEventListener("load", function () { fitBoards(); });  // after fonts and images settle
+  window.addEventListener("resize", function () { clearTimeout(fitBoards.t); fitBoards.t = setTimeout(fitBoards, 200); });
 
   /* Relative times ("in 2 days") stay true while the page is open. */
   var UNITS = [[604800, "week"], [86400, "day"], [3600, "hour"], [60, "minute"]];
@@ -88,10 +167,46 @@
     });
   }
   setInterval(tick, 15000);
+
+  /* "New since you last looked": log lines after the version this device last showed are marked
+   * (kept per game in localStorage: no server work; a replay neither marks nor moves it). */
+  var seenAtLoad;  // the marker stays where it was when the page opened, while it stays open
+  function markNew() {
+    if (live.hasAttribute("data-history")) return;
+    var key = "kinplay:seen:" + live.getAttribute("data-game"), now = live.getAttribute("data-version");
+    if (seenAtLoad === undefined) {
+      try { seenAtLoad = window.localStorage.getItem(key); } catch (e) { return; }
+      if (seenAtLoad === null) seenAtLoad = now;  // a first visit marks nothing: all of it is new
+    }
+    var seen = seenAtLoad;
+    var first = null;
+    live.querySelectorAll(".log li[data-seq]").forEach(function (li) {
+      if (+li.getAttribute("data-seq") > +seen) { li.classList.add("is-new"); first = li; }
+    });
+    if (first) first.insertAdjacentHTML("afterend", '<li class="log-seen-marker" aria-label="Above: new since you last looked"><span>new since you last looked</span></li>');
+    try { window.localStorage.setItem(key, now); } catch (e) {}
+  }
+
+  /* Replay: arrow keys step through the history (the links carry the keys they answer). */
+  document.addEventListener("keydown", function (ev) {
+    if (!live.hasAttribute("data-history") || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    var a = document.activeElement;
+    if (a && /^(INPUT|SELECT|TEXTAREA)$/.test(a.tagName)) return;
+    var link = document.querySelector('#replay-nav a[data-key="' + ev.key + '"]');
+    if (link) { ev.preventDefault(); window.location.href = link.href; }
+  });
+  var current = live.querySelector(".log li.is-current");
+  if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+
   markBoard();
+  fitBoards();
+  markNew();
 
   ["pointerdown", "keydown", "touchstart"].forEach(function (t) {
-    document.addEventListener(t, function () { lastPointer = Date.now(); }, { passive: true });
+    document.addEventListener(t, function () {
+      lastPointer = Date.now();
+      if (idle > 20) { idle = 0; delay = BASE; schedule(); }  // someone is here again: back to 3 s
+    }, { passive: true });
   });
 
   /* ---- following the game */
@@ -134,6 +249,8 @@
         document.title = live.getAttribute("data-title") || document.title;
         window.scrollTo(0, scroll);
         markBoard();
+        fitBoards();
+        markNew();
         var me = live.querySelector(".turn-banner--me");
         showHint(me ? (me.getAttribute("data-hint") || "Your turn") : "Updated");
         return true;
@@ -148,26 +265,31 @@
 
   function poll() {
     var s = state();
-    if (s.status === "finished" || s.status === "aborted") return;  // nothing more will happen
+    if (s.status === "aborted") return;  // nothing more will happen (a finished game still has its chat)
     if (live.hasAttribute("data-history")) return;  // a replay stays where the reader put it
     if (inflight) return schedule();
     inflight = true;
-    fetch(s.api, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+    // A conditional GET: the browser revalidates with the ETag (version, status, chat) and the
+    // server answers 304 without a body while nothing changed.
+    fetch(s.url, { credentials: "same-origin", cache: "no-cache", headers: { "Accept": "application/json" } })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (g) {
-        if (String(g.version) !== s.version || g.status !== s.status) {
+        if (String(g.version) !== s.version || g.status !== s.status || String(g.chat) !== s.chat) {
           if (busy()) { delay = 1000; return; }
-          delay = BASE;
+          delay = BASE; idle = 0;
           return refresh();
         }
-        delay = document.hidden ? Math.min(Math.max(delay * 2, 10000), HIDDEN_MAX) : BASE;
+        // Idle: a visible tab asks every 3 s for a minute, then slower (up to 30 s); a hidden one up to 60 s.
+        idle += 1;
+        delay = document.hidden ? Math.min(Math.max(delay * 2, 10000), HIDDEN_MAX)
+          : (idle > 20 ? Math.min(delay * 1.5, VISIBLE_MAX) : BASE);
       })
       .catch(function () { delay = Math.min(delay * 2, HIDDEN_MAX); })
       .then(function () { inflight = false; schedule(); });
   }
 
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) { delay = BASE; clearTimeout(timer); poll(); }
+    if (!document.hidden) { delay = BASE; idle = 0; clearTimeout(timer); poll(); }
   });
   window.addEventListener("pageshow", function (ev) { if (ev.persisted) { sending = false; poll(); } });
   schedule();

@@ -22,9 +22,24 @@
     var min = +k.getAttribute("data-min"), max = +k.getAttribute("data-max");
     players.min = min; players.max = max;
     var n = parseInt(players.value, 10);
-    if (reset || isNaN(n) || n < min) players.value = min;
-    else if (n > max) players.value = max;
+    if (reset || isNaN(n)) players.value = min;
+    checkPlayers();
     showSeats();
+  }
+
+  /* A number out of range is said, next to the field, and blocks the form (never silently changed). */
+  function checkPlayers() {
+    var k = kindInput(), note = document.getElementById("players-note");
+    if (!k || !note) return;
+    var min = +k.getAttribute("data-min"), max = +k.getAttribute("data-max"), n = parseInt(players.value, 10);
+    var name = k.getAttribute("data-name") || "This game";
+    var msg = "";
+    if (!isNaN(n) && (n < min || n > max)) {
+      msg = name + " is for " + (min === max ? "exactly " + min : min + " to " + max) + " players, not " + n + ".";
+    }
+    players.setCustomValidity(msg);
+    note.textContent = msg;
+    note.hidden = !msg;
   }
 
   function showSeats() {
@@ -58,7 +73,7 @@
     else if (t.hasAttribute("data-seat-type")) seatUser(t.closest(".seat-row"));
     else if (t.id === "id_per_move") customSeconds();
   });
-  players.addEventListener("input", showSeats);
+  players.addEventListener("input", function () { checkPlayers(); showSeats(); });
   showOptions();
   clampPlayers(false);
 })();

@@ -88,9 +88,11 @@ def purgeable_events(transactional_db):
     from django.db import connection
 
     from games import triggers
+    from kinplay.tournaments import triggers as tournament_triggers
 
     yield
     triggers.remove(connection)
+    tournament_triggers.remove(connection)
 
 
 @pytest.fixture

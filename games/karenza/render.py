@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 
+from games.icons import legend
 from games.karenza import rules
 
 CW, CH = 64, 92  # card size in the SVG table
@@ -32,6 +33,25 @@ STYLE = """<style>
 
 FILL = {"attack": "#fbe3e0", "defence": "#e1ebfa"}
 STROKE = {"attack": "#c0392b", "defence": "#2e64b5"}
+
+
+def _box(colour, fill="#fff"):
+    return (f'<svg viewBox="0 0 20 20" width="24" height="24" aria-hidden="true"><rect x="2" y="2" width="16" height="16" '
+            f'rx="3" fill="{fill}" stroke="{colour}" stroke-width="2.5"/></svg>')
+
+
+def _legend():
+    arrow = (f'<svg viewBox="0 0 30 30" width="24" height="24" aria-hidden="true">'
+             f'{_arrow_svg(0, 0, 30, ["TL", "BR"], STROKE["attack"])}</svg>')
+    return legend([
+        (_box(STROKE["attack"], FILL["attack"]), "Attack technique (red): the opponent must defend next."),
+        (_box(STROKE["defence"], FILL["defence"]), "Defence technique (blue): parries an attack of at most its power."),
+        (_box("#7d5ba6"), "Add-on (purple): played with a technique, changes its power."),
+        (_box("#2e8b57"), "Trick (green): a whole turn on its own."),
+        (arrow, "Trajectory: from the dot's corner to the arrow's corner. The next technique of a sequence starts "
+                "where the last one ended (“next from”)."),
+        ("4", "The number on a card is its power."),
+    ], "Table legend")
 
 
 def _e(text):
@@ -124,7 +144,7 @@ def _svg(view, seat, names):
         who = names[s] if s < len(names) else f"Player {s + 1}"
         head = f'{who} — {p["character_name"]} — {p["score"]} pt'
         if view["turn"] == s and not view.get("finished"):
-            head += "  ◀ to play"
+            head += " (to play)"
         out.append(f'<text x="8" y="{y0 + 12}" font-size="12" font-weight="600">{_e(head)}</text>')
         out.append(_pile(8, y0 + 34, f"deck · hand {p['hand_count']}", p["deck_count"], "#6b4f3a"))
         out.append(f'<text x="30" y="{y0 + 122}" font-size="9" text-anchor="middle">discard '
@@ -152,7 +172,10 @@ def _hand_card(code, info, notation):
     if info["type"] == "technique":
         colour = STROKE[info["function"]]
         parts.append(f'<svg viewBox="0 0 30 30" width="30" height="30">{_arrow_svg(0, 0, 30, info["trajectory"], colour)}'
-                     f'</svg> {_e(info["function"])} {_e(info["trajectory"][0])}→{_e(info["trajectory"][1])}')
+                     f'</svg> {_e(info["function"])} {_e(info["trajectory"][0])}→{_e(info["trajectory"][1])}'
+                     f'<span class="karenza-text">{_e(info["function"].capitalize())} from the '
+                     f'{_e(rules.CORNER_NAMES[info["trajectory"][0]])} to the '
+                     f'{_e(rules.CORNER_NAMES[info["trajectory"][1]])} corner, power {_e(info["power"])}.</span>')
     else:
         parts.append(f'<span class="karenza-text">{_e(info.get("text", ""))}</span>')
     parts.append("</div>")
@@ -172,6 +195,9 @@ def _notation_for(view, code, info):
     else:
         return None
     return cand if cand in moves else None
+
+
+LEGEND = _legend()
 
 
 def render(view, seat, names):
@@ -257,3 +283,21 @@ def render_text(view, seat, names):
             else:
                 lines.append(f"  {info['name']}: {info.get('text', '')}".rstrip(": "))
     return "\n".join(lines)
+
+
+def _card_words(code):
+    c = rules.CARDS.get(code)
+    if c is None:
+        return ""
+    if c["type"] == "technique":
+        a, b = c["trajectory"]
+        return (f"{c['name']}: {c['function']}, power {c['power']}, from the {rules.CORNER_NAMES[a]} "
+                f"to the {rules.CORNER_NAMES[b]} corner.")
+    return f"{c['name']}: {c.get('text', '')}"
+
+
+def explain(move) -> str:
+    """What a move does, in words, shown with the move where it is offered (the cards' texts)."""
+    action = move.get("action") or {}
+    codes = [action.get("card")] + list(action.get("addons") or [])
+    return " ".join(_card_words(c) for c in codes if c)

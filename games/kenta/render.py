@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from html import escape
 
+from games.icons import icon, icon_at, legend, swatch
+
 from . import rules
 
 PAWN = {"red": "#d62828", "blue": "#1d4ed8", "green": "#15803d", "yellow": "#eab308", "purple": "#7e22ce"}
@@ -75,9 +77,9 @@ def _board(view, names):
         if sq["color"]:
             label = "+2" if sq["arrow"] > 0 else "−2"
         elif sq["card"]:
-            label = "🂠"
+            out.append(icon_at("card", x + w / 2 - 8, y + w - 20, 14, "card square: draw a card"))
         elif sq["hot_spot"]:
-            label = "★"
+            out.append(icon_at("star", x + w / 2 - 8, y + w - 20, 14, "hot spot"))
         if label:
             out.append(f'<text x="{x + w / 2 - 1}" y="{y + w - 8}" font-size="11" text-anchor="middle" '
                        f'fill="{tc}">{escape(label)}</text>')
@@ -85,8 +87,17 @@ def _board(view, names):
     fx, fy = pts[view["line"] % rules.LENGTH]
     out.append(f'<rect x="{fx - 3}" y="{fy - 3}" width="{w + 4}" height="{w + 4}" rx="6" fill="none" '
                f'stroke="#ea580c" stroke-width="3" stroke-dasharray="5 3"/>')
-    out.append(f'<text x="{fx + w / 2}" y="{fy - 5 if fy > 20 else fy + w + 9}" font-size="9" '
-               f'text-anchor="middle" fill="#ea580c">finish {view["line"]}</text>')
+    # The label goes on the inner side of the track, never over a neighbouring square.
+    if fx >= width - 10 - w - 1:  # right side
+        lx, ly, anchor = fx - 5, fy + w / 2 + 3, "end"
+    elif fx <= 11 and 10 < fy < height - 10 - w - 1:  # left side
+        lx, ly, anchor = fx + w + 5, fy + w / 2 + 3, "start"
+    elif fy <= 11:  # top row
+        lx, ly, anchor = fx + w / 2, fy + w + 12, "middle"
+    else:  # bottom row
+        lx, ly, anchor = fx + w / 2, fy - 7, "middle"
+    out.append(f'<text x="{lx}" y="{ly}" font-size="10" font-weight="bold" '
+               f'text-anchor="{anchor}" fill="#ea580c">finish {view["line"]}</text>')
     # Pawns.
     per_square = {}
     for seat, p in enumerate(view["positions"]):
@@ -127,6 +138,20 @@ def _board(view, names):
     return "".join(out)
 
 
+LEGEND = legend([
+    (swatch("#111827", text="+2", text_fill="#fff"), "Black square: while the disc shows black, a pawn that ends a move here goes 2 squares on (+2) or back (−2)."),
+    (swatch("#ffffff", text="−2"), "White square: the same, while the disc shows white."),
+    (swatch("#f3f4f6", ring="#f59e0b"), "Orange ring: the squares of the colour the Kenta disc shows now (the active ones)."),
+    (swatch("#fde68a") + icon("card", "card square"), "Card square: a pawn that ends a move here draws an action card."),
+    (swatch("#fdba74") + icon("star", "hot spot"), "Hot spot sprint: the first player through scores 1, the second 3, the last 2."),
+    ('<svg class="kp-swatch" viewBox="0 0 20 20" width="20" height="20" aria-hidden="true"><rect x="1.5" y="1.5" '
+     'width="17" height="17" rx="3" fill="none" stroke="#ea580c" stroke-width="2" stroke-dasharray="4 2"/></svg>',
+     "Dashed orange frame: the finish line (the race ends when a pawn reaches it)."),
+    (icon("hourglass", "to act"), "This player must act now."),
+    ("I–IV", "Dice (Roman numerals): the die you choose sets the disc to its colour, and its value's action is played (see the rules)."),
+], "Board legend")
+
+
 def _card_html(key, notation=None, extra=""):
     c = rules.CARDS[key]
     cls = "kenta-card kenta-stop" if c["stop"] else "kenta-card"
@@ -136,9 +161,15 @@ def _card_html(key, notation=None, extra=""):
             f'{escape(rules.card_text(key))}{extra}</div>')
 
 
-def _objective_text(key):
+def _objective_text(key, mine=None):
+    """The objective in words, spoken to its holder (``mine``: their colour, when known)."""
     o = rules.OBJECTIVES[key]
     if o["kind"] == "color":
+        if mine == o["color"]:
+            return f"Colour {o['color']}, your own colour: +5 if you finish second, otherwise −2."
+        if mine is not None:
+            return (f"Colour {o['color']} (not yours): +4 if {o['color']} finishes first, "
+                    f"and +2 if you finish second.")
         return (f"Colour {o['color']}: if {o['color']} is your colour, +5 if you finish second, "
                 f"otherwise −2. If not: +4 if {o['color']} finishes first; and +2 if you finish second.")
     if o["kind"] == "last":
@@ -197,10 +228,9 @@ def render(view, seat, names):
         hot = sum(1 for h in view["hot_passed"] if p in h["seats"])
         cls = ' class="kenta-now"' if p == active and not view["race_over"] else ""
         status = " (resigned)" if view["resigned"][p] else ""
-        if p in view.get("to_act", []):
-            status += " ⏳"
+        acting = f" {icon('hourglass', 'to act')}" if p in view.get("to_act", []) else ""
         rows.append(f'<tr{cls}><td><span class="kenta-dot" style="background:{PAWN.get(col, "#888")}"></span> '
-                    f'{escape(names[p])}{escape(status)}</td><td>{view["positions"][p]}</td>'
+                    f'{escape(names[p])}{escape(status)}{acting}</td><td>{view["positions"][p]}</td>'
                     f'<td>{view["points"][p]}</td><td>{view["hand_counts"][p]}</td><td>{hot}/{len(view["hot_passed"])}</td></tr>')
     rows.append("</table>")
     parts.append("".join(rows))
@@ -239,7 +269,7 @@ def render(view, seat, names):
             seen.add(key)
             cards.append(_card_html(key, notation))
         obj = (f'<div class="kenta-card kenta-obj"><b>Objective (secret)</b>'
-               f'{escape(_objective_text(me["objective"]))}</div>')
+               f'{escape(_objective_text(me["objective"], me["color"]))}</div>')
         parts.append(f'<p class="kenta-note">Your hand ({escape(me["color"])}):</p>'
                      f'<div class="kenta-row">{"".join(cards)}{obj}</div>')
         if me.get("ballot") is not None:
@@ -287,9 +317,17 @@ def render_text(view, seat, names):
     if me:
         lines.append(f"Your hand ({me['color']}):")
         lines += [f"  {rules.CARDS[k]['name']}: {rules.card_text(k)}" for k in me["hand"]] or ["  no cards"]
-        lines.append(f"Your secret objective: {_objective_text(me['objective'])}")
+        lines.append(f"Your secret objective: {_objective_text(me['objective'], me['color'])}")
         if me.get("ballot") is not None:
             lines.append(f"Your sealed vote: {me['ballot']}")
     if view["over"] and view.get("result"):
         lines.append(view["result"]["summary"])
     return "\n".join(lines)
+
+
+def explain(move) -> str:
+    """What a move does, in words, shown with the move where it is offered (the card's text)."""
+    words = move.get("notation", "").split()
+    if len(words) == 2 and words[0] in ("play", "discard", "give") and words[1] in rules.CARDS:
+        return rules.card_text(words[1])
+    return ""

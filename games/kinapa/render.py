@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from html import escape
 
+from games.icons import icon, icon_at, legend, swatch
 from games.kinapa import rules
 
 STYLE = """<style>
@@ -12,10 +13,12 @@ STYLE = """<style>
 .kinapa-table{width:100%;height:auto;display:block}
 .kinapa-status{font-weight:600;margin:.4em 0}
 .kinapa-hand,.kinapa-public{display:flex;flex-wrap:wrap;gap:.4em;margin:.3em 0 .6em}
-.kinapa-card{width:4.2em;height:5.8em;border-radius:.5em;border:2px solid #6b5b95;background:#fdf6ec;
+.kinapa-card{width:4.6em;min-height:5.8em;border-radius:.5em;border:2px solid #6b5b95;background:#fdf6ec;
  display:flex;flex-direction:column;align-items:center;justify-content:center;font-size:.85em;text-align:center;
  padding:.2em;box-sizing:border-box}
 .kinapa-card b{font-size:1.6em}
+.kinapa-card span,.kinapa-card small{overflow-wrap:anywhere;hyphens:auto;line-height:1.15}
+.kinapa-card small{font-size:.75rem}
 .kinapa-card.kinapa-shelter{border-color:#3f8f7a;background:#eef8f3}
 .kinapa-card.kinapa-taken{box-shadow:0 0 0 3px #e0a100}
 .kinapa-card.kinapa-back{background:repeating-linear-gradient(45deg,#6b5b95,#6b5b95 4px,#8877b5 4px,#8877b5 8px);color:#fff}
@@ -29,6 +32,19 @@ def _name(names, p):
     if names and 0 <= p < len(names):
         return str(names[p])
     return f"Player {p + 1}"
+
+
+LEGEND = legend([
+    (icon("crown", "Emperor"), "The Emperor: announces a number, takes a card, turns over an object card."),
+    (icon("hand", "raised hand"), "Raised a hand: claims to hold the announced number."),
+    (icon("hourglass", "still to answer"), "Still to answer (everyone answers in secret, revealed together)."),
+    (icon("fox", "Fox card"), "Fox card: caught lying; this player's hand is face up for everyone."),
+    (icon("sheep", "sheep"), "The sheep."),
+    (swatch("#4a6fa5", text="?", text_fill="#fff"), "Object card face down, never seen."),
+    (swatch("#9fb8d8", text="5-6"), "Object card seen before (everyone remembers it), face down again."),
+    (swatch("#fff7d6", text="5") + icon("check", "pair"), "Object card with a pair put down on it (that number is out of play)."),
+    (swatch("#8877b5", text="B", text_fill="#fff"), "BOT deck (two-player game): a hidden hand you may take from."),
+], "Table legend")
 
 
 def _card_html(card, notation=None, extra=""):
@@ -111,13 +127,17 @@ def _svg(view, names, moves):
     # object cards in a circle around the centre
     objs = view["objects"]
     m = len(objs)
+    # Cards (28 × 38) on an ellipse that grows with their number, so that 6 to 8 of them never
+    # overlap each other, the announcement in the middle, or the players' boxes around.
+    rx = 58 + 5 * max(0, m - 4)
+    ry = max(50, 0.8 * rx)
     for o in objs:
         a = -math.pi / 2 + 2 * math.pi * o["pos"] / m
-        x, y = cx + 58 * math.cos(a) - 14, cy + 50 * math.sin(a) - 19
+        x, y = cx + rx * math.cos(a) - 14, cy + ry * math.sin(a) - 19
         note = f"turn {o['pos'] + 1}"
         attr = f' data-notation="{note}"' if note in moves else ""
         if o["pair"]:
-            fill, txt, sub = "#fff7d6", f"{o['numbers'][0]}-{o['numbers'][1]}", f"{o['pair']['number']}✓"
+            fill, txt, sub = "#fff7d6", f"{o['numbers'][0]}-{o['numbers'][1]}", f"{o['pair']['number']}"
         elif o["face_up"]:
             fill, txt, sub = "#fff7d6", f"{o['numbers'][0]}-{o['numbers'][1]}", "up"
         elif o["object"] is not None:
@@ -130,7 +150,8 @@ def _svg(view, names, moves):
         out.append(f'<g class="kinapa-obj"{attr}><title>{escape(title)}</title>'
                    f'<rect x="{x:.1f}" y="{y:.1f}" width="28" height="38" rx="4" fill="{fill}" stroke="#2d4a73"/>'
                    f'<text x="{x + 14:.1f}" y="{y + 18:.1f}" font-size="9" text-anchor="middle">{escape(txt)}</text>'
-                   f'<text x="{x + 14:.1f}" y="{y + 31:.1f}" font-size="8" text-anchor="middle">{escape(sub)}</text>'
+                   f'<text x="{x + (10 if o["pair"] else 14):.1f}" y="{y + 31:.1f}" font-size="8" text-anchor="middle">{escape(sub)}</text>'
+                   + (icon_at("check", x + 15, y + 23, 10) if o["pair"] else "") +
                    f'<text x="{x + 14:.1f}" y="{y - 2:.1f}" font-size="7" text-anchor="middle" fill="#555">{o["pos"] + 1}</text></g>')
     if view.get("announced") is not None and view["phase"] != "announce":
         out.append(f'<text x="{cx}" y="{cy + 4}" font-size="12" text-anchor="middle" font-weight="bold">'
@@ -153,24 +174,27 @@ def _svg(view, names, moves):
         fill = "#ddd" if not p["active"] else ("#fff" if s != me else "#f0ebff")
         mark = ""
         if s == view["emperor"]:
-            mark = "♛ "
+            mark = "crown"
         elif s in raised:
-            mark = "✋ "
+            mark = "hand"
         elif s in waiting:
-            mark = "… "
-        elif s in silent:
-            mark = "· "
-        label = mark + _name(names, s)
-        if len(label) > 14:
-            label = label[:13] + "…"
+            mark = "hourglass"
+        label = _name(names, s)
         info = f"{p['count']} cards · {p['placed']} pair{'s' if p['placed'] != 1 else ''}"
-        icons = ("🐑" if p["sheep"] else "") + ("🦊" * p["foxes"])
         if not p["active"]:
             info = "left the game"
+        # The whole name, squeezed into the box when long (never cut); symbols on the right.
+        nx = x + (15 if mark else 4)
+        room = 88 - (nx - x) - 3
+        squeeze = f' textLength="{room}" lengthAdjust="spacingAndGlyphs"' if len(label) * 6 > room else ""
+        icons = (icon_at(mark, x + 2, y + 3, 12) if mark else "")
+        icons += "".join(icon_at("fox", x + 86 - 11 * (k + 1), y + 18, 11, "Fox card") for k in range(p["foxes"]))
+        if p["sheep"]:
+            icons += icon_at("sheep", x + 86 - 11 * (p["foxes"] + 1), y + 18, 11, "sheep")
         out.append(f'<g class="kinapa-seat"{attr}><title>{escape(_name(names, s))}</title>'
                    f'<rect x="{x:.1f}" y="{y:.1f}" width="88" height="34" rx="6" fill="{fill}" stroke="{stroke}" stroke-width="2"/>'
-                   f'<text x="{x + 4:.1f}" y="{y + 13:.1f}" font-size="10" font-weight="bold">{escape(label)}</text>'
-                   f'<text x="{x + 4:.1f}" y="{y + 27:.1f}" font-size="8">{escape(info)} {icons}</text></g>')
+                   f'<text x="{nx:.1f}" y="{y + 13:.1f}" font-size="10" font-weight="bold"{squeeze}>{escape(label)}</text>'
+                   f'<text x="{x + 4:.1f}" y="{y + 27:.1f}" font-size="8">{escape(info)}</text>{icons}</g>')
         if view.get("bots") is not None:
             bn = f"take bot {s + 1}"
             battr = f' data-notation="{bn}"' if bn in moves else ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
+from games.icons import icon, legend
 from games.knonsters import rules
 
 COLOURS = {"Rithle": "#e0a526", "Aristas": "#d9493f", "Celya": "#3b82c4", "Elaari": "#3e9e5a"}
@@ -19,8 +20,22 @@ STYLE = """<style>
 .knonsters-card{width:84px;min-height:110px;border-radius:8px;border:2px solid #444;padding:.3rem;background:#fff;font-size:.8rem;box-sizing:border-box;cursor:pointer}
 .knonsters-card b{display:block;font-size:1.1rem}
 .knonsters-card.knonsters-dead{opacity:.55}
+.knonsters-card small{display:block;font-size:.75rem;line-height:1.2;color:#444;margin-top:.2rem;overflow-wrap:anywhere}
 .knonsters-note{font-size:.85rem;margin:.3rem 0}
 </style>"""
+
+
+LEGEND = legend([
+    ('<span class="knonsters-chip" style="background:#3b82c4">1</span>', "A Knonster on the track: the number in its figure is its rank now (the number above it, its square)."),
+    ('<span class="knonsters-chip" style="background:#555">2</span>', "Under each player: how many times they moved each Knonster."),
+    (icon("star", "revealed favourite"), "A favourite that player has revealed."),
+    (icon("heart", "favourites"), "Both favourites of a player (shown at the end)."),
+    ('<span style="opacity:.55;font-weight:700">+5</span>', "A faded card moves nobody now: playing it discards it."),
+    ("+7, +5", "Move that Knonster forward that many squares."),
+    ("≤20", "Move that Knonster at most 20 squares, staying 2 behind the leader."),
+    ("×3 lead", "Triple that Knonster's lead, when it alone has rank 1."),
+    ("R3 +12", "Move the Knonster with that rank that many squares (nobody, if the rank is shared)."),
+], "Board legend")
 
 
 def _card(code, view, clickable):
@@ -43,12 +58,12 @@ def _card(code, view, clickable):
         title += " (no effect now: it would be discarded)"
     return (f'<div class="knonsters-card{"" if moves else " knonsters-dead"}" style="border-color:{colour}" '
             f'title="{escape(title)}"{attrs}><b style="color:{colour}">{escape(big)}</b>'
-            f'{escape(k or "by rank")}</div>')
+            f'{escape(k or "by rank")}<small>{escape(title)}</small></div>')
 
 
 def _track(view):
     goal = view["goal"]
-    w, lane_h, left, top = 480, 36, 62, 22
+    w, lane_h, left, top = 480, 36, 84, 22  # the names (13 units, bold) end before square 0's figure
     podium_w = 84
     h = top + lane_h * 4 + 24
     scale = (w - left - podium_w - 8) / goal
@@ -111,7 +126,7 @@ def render(view, seat, names):
         cls = "knonsters-player" + (" knonsters-turn" if s in view.get("to_act", []) else "")
         chips = "".join(
             f'<span class="knonsters-chip" style="background:{COLOURS.get(k, "#555")}" title="{escape(k)}">'
-            f'{"★" if k in view["revealed"][s] else view["moved"][s][i]}</span>'
+            f'{icon("star", "revealed favourite") if k in view["revealed"][s] else view["moved"][s][i]}</span>'
             for i, k in enumerate(view["knonsters"]))
         status = []
         if view["resigned"][s]:
@@ -127,9 +142,10 @@ def render(view, seat, names):
         fav = ""
         if view.get("all_favourites") and view["all_favourites"][s]:
             bet = view["all_bets"][s]
-            fav = " ♥ " + escape(" & ".join(view["all_favourites"][s])) + (f" (bet {escape(bet)})" if bet else "")
+            fav = (f" {icon('heart', 'favourites')} " + escape(" & ".join(view["all_favourites"][s]))
+                   + (f" (bet {escape(bet)})" if bet else ""))
         elif view["revealed"][s]:
-            fav = " ★ " + escape(", ".join(view["revealed"][s]))
+            fav = f" {icon('star', 'revealed favourite')} " + escape(", ".join(view["revealed"][s]))
         out.append(f'<div class="{cls}"><strong>{escape(nm(s))}</strong>{fav}<br>{chips} '
                    f'<small>{escape(", ".join(status))}</small></div>')
     out.append("</div>")
@@ -208,3 +224,16 @@ def render_text(view, seat, names):
     if res:
         lines.append(res["summary"])
     return "\n".join(lines)
+
+
+def explain(move) -> str:
+    """What a move does, in words, shown with the move where it is offered (card and superpower)."""
+    action = move.get("action") or {}
+    code = action.get("card")
+    if code not in rules.CARDS:
+        return ""
+    text = rules.card_text(code)
+    if action.get("type") == "power":
+        k = action.get("knonster")
+        return f"{k}'s superpower: {k} {rules.POWER_TEXT.get(rules.POWERS.get(k), '')}. Card: {text}"
+    return text

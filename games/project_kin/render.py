@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from html import escape
 
+from games.icons import legend, swatch
+
 from . import rules
 
 COLOURS = ["#c62828", "#1565c0"]
@@ -25,9 +27,10 @@ CSS = """
 .pk-status b.pk-red{color:#c62828}.pk-status b.pk-blue{color:#1565c0}
 .pk-board{width:100%;height:auto;display:block;background:#fafafa;border:1px solid #ddd;border-radius:6px}
 .pk-node{stroke:#555;stroke-width:.5}
-.pk-node-label{font-size:3px;fill:#666;text-anchor:middle;pointer-events:none}
-.pk-piece-label{font-size:3.6px;fill:#fff;text-anchor:middle;font-weight:bold;pointer-events:none}
-.pk-small{font-size:3px;fill:#333}
+.pk-node-label{font-size:3.8px;fill:#555;text-anchor:middle;pointer-events:none}
+.pk-piece-label{font-size:4px;fill:#fff;text-anchor:middle;font-weight:bold;pointer-events:none}
+.pk-small{font-size:3.8px;fill:#333}
+.pk-hit{fill:transparent;stroke:none}
 .pk-edge{stroke:#888;stroke-width:.8}
 .pk-dotted{stroke:#888;stroke-width:.8;stroke-dasharray:1.5 1.5}
 .pk-loop{fill:none;stroke-width:.6;stroke-dasharray:2 1.5;opacity:.7}
@@ -38,6 +41,25 @@ CSS = """
 .pk-legend{font-size:.8em;color:#555;margin:.3em 0}
 </style>
 """
+
+
+LEGEND = legend([
+    ('<b style="color:#c62828">Red</b> / <b style="color:#1565c0">Blue</b>', "Red plays up the board from the bottom base, Blue down from the top."),
+    (swatch(LIGHT[0]), "A base (large square), its guard space (round) and its turrets (small squares), in their side's colour."),
+    ('<svg viewBox="0 0 20 20" width="24" height="24" aria-hidden="true"><path d="M2 10h16" stroke="#e53935" stroke-width="2" stroke-dasharray="2 2"/></svg>',
+     "Thin red dashes: what a turret aims at. An enemy piece that ends its turn there is shot back to its spawn pool."),
+    (swatch(KIND_FILL["retake"]), "Retake: landing here gives another turn."),
+    (swatch(KIND_FILL["bomb"]), "Bomb space: pick up the bomb here (a ringed piece carries it)."),
+    ('<svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true"><polygon points="10,2 18,10 10,18 2,10" fill="#fffde7" stroke="#555"/></svg>',
+     "Objective: deliver the bomb from here to win."),
+    (swatch(KIND_FILL["loop"]), "Loop space: the coloured arcs lead from the end of the middle track back home."),
+    ('<svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true"><path d="M2 10h16" stroke="#888" stroke-width="2" stroke-dasharray="3 3"/></svg>',
+     "Dotted line: either way, and it ends the move. Solid lines have a forward direction."),
+    ("L4, M5, BT", "Under each space: its name, as written in moves (move r2 M3)."),
+    ("1–4, F, K", "On a piece: pawns 1–4, F the final piece, K the King; x1–x3 extra pawns; W Wall, S Sage, D Bulldozer."),
+    ('<svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true"><circle cx="10" cy="10" r="6" fill="none" stroke="#2e7d32" stroke-width="2.5"/></svg>',
+     "Green ring: a space your move can end on; tap it."),
+], "Board legend")
 
 
 def _txt(x, y, s, cls="pk-small", anchor="start"):
@@ -133,9 +155,10 @@ def render(view, seat, names):
                  f'<circle class="pk-node" cx="{nd["x"]}" cy="{nd["y"]}" r="{r}" fill="{fill}"/>')
         if nd["kind"] == "objective":
             shape = f'<polygon class="pk-node" fill="{fill}" points="{nd["x"]},{nd["y"] - 5} {nd["x"] + 5},{nd["y"]} {nd["x"]},{nd["y"] + 5} {nd["x"] - 5},{nd["y"]}"/>'
-        label = _txt(nd["x"], nd["y"] + r + 2.6, nid, "pk-node-label", "middle")
+        label = _txt(nd["x"], nd["y"] + r + 3.4, nid, "pk-node-label", "middle")
         if len(notes) == 1:
-            svg.append(f'<g class="pk-move" data-notation="{escape(notes[0])}"><title>{title}: {escape(notes[0])}</title>{shape}{label}</g>')
+            hit = f'<circle class="pk-hit" cx="{nd["x"]}" cy="{nd["y"] + 1.5}" r="7"/>'  # a finger, not a pixel
+            svg.append(f'<g class="pk-move" data-notation="{escape(notes[0])}"><title>{title}: {escape(notes[0])}</title>{hit}{shape}{label}</g>')
         else:
             svg.append(f"<g><title>{title}</title>{shape}{label}</g>")
     # the last move
@@ -196,9 +219,6 @@ def render(view, seat, names):
         svg.append(_txt(tr["x"] + tr["w"] / 2, tr["y"] + tr["h"] + 4, f"{bomb['turns_left']} left", "pk-small", "middle"))
     svg.append("</svg>")
     out.append("".join(svg))
-    out.append('<div class="pk-legend">Red moves up the board, Blue moves down. Dashed lines are dotted lines (both ways, '
-               'they end the move); thin red dashes show what each turret aims at (a turret, tinted with the colour of its side, shoots an enemy that ends its turn there); the coloured arcs are the loops from the '
-               'end of the middle track back home. A ringed piece carries the bomb.</div>')
     out.append("</div>")
     return "".join(out)
 
@@ -207,10 +227,13 @@ def _piece_svg(p, x, y, r, carrier, notations, small=False):
     s = p["seat"]
     letter = LETTER[p["type"]] or p["id"][1:]
     ring = f'<circle cx="{x}" cy="{y}" r="{r + 1.1}" fill="none" stroke="#212121" stroke-width="1" stroke-dasharray="1 .6"/>' if carrier else ""
-    size = ' style="font-size:2px"' if small else ""
-    body = (f'{ring}<circle cx="{x}" cy="{y}" r="{r}" fill="{COLOURS[s]}" stroke="#fff" stroke-width=".4"/>'
-            f'<text x="{x}" y="{y + (1 if not small else .7)}" class="pk-piece-label"'
-            f'{size}>{escape(letter)}</text>')
+    # In the pools only the special pieces carry their letter (a pawn's number is in its tooltip).
+    size = ' style="font-size:3px"' if small else ""
+    text = "" if small and not LETTER[p["type"]] else (
+        f'<text x="{x}" y="{y + (1.3 if not small else 1.1)}" class="pk-piece-label"{size}>{escape(letter)}</text>')
+    body = f'{ring}<circle cx="{x}" cy="{y}" r="{r}" fill="{COLOURS[s]}" stroke="#fff" stroke-width=".4"/>{text}'
+    if notations and len(notations) == 1 and not small:
+        body = f'<circle class="pk-hit" cx="{x}" cy="{y}" r="7"/>' + body
     title = f"<title>{escape(rules.SEAT_NAMES[s])} {escape(p['type'])} {escape(p['id'])}{' (carries the bomb)' if carrier else ''}</title>"
     if notations and len(notations) == 1:
         return f'<g class="pk-move" data-notation="{escape(notations[0])}">{title}{body}</g>'

@@ -34,6 +34,9 @@ class Profile(models.Model):
     vacation_ends_at = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveSmallIntegerField(null=True, blank=True)  # the year vacation_seconds counts
     vacation_seconds = models.PositiveIntegerField(default=0)  # used in vacation_year, closed periods only
+    # Game page: a tap on a move or the board selects it and a second tap on Confirm plays it;
+    # players who never mis-tap may switch that off (then one tap plays).
+    confirm_moves = models.BooleanField(default=True)
 
     @classmethod
     def of(cls, user):

@@ -49,7 +49,11 @@ def friendly(game) -> bool:
     """Vacation pauses clocks only in friendly games: those outside a tournament or league,
     whose schedule others wait on. Rated games count as friendly: a rating has no calendar,
     and a player's rating should not cost them their holiday (as on OGS)."""
-    return getattr(game, "tournament_id", None) is None
+    if getattr(game, "tournament_id", None) is not None:
+        return False
+    from kinplay.tournaments.models import TournamentGame  # joining a tournament: its clocks run
+
+    return not TournamentGame.objects.filter(game_id=game.pk).exists()
 
 
 # ---------------------------------------------------------------- the switch
@@ -118,14 +122,14 @@ def sweep(now=None) -> int:
 
 def hold_new(game, rows):
     """Deadlines about to be set (unsaved) for seats whose players are away start held."""
-    if not friendly(game):
-        return
     users = {s.index: s.user_id for s in game.seats.all() if s.user_id}
     seats = {d.seat for d in rows if d.kind in HELD_KINDS and d.seat in users}
     if not seats:
         return
     away = set(Profile.objects.filter(user_id__in=[users[s] for s in seats], vacation_since__isnull=False)
                .values_list("user_id", flat=True))
+    if not away or not friendly(game):  # friendly() may query: only when someone is away
+        return
     now = timezone.now()
     for d in rows:
         if d.kind in HELD_KINDS and users.get(d.seat) in away:

@@ -11,7 +11,7 @@ from datetime import datetime
 from django.conf import settings
 from django.db.models import Max, Min
 
-from games import selectors
+from games import chat, selectors
 from games.models import Event, Game
 from games.registry import get
 from games.store import load_state
@@ -99,6 +99,7 @@ def of_game(row: Outbox, game: Game, user, *, version: int, tz, now: datetime) -
     legal = payload["legal_actions"] if current and row.kind != Outbox.GAME_OVER else []
     after = previous_version(row, game, seat, version)
     lines = selectors.log_lines(game, seat, after=after, upto=version, names=names)
+    last_seen = Event.objects.filter(game=game, seq=after).values_list("at", flat=True).first() if after else None
     view = payload["view"]
     render = kind  # Kind.render/render_text: the players' names in place of seat placeholders
     result = payload["result"]
@@ -114,6 +115,7 @@ def of_game(row: Outbox, game: Game, user, *, version: int, tz, now: datetime) -
         "deadline": deadline_text(game, tz, now, what_then(game, waits_for(game, seat), legal)) if current else "",
         "recent": lines[-MAX_LOG_LINES:],
         "recent_hidden": max(0, len(lines) - MAX_LOG_LINES),
+        "chat": chat.since(game, last_seen, user),  # table talk since they last looked
         "legal": legal,
         "result": result,
         "standings": standings(result, names, seat) if result else [],

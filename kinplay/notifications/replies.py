@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils.html import strip_tags
 
-from games import services
+from games import chat, services
 from games.engine import IllegalAction
 from games.models import Event, Game
 from games.registry import get
@@ -188,14 +188,30 @@ def commands(row: Outbox, lines: list[str]) -> list[tuple[int, str]]:
     return []
 
 
+SAY = re.compile(r"^say:\s*", re.IGNORECASE)  # table talk: "say: good game" (or "#12 say: …")
+
+
+def say(game_id: int, user, text: str) -> Line:
+    try:
+        chat.post_chat(game_id, user, text)
+    except chat.ChatRefused as exc:
+        return Line(game_id, False, f"#{game_id}: your chat line was not posted: {exc}", move=False)
+    return Line(game_id, True, f"#{game_id}: you said “{' '.join(text.split())}” at the table.", move=False)
+
+
 def apply(row: Outbox, user, lines: list[str]) -> list[Line]:
     games = tokens.games_of(row)
+    said = [SAY.sub("", line) for line in lines if SAY.match(line)]
+    lines = [line for line in lines if not SAY.match(line)]
+    talk = [say(next(iter(games)), user, text) for text in said[:5]] if len(games) == 1 else []
     todo = commands(row, lines)
+    if not todo and talk:
+        return talk  # only table talk: nothing to play
     if not todo:
         first = next(iter(games))
         hint = "your move on the first line" if len(games) == 1 else "one line per game, such as “#12 play 3”"
         return [Line(first, False, f"Your reply had no move in it: write {hint}.")]
-    out = []
+    out = talk
     for game_id, command in todo[:20]:
         if game_id not in games:
             out.append(Line(game_id, False, f"#{game_id}: this email was not about game #{game_id}; nothing was changed."))
@@ -211,6 +227,8 @@ def apply_one(row, user, game_id: int, version: int, command: str) -> Line:
         return Line(game_id, False, f"#{game_id}: there is no such game.")
     if game.is_over:  # every token of a game dies with it
         return Line(game_id, False, f"#{game_id}: this game is over; nothing was changed.")
+    if SAY.match(command):  # "#12 say: …" in a digest reply
+        return say(game_id, user, SAY.sub("", command))
     if row.kind == Outbox.INVITATION and words in ("accept", "decline"):
         return dispatch(game, f"{words}_invitation", (game_id, user),
                         f"you {'accepted' if words == 'accept' else 'declined'} the invitation.")

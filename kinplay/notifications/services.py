@@ -190,6 +190,10 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
 
     if row.kind in consent.KINDS:  # invitations and vacations have their own emails
         return consent.compose(row)
+    from kinplay.tournaments import emails as tournament_emails
+
+    if row.kind in tournament_emails.KINDS:
+        return tournament_emails.compose(row)
 
     if row.kind in (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED):
         return answers.compose(row)  # answers to replies: their own email, with no reply token

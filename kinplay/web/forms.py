@@ -90,6 +90,7 @@ class SettingsForm(forms.Form):
     # Left out of a post (an older client): the saved value stays.
     quiet_from = forms.TimeField(label="From", initial=time(23, 0), required=False, widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
     quiet_to = forms.TimeField(label="To", initial=time(7, 0), required=False, widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
+    confirm_moves = forms.BooleanField(required=False, label="Confirm each move")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.db.models import Max, OuterRef, Subquery
+from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
@@ -17,9 +19,9 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from api.throttles import AuthThrottle
-from games import selectors, services
+from games import chat, rematch, selectors, services
 from games.engine import RESIGN, IllegalAction
-from games.models import Game, Seat
+from games.models import ChatMessage, Game, Seat
 from games.registry import kinds
 from games.store import VersionConflict
 from kinplay import params
@@ -28,7 +30,7 @@ from kinplay.accounts.models import Profile
 from kinplay.clocks import vacation
 from kinplay.notifications.selectors import delivery_problem
 from kinplay.ratings.selectors import rating_changes
-from kinplay.web import forms
+from kinplay.web import forms, rules_pages
 
 log = logging.getLogger("kinplay.web")
 
@@ -73,7 +75,7 @@ def signup(request):
 @login_required
 def settings_page(request):
     profile = Profile.of(request.user)
-    mail_fields = ["email_turns", "email_every", "time_zone", "quiet_hours", "quiet_from", "quiet_to"]
+    mail_fields = ["email_turns", "email_every", "time_zone", "quiet_hours", "quiet_from", "quiet_to", "confirm_moves"]
     if request.method == "POST":
         form = forms.SettingsForm(request.POST)
         if form.is_valid():
@@ -141,6 +143,26 @@ def settings_token(request):
     return redirect(reverse("settings") + "#api")
 
 
+def _password_page(heading, intro="", button="", **extra):
+    return {"template_name": "registration/password_page.html",
+            "extra_context": {"heading": heading, "intro": intro, "button": button}, **extra}
+
+
+PASSWORD_PAGES = {
+    "change": _password_page("Change your password", "Type your current password, then the new one twice.",
+                             "Change password"),
+    "change_done": _password_page("Password changed", "Your new password works from now on."),
+    "reset": _password_page("Forgot your password?", "Type the email address of your account: we send you a link "
+                            "to choose a new password.", "Send the link",
+                            email_template_name="registration/password_reset_email.txt",
+                            subject_template_name="registration/password_reset_subject.txt"),
+    "reset_done": _password_page("Check your email", "If an account has this address, a link to choose a new "
+                                 "password is on its way. It works once."),
+    "reset_confirm": _password_page("Choose a new password", "", "Save the new password"),
+    "reset_complete": _password_page("Password saved", "Sign in with your new password."),
+}
+
+
 # ---------------------------------------------------------------- lobby
 
 
@@ -163,17 +185,39 @@ def _card(game, user):
         "pending": [s.name for s in seats if s.invited] if game.status == Game.WAITING else [],
         "open_seats": sum(1 for s in seats if s.is_open),
         "won": bool(game.result) and me is not None and me in (game.result.get("winners") or []),
+        "last": _last_line(game, me) if game.status in (Game.ACTIVE, Game.FINISHED) else None,
     }
+
+
+def _last_line(game, seat):
+    """The newest log line of a game as this seat may see it (the lobby's "last move")."""
+    if game.version < 1:
+        return None
+    lines = selectors.log_lines(game, seat, after=max(0, game.version - 3), upto=game.version)
+    return lines[-1] if lines else None
+
+
+def _urgency(card):
+    """Most urgent first: a running clock by its deadline, then paused or unclocked games, the
+    ones that waited longest first."""
+    g = card["game"]
+    return (g.deadline is None, g.deadline.timestamp() if g.deadline else 0, g.updated_at.timestamp())
 
 
 def lobby(request):
     if not request.user.is_authenticated:
         return render(request, "web/welcome.html", {"kinds": list(kinds().values())})
     mine = [_card(g, request.user) for g in selectors.games_of(request.user)]
+    from kinplay.tournaments.selectors import names_of_games  # tournament games carry its name
+
+    in_tournaments = names_of_games(c["game"].pk for c in mine)
+    for c in mine:
+        c["tournament"] = in_tournaments.get(c["game"].pk)
     sections = [
         ("invitations", "Invitations", [c for c in mine if c["invited"]]),
-        ("turn", "Your turn", [c for c in mine if c["my_turn"]]),
-        ("active", "In play", [c for c in mine if not c["my_turn"] and c["game"].status == Game.ACTIVE]),
+        ("turn", "Your turn", sorted([c for c in mine if c["my_turn"]], key=_urgency)),
+        ("active", "In play", sorted([c for c in mine if not c["my_turn"] and c["game"].status == Game.ACTIVE],
+                                     key=_urgency)),
         ("waiting", "Waiting for players", [c for c in mine if c["game"].status == Game.WAITING and not c["invited"]]),
         ("finished", "Finished", [c for c in mine if c["game"].is_over]),
     ]
@@ -182,8 +226,56 @@ def lobby(request):
     sections[-1] = ("finished", "Finished", finished[:FINISHED_SHOWN])
     open_cards = [_card(g, request.user) for g in selectors.open_games(request.user)[:30]]
     return render(request, "web/lobby.html", {
+        "lobby_mark": _lobby_mark(request.user),
         "sections": [s for s in sections if s[2]], "has_games": bool(mine),
         "my_turn_count": len(sections[1][2]), "open_games": open_cards, "older_finished": older,
+    })
+
+
+def _lobby_mark(user) -> str:
+    """A fingerprint of everything the lobby shows of the user's own games (one query)."""
+    rows = Game.objects.filter(seats__user=user).values_list("pk", "version", "status", "updated_at").order_by("pk")
+    return hashlib.sha256(repr(list(rows)).encode()).hexdigest()[:20]
+
+
+@login_required
+def lobby_live(request):
+    """What an open lobby polls: 304 while none of the player's games changed."""
+    etag = f'"l{_lobby_mark(request.user)}"'
+    if etag in [t.strip().removeprefix("W/") for t in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponseNotModified()
+    else:
+        response = JsonResponse({"mark": etag.strip('"')[1:]})
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _next_waiting(user, game):
+    """The player's most urgent other game waiting for their move (None if there is none)."""
+    waiting = [g for g in Game.objects.filter(seats__user=user, status=Game.ACTIVE).exclude(pk=game.pk).with_seats()
+               if selectors.waiting_for(g, user)]
+    if not waiting:
+        return None
+    first = min(waiting, key=lambda g: (g.deadline is None, g.deadline.timestamp() if g.deadline else 0,
+                                        g.updated_at.timestamp()))
+    kind = kinds().get(first.kind)
+    return {"game": first, "name": kind.name if kind else first.kind, "count": len(waiting)}
+
+
+# ---------------------------------------------------------------- rules
+
+
+def rules_page(request, slug):
+    kind = kinds().get(slug)
+    if kind is None:
+        raise Http404("No such game.")
+    return render(request, "web/rules.html", {
+        "kind": kind, "kinds": list(kinds().values()), "summary": rules_pages.SUMMARIES.get(slug, []),
+        "sections": rules_pages.card_sections(slug),
+        "interpretations": mark_safe(rules_pages.interpretations(slug)),  # our own files, HTML escaped
+        "rulebook_players": f"{kind.rules.MIN_PLAYERS}" if kind.rules.MIN_PLAYERS == kind.rules.MAX_PLAYERS
+        else f"{kind.rules.MIN_PLAYERS}–{kind.rules.MAX_PLAYERS}",
     })
 
 
@@ -304,6 +396,9 @@ def game_page(request, pk):
              for s in game.seats.all()]
     # Resigning has its own button, with a confirmation: it is not offered among the moves.
     moves = [a for a in data["legal_actions"] if a.get("action") != RESIGN]
+    explain = getattr(kind, "explain", None)
+    if explain:  # every move explained where it is offered (the card's or power's text)
+        moves = [dict(a, help=explain(a)) for a in moves]
     can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
     join_choices = []
     if can_join and hasattr(kind.rules, "join_choices"):  # e.g. a Kenta colour, picked when joining
@@ -312,25 +407,86 @@ def game_page(request, pk):
                                                [s["index"] for s in seats if not s["open"]])
     wait = selectors.waiting(game, seat, names=names, due=False) if at is None else {"line": "", "window": False}
     pending = [s.name for s in game.seats.all() if s.invited] if game.status == Game.WAITING else []
+    channels = chat.visible_channels(game, request.user)
+    talk = [{"channel": c, "title": "Players" if c == ChatMessage.PLAYERS else "Spectators",
+             "lines": chat.lines(game, request.user, c)} for c in channels]
     return render(request, "web/game.html", {
+        "chat": talk, "chat_channel": chat.channel_of(game, request.user), "chat_mark": _chat_mark(game.pk),
+        "chat_max": ChatMessage.MAX_LENGTH,
+        "rematch": game.rematches.order_by("pk").first() if game.status == Game.FINISHED else None,
         "wait": wait, "standing": next((s["standing"] for s in data["seats"] if s["you"]), None),
         "standing_choices": Seat.STANDING, "has_windows": _has_windows(kind),
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
+        "legend": mark_safe(getattr(kind, "legend", "")) if board else "",  # our code
         "options": _options_summary(kind, game.options), "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
         "join_choices": join_choices,
         "invited": selectors.invited_to(game, request.user), "pending": pending,
         "away": vacation.away_at(game),
         "creator": game.created_by.username if game.created_by_id else None,
         "long_moves": any(len(a["label"]) > 26 for a in moves),
+        "confirm_moves": Profile.of(request.user).confirm_moves,
         "my_turn": selectors.waiting_for(game, request.user),
         "status_label": STATUS_LABELS.get(game.status, game.status),
         "playing": seat is not None and game.status == Game.ACTIVE and at is None,
         "i_won": bool(result) and seat is not None and seat in (result.get("winners") or []),
+        "next_game": _next_waiting(request.user, game) if at is None else None,
         "replay": None if at is None else {
             "at": at, "of": game.version, "previous": at - 1 if at > 1 else None,
-            "next": at + 1 if at + 1 < game.version else None,
+            "next": at + 1 if at + 1 < game.version else None, "first": 1 if at > 1 else None,
         },
     })
+
+
+def _chat_mark(pk) -> int:
+    return ChatMessage.objects.filter(game_id=pk).aggregate(m=Max("id"))["m"] or 0
+
+
+@login_required
+def live(request, pk):
+    """What an open game page polls: the game's version and status and the chat's newest line,
+    under an ETag. An idle tab's request is answered 304 with no body after one indexed
+    lookup (no state, no view, no rendering); the page fetches itself again only on a change."""
+    newest_line = ChatMessage.objects.filter(game_id=OuterRef("pk")).order_by("-id").values("id")[:1]
+    row = Game.objects.filter(pk=pk).annotate(chat_mark=Subquery(newest_line)).values("version", "status", "chat_mark").first()
+    if row is None:
+        raise Http404("No such game.")
+    mark = row["chat_mark"] or 0
+    etag = f'"g{row["version"]}-{row["status"]}-c{mark}"'
+    if etag in [t.strip().removeprefix("W/") for t in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponseNotModified()
+    else:
+        response = JsonResponse({"version": row["version"], "status": row["status"], "chat": mark})
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@login_required
+@require_POST
+def rematch_post(request, pk):
+    bots = request.POST.get("with") == "bots"
+    try:
+        game, created = rematch.rematch(_game(pk).pk, request.user, with_bots=bots)
+    except (rematch.RematchRefused, services.BadRequest, IllegalAction) as exc:
+        messages.error(request, getattr(exc, "reason", None) or str(exc))
+        return redirect("game", pk=pk)
+    if bots:
+        messages.success(request, "A new game against bots: your move when the page says so.")
+    elif not created:
+        messages.info(request, "Your opponent already asked for the rematch: here it is.")
+    elif game.status == Game.WAITING:
+        messages.success(request, "Rematch! It starts when everyone invited has accepted.")
+    return redirect("game", pk=game.pk)
+
+
+@login_required
+@require_POST
+def chat_post(request, pk):
+    try:
+        chat.post_chat(_game(pk).pk, request.user, request.POST.get("text", ""))
+    except chat.ChatRefused as exc:
+        messages.error(request, str(exc))
+    return redirect(reverse("game", args=[pk]) + "#chat")
 
 
 def _has_windows(kind) -> bool:

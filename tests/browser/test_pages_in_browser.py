@@ -81,8 +81,12 @@ def test_it_plays_a_move_by_clicking_the_board(live_server, purgeable_events, ma
             page.goto(f"{live_server.url}/games/{game.pk}/")
             piece = page.locator(f'#board [data-notation="play {card}"]').first
             expect(piece).to_have_class("tiny-card is-legal")
+            piece.click()  # selects the move, highlighted on the board; Confirm plays it
+            expect(piece).to_have_class("tiny-card is-legal is-selected")
+            expect(page.locator("#confirm-bar")).to_contain_text(f"{card}")
+            assert not Event.objects.filter(game=game, type="played").exists()
             with page.expect_navigation():
-                piece.click()
+                page.click("#confirm-move")
             expect(page.locator(".log")).to_contain_text(f"alice played a {card}.")
             assert Event.objects.filter(game=game, type="played", seat=0).get().data["card"] == card
             assert page.locator("#board .is-legal").count() == 0  # bob's turn now: nothing to click

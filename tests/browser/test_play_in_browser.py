@@ -127,8 +127,9 @@ def test_it_plays_a_whole_game_in_the_browser(browser, live_server, purgeable_ev
                 if clicks in (1, 8):  # the later one overwrites the first in a long enough game
                     shoot(page, f"{slug}-mid")
                 button = moves.nth(0 if clicks % 2 == 0 else rnd.randrange(n))
+                button.click()  # selects the move; Confirm plays it (the player's default setting)
                 with page.expect_navigation():
-                    button.click()
+                    page.click("#confirm-move")
                 clicks += 1
                 assert clicks < MAX_CLICKS, "the game did not end"
                 continue

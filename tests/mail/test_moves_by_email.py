@@ -132,3 +132,26 @@ def test_it_reads_a_reply_written_only_in_html(game, inbox):
     from tests.mail.mails import parse
 
     assert receive_message(parse(raw), raw=raw) == "accepted"
+
+
+def test_it_posts_say_lines_to_the_game_chat_and_plays_the_move(game, inbox):
+    from games.models import ChatMessage
+
+    mail = turn_mail(inbox, "alice")
+    move = first_move(mail)
+    body = f"say: nice try, bob\n{move}\nSAY:  see you at the finish\n\nOn Sunday, kinplay wrote:\n> say: quoted\n"
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body=body) == "accepted"
+    assert [(m.user.username, m.channel, m.text) for m in ChatMessage.objects.order_by("seq")] == [
+        ("alice", "players", "nice try, bob"), ("alice", "players", "see you at the finish")]
+    assert Event.objects.filter(game=game, command__by="email", seat=0).exists()
+
+
+def test_it_takes_a_reply_with_only_table_talk(game, inbox):
+    from games.models import ChatMessage
+
+    mail = turn_mail(inbox, "alice")
+    inbox().clear()
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body="say: thinking, give me a day") == "accepted"
+    assert ChatMessage.objects.get().text == "thinking, give me a day"
+    assert not Event.objects.filter(game=game, command__by="email").exists()
+    assert "thinking, give me a day" in inbox()[-1].body  # the answer says what was posted

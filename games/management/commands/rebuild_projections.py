@@ -15,3 +15,10 @@ class Command(BaseCommand):
             if i % 50 == 0 or i == total:
                 self.stdout.write(f"rebuilt {i}/{total} games")
         self.stdout.write(self.style.SUCCESS(f"Done: {total} games rebuilt from their streams."))
+        from kinplay.tournaments.models import Tournament
+        from kinplay.tournaments.projections import rebuild as rebuild_tournament
+
+        tournaments = Tournament.objects.order_by("pk")
+        for t in tournaments.iterator():
+            rebuild_tournament(t)
+        self.stdout.write(self.style.SUCCESS(f"Done: {tournaments.count()} tournaments rebuilt from their streams."))

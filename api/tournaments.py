@@ -1,0 +1,144 @@
+"""Tournaments through the API: thin views over kinplay.tournaments.services and selectors."""
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from api.errors import documented, error
+from kinplay.tournaments import selectors, services
+from kinplay.tournaments.models import Tournament
+
+
+class TournamentTableSize(serializers.Serializer):
+    min = serializers.IntegerField(min_value=2)
+    max = serializers.IntegerField(min_value=2)
+
+
+class TournamentClock(serializers.Serializer):
+    per_move = serializers.IntegerField(min_value=1, allow_null=True, required=False)
+    on_timeout = serializers.ChoiceField(["bot", "skip", "forfeit"], required=False)
+
+
+class CreateTournament(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    kind = serializers.CharField()
+    options = serializers.DictField(required=False, default=dict)
+    format = serializers.CharField()
+    rounds = serializers.IntegerField(required=False, allow_null=True, help_text="Swiss only; default ceil(log2(players))")
+    double = serializers.BooleanField(required=False, default=False)
+    best_of = serializers.IntegerField(required=False, default=1)
+    table_size = TournamentTableSize(required=False, allow_null=True)
+    advance = serializers.IntegerField(required=False, allow_null=True, help_text="knockout tables: how many go through")
+    points = serializers.ListField(child=serializers.FloatField(min_value=0), required=False, allow_null=True,
+                                   help_text="points by finishing place, best first (e.g. [6, 4, 2, 0])")
+    clock = TournamentClock(required=False)
+    round_days = serializers.FloatField(required=False, allow_null=True)
+    max_players = serializers.IntegerField(required=False, allow_null=True)
+    min_players = serializers.IntegerField(required=False, allow_null=True)
+    max_timeouts = serializers.IntegerField(required=False, allow_null=True)
+    starts_at = serializers.DateTimeField(required=False, allow_null=True)
+    rated = serializers.BooleanField(required=False, default=True)
+
+
+class TournamentSummaryOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    format = serializers.CharField()
+    status = serializers.CharField()
+    players = serializers.IntegerField()
+    max_players = serializers.IntegerField(allow_null=True)
+    round = serializers.IntegerField()
+    rounds = serializers.IntegerField(allow_null=True)
+    joined = serializers.BooleanField()
+    starts_at = serializers.CharField(allow_null=True)
+
+
+class TournamentOut(serializers.Serializer):
+    """<tournament> (issue 15): the nested parts are described in the README."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    options = serializers.JSONField()
+    format = serializers.CharField()
+    status = serializers.CharField(help_text="open | running | finished | cancelled")
+    organiser = serializers.CharField(allow_null=True)
+    settings = serializers.JSONField()
+    starts_at = serializers.CharField(allow_null=True)
+    total_rounds = serializers.IntegerField(allow_null=True)
+    players = serializers.JSONField(help_text="[{name, status, rating, timeouts}]")
+    rounds = serializers.JSONField(help_text="[{number, status, starts_at, ends_at, tables: [{game, games, players, bye, result}]}]")
+    standings = serializers.JSONField(help_text="[{rank, player, status, points, played, byes, tiebreaks: {name: value}}]")
+    winner = serializers.CharField(allow_null=True)
+    reason = serializers.CharField(allow_blank=True)
+    fairness = serializers.JSONField(help_text="{seed_sha256, seed (once finished)}")
+    bracket = serializers.JSONField(required=False, help_text="knockout: rounds of {players, bye, games, through}")
+    crosstable = serializers.JSONField(required=False, help_text="round robin: [{player, results: {opponent: [points]}}]")
+
+
+def _tournament(pk):
+    t = Tournament.objects.select_related("organiser").filter(pk=pk).first()
+    if t is None:
+        from django.http import Http404
+
+        raise Http404
+    return t
+
+
+def _out(t, user, code=status.HTTP_200_OK):
+    return Response(selectors.tournament_for(_tournament(t.pk), user), status=code)
+
+
+@extend_schema(methods=["GET"], responses={200: TournamentSummaryOut(many=True), **documented(400)}, operation_id="tournaments_list", parameters=[
+    OpenApiParameter("status", str, enum=["open", "running", "finished", "cancelled"])])
+@extend_schema(methods=["POST"], request=CreateTournament, responses={201: TournamentOut, **documented(400, 401, 413)},
+               operation_id="tournaments_create")
+@api_view(["GET", "POST"])
+@permission_classes([AllowAny])
+def tournament_list(request):
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return error("not_authenticated", "Sign in to organise a tournament.", status.HTTP_401_UNAUTHORIZED)
+        ser = CreateTournament(data=request.data)
+        ser.is_valid(raise_exception=True)
+        data = {k: v for k, v in ser.validated_data.items() if v is not None}
+        if isinstance(data.get("points"), list):  # whole numbers stay whole
+            data["points"] = [int(x) if float(x).is_integer() else x for x in data["points"]]
+        if "table_size" in data:
+            data["table_size"] = dict(data["table_size"])
+        if "clock" in data:
+            data["clock"] = dict(data["clock"])
+        t = services.create(organiser=request.user, **data)
+        return _out(t, request.user, status.HTTP_201_CREATED)
+    wanted = request.query_params.get("status")
+    if wanted and wanted not in dict(Tournament.STATUSES):
+        return error("bad_request", "status must be one of open, running, finished, cancelled.", status.HTTP_400_BAD_REQUEST)
+    return Response([selectors.summary(t, request.user) for t in selectors.tournaments(wanted)[:200]])
+
+
+@extend_schema(responses={200: TournamentOut, **documented(404)})
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def tournament_detail(request, id):
+    return _out(_tournament(id), request.user)
+
+
+def _action(fn):
+    @extend_schema(request=None, responses={200: TournamentOut, **documented(400, 401, 403, 404)})
+    @api_view(["POST"])
+    def view(request, id):
+        t = _tournament(id)
+        fn(t.pk, request.user)
+        return _out(t, request.user)
+
+    view.__name__ = view.cls.__name__ = f"tournament_{fn.__name__}"
+    return view
+
+
+tournament_join = _action(services.join)
+tournament_withdraw = _action(services.withdraw)
+tournament_start = _action(services.start)
+tournament_cancel = _action(services.cancel)

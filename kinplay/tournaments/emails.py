@@ -1,0 +1,86 @@
+"""Tournament emails through the outbox: a round started (one per player: your game and
+opponents, or your bye), the final standings, a cancellation. Their own templates
+(templates/mail/tournament.*); the "email me" switch of the settings page is respected."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+
+from kinplay.notifications.models import Outbox
+
+ROUND_STARTED, FINISHED, CANCELLED = "round_started", "tourney_over", "tourney_cancel"
+KINDS = (ROUND_STARTED, FINISHED, CANCELLED)
+
+
+def _queue(t, rows):
+    from kinplay.notifications.services import kick, wants_turn_mail
+
+    rows = [r for r in rows if r.user.email and wants_turn_mail(r.user)]
+    if rows:
+        Outbox.objects.bulk_create(rows)
+        transaction.on_commit(kick)
+
+
+def _users(ids):
+    return get_user_model().objects.in_bulk(list(ids))
+
+
+def round_started(t, number):
+    rnd = t.state["rounds"][number - 1]
+    seats = {}
+    for table in rnd["tables"]:
+        game = table["games"][0]["game"] if table["games"] else None
+        for p in table["players"]:
+            seats[p] = game
+    users = _users(seats)
+    _queue(t, [Outbox(kind=ROUND_STARTED, game_id=seats[p], user=users[p], version=t.version, detail=f"{t.pk}|{number}")
+               for p in seats if p in users])
+
+
+def finished(t):
+    users = _users(t.state["order"])
+    _queue(t, [Outbox(kind=FINISHED, user=u, version=t.version, detail=str(t.pk)) for u in users.values()])
+
+
+def cancelled(t):
+    users = _users(t.state["order"])
+    _queue(t, [Outbox(kind=CANCELLED, user=u, version=t.version, detail=str(t.pk)) for u in users.values()])
+
+
+def compose(row: Outbox) -> EmailMultiAlternatives:
+    from games.registry import kinds
+    from kinplay.tournaments import selectors
+    from kinplay.tournaments.models import Tournament
+    from kinplay.tournaments.services import load
+
+    tid, _, number = row.detail.partition("|")
+    t = Tournament.objects.get(pk=int(tid))
+    s = load(t)
+    site = settings.SITE_URL.rstrip("/")
+    name = lambda p: s["players"][str(p)]["name"]  # noqa: E731
+    context = {"user": row.user, "t": t, "kind": row.kind, "kind_name": kinds()[t.kind].name if t.kind in kinds() else t.kind,
+               "url": f"{site}/tournaments/{t.pk}/", "settings_url": f"{site}/settings/", "reason": s.get("reason", "")}
+    if row.kind == ROUND_STARTED:
+        rnd = s["rounds"][int(number) - 1]
+        table = next(tb for tb in rnd["tables"] if row.user_id in tb["players"])
+        context.update({
+            "number": rnd["number"], "bye": table["bye"], "ends_at": rnd["ends_at"],
+            "opponents": ", ".join(name(p) for p in table["players"] if p != row.user_id),
+            "game_url": f"{site}/games/{row.game_id}/" if row.game_id else None,
+        })
+        subject = (f"{t.name}: round {number} started — your game against {context['opponents']}" if not table["bye"]
+                   else f"{t.name}: round {number} started — you have a bye")
+    elif row.kind == FINISHED:
+        context["standings"] = selectors.standings(s)[:20]
+        subject = f"{t.name} is over: the final standings"
+    else:
+        subject = f"{t.name} was cancelled"
+    text = render_to_string("mail/tournament.txt", context)
+    html = render_to_string("mail/tournament.html", context)
+    msg = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [row.user.email])
+    msg.attach_alternative(html, "text/html")
+    return msg

@@ -1,0 +1,81 @@
+"""A tournament is an append-only stream of events (like a game); the row is its read model."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.models import AppendOnly
+
+
+class Tournament(models.Model):
+    """The read model of one tournament: ``state`` is the fold of its events
+    (kinplay.tournaments.stream), rebuilt by ``rebuild_projections``."""
+
+    OPEN, RUNNING, FINISHED, CANCELLED = "open", "running", "finished", "cancelled"
+    STATUSES = [(s, s) for s in (OPEN, RUNNING, FINISHED, CANCELLED)]
+    FORMATS = ["swiss", "round_robin", "knockout"]
+
+    name = models.CharField(max_length=80)
+    kind = models.CharField(max_length=32)
+    format = models.CharField(max_length=16)
+    status = models.CharField(max_length=16, choices=STATUSES, default=OPEN)
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    seed = models.CharField(max_length=64)  # secret until the tournament ends
+    seed_sha256 = models.CharField(max_length=64)
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField(default=dict)  # the projection: players, rounds, results
+    # The event the projection has folded in: a game-over appends its event without reading
+    # the (large) state; the next read folds the few events after this one (services.load).
+    state_version = models.PositiveIntegerField(default=0)
+    starts_at = models.DateTimeField(null=True, blank=True)  # registration closes, it starts
+    round_ends_at = models.DateTimeField(null=True, blank=True)  # the running round's time limit
+    # A round is complete (or its time is up) and the next has not been paired yet: the sweep's index.
+    needs_advance = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status"], name="tournament_status")]
+
+    def __str__(self):
+        return self.name
+
+
+class EventQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise AppendOnly("tournament events are append-only")
+
+    def delete(self):
+        raise AppendOnly("tournament events are append-only")
+
+
+class TournamentEvent(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="events", db_index=False)
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=32)
+    data = models.JSONField(default=dict)
+    at = models.DateTimeField(auto_now_add=True)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["tournament", "seq"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "seq"], name="tournament_event_unique_seq")]
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnly("tournament events are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnly("tournament events are append-only")
+
+
+class TournamentGame(models.Model):
+    """Which tournament, round and table a game belongs to: how a game-over finds its
+    tournament in one indexed read. A projection of the round_started/game_added events."""
+
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="tournament_link", primary_key=True)
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveSmallIntegerField()
+    table = models.PositiveIntegerField()

@@ -1,0 +1,117 @@
+"""What the next step of a tournament is, from its state and its seed: pure, so that
+``verify_tournament`` can recompute every draw from the revealed seed and find the same.
+
+Chance comes only from ``Rng(seed, context)`` (games/rng.py): "seeding" for the first draw,
+"round:N" for round N.
+"""
+
+from __future__ import annotations
+
+from games.rng import Rng
+from kinplay.tournaments import pairing, stream
+
+
+def seeding(state, seed) -> list[int]:
+    """Entrants strongest first: by rating, the unrated (and equal ratings) in drawn order."""
+    drawn = Rng(seed, "seeding").shuffled(stream.active(state))
+    rating = {p: state["players"][str(p)].get("rating") for p in drawn}
+    return sorted(drawn, key=lambda p: -(rating[p] or 0))
+
+
+def total_rounds(state, n_players) -> int | None:
+    cfg = state["config"]
+    if state["format"] == "swiss":
+        return cfg.get("rounds") or pairing.swiss_rounds(n_players, cfg["sizes"])
+    if state["format"] == "round_robin":
+        per_cycle = n_players - 1 if n_players % 2 == 0 else n_players
+        return per_cycle * (2 if cfg.get("double") else 1)
+    return None  # knockout: until one is left
+
+
+def next_round(state, seed) -> list[dict] | None:
+    """The tables of the next round, or None when the tournament is over."""
+    number = len(state["rounds"]) + 1
+    rng = Rng(seed, f"round:{number}")
+    act = stream.active(state)
+    fmt, cfg = state["format"], state["config"]
+    hist = stream.history(state)
+    if fmt == "knockout":
+        return _knockout(state, number, rng, hist)
+    if state["total_rounds"] is not None and number > state["total_rounds"]:
+        return None
+    if len(act) < 2:
+        return None
+    if fmt == "round_robin":
+        schedule = pairing.round_robin(state["seeds"], double=cfg.get("double", False))
+        tables = []
+        for t in schedule[number - 1]:
+            here = [p for p in t["players"] if p in act]
+            if here:
+                # A withdrawn opponent: the game is not played and counts as a bye.
+                tables.append({"players": here, "bye": t["bye"] or len(here) < 2})
+        return tables
+    rows = [r for r in stream.standings(state) if r["status"] == "active"]
+    order = {p: i for i, p in enumerate(state["seeds"])}
+    entrants = [{"player": r["player"], "points": r["points"], "seed": order.get(r["player"], 0)} for r in rows]
+    return pairing.pair(entrants, hist, rng, {"format": "swiss", "round": number, "sizes": cfg["sizes"]})
+
+
+def _knockout(state, number, rng, hist):
+    cfg = state["config"]
+    duel = cfg["sizes"] == [2]
+    seed_of = {p: i for i, p in enumerate(state["seeds"])}
+    if number == 1:
+        field = [p for p in state["seeds"] if p in set(stream.active(state))]
+        tables = pairing.knockout_first_round(field) if duel else pairing.knockout_tables(field, cfg["sizes"], cfg.get("advance", 1))
+    else:
+        last = state["rounds"][-1]["tables"]
+        if not duel and len(last) == 1 and not last[0]["bye"]:
+            return None  # the final table has been played
+        through = [p for t in last for p in stream.advancers(state, t)]
+        through = [p for p in through if state["players"][str(p)]["status"] == "active"]
+        if len(through) <= 1:
+            return None
+        if duel:
+            tables = pairing.knockout_next_round(through) if len(through) % 2 == 0 else \
+                pairing.knockout_next_round(through[:-1]) + [{"players": [through[-1]], "bye": True}]
+        else:
+            field = sorted(through, key=lambda p: seed_of.get(p, 0))
+            if len(field) <= max(cfg["sizes"]) and len(field) in cfg["sizes"]:
+                tables = [{"players": field, "bye": False}]  # the final table
+            elif len(field) < min(cfg["sizes"]):
+                # Too few left for the organiser's tables: a final at a size the kind allows,
+                # else the best placed (then the best seed) has won.
+                if len(field) not in cfg.get("kind_sizes", []):
+                    return None
+                tables = [{"players": field, "bye": False}]
+            else:
+                tables = pairing.knockout_tables(field, cfg["sizes"], cfg.get("advance", 1))
+    return balance(tables, hist, rng)
+
+
+def balance(tables, hist, rng) -> list[dict]:
+    """First seats to whoever has had the fewest (pairing.seat_order)."""
+    firsts, played, last = pairing.first_seats(hist), pairing.games_played(hist), pairing._last_first(hist)
+    return [t if t["bye"] else {"players": pairing.seat_order(t["players"], firsts, played, last, rng), "bye": False}
+            for t in tables]
+
+
+def next_match_game(table) -> list[int]:
+    """A knockout match's next game: the first seat alternates."""
+    first = table["games"][0]["players"]
+    return list(first) if len(table["games"]) % 2 == 0 else list(reversed(first))
+
+
+def winner(state):
+    if state["format"] == "knockout":
+        last = state["rounds"][-1]["tables"] if state["rounds"] else []
+        through = [p for t in last for p in stream.advancers(state, t)]
+        if len(last) == 1 and not last[0]["bye"] and len(last[0]["players"]) > 2:
+            g = last[0]["games"][-1]  # the final table: its winner
+            return min(zip(g["ranks"], g["players"]))[1] if g["ranks"] else None
+        if len(through) > 1:  # no final could be seated: the best seed among the table winners
+            seed_of = {p: i for i, p in enumerate(state["seeds"])}
+            return min(through, key=lambda p: seed_of.get(p, 0))
+        return through[0] if through else None
+    rows = stream.standings(state)
+    return rows[0]["player"] if rows else None

@@ -1,0 +1,130 @@
+"""Reads of tournaments: the API's <tournament>, lists, and what the pages show."""
+
+from __future__ import annotations
+
+from games.models import Game
+from kinplay.tournaments import stream
+from kinplay.tournaments.models import Tournament, TournamentGame
+
+
+def state_of(t: Tournament) -> dict:
+    from kinplay.tournaments.services import load
+
+    return load(t)
+
+
+def standings(s) -> list[dict]:
+    return stream.standings(s) if s.get("order") else []
+
+
+def tournaments(status=None):
+    qs = Tournament.objects.order_by("-created_at")
+    if status:
+        qs = qs.filter(status=status)
+    return qs
+
+
+def summary(t: Tournament, user=None) -> dict:
+    s = t.state
+    mine = user is not None and user.is_authenticated and str(user.pk) in s.get("players", {}) \
+        and s["players"][str(user.pk)]["status"] == "active"
+    return {
+        "id": t.pk, "name": t.name, "kind": t.kind, "format": t.format, "status": t.status,
+        "players": len(stream.active(s)) if s else 0, "max_players": s.get("config", {}).get("max_players"),
+        "round": len(s.get("rounds", [])), "rounds": s.get("total_rounds"), "joined": mine,
+        "starts_at": t.starts_at.isoformat() if t.starts_at else None,
+    }
+
+
+def tournament_for(t: Tournament, user=None) -> dict:
+    """The API's <tournament> (DESIGN.md, issue 15)."""
+    s = state_of(t)
+    name = lambda p: s["players"][str(p)]["name"]  # noqa: E731
+    results = _results(s)
+    rounds = []
+    for r in s["rounds"]:
+        tables = []
+        for tb in r["tables"]:
+            games = tb["games"]
+            tables.append({
+                "game": games[-1]["game"] if games else None,
+                "games": [g["game"] for g in games],
+                "players": [name(p) for p in tb["players"]],
+                "bye": tb["bye"],
+                "result": results.get(id(tb)),
+            })
+        rounds.append({"number": r["number"], "status": r["status"], "starts_at": r["starts_at"], "ends_at": r["ends_at"],
+                       "tables": tables})
+    rows = standings(s)
+    out = {
+        "id": t.pk, "name": t.name, "kind": t.kind, "options": s["options"], "format": t.format, "status": t.status,
+        "organiser": t.organiser.username if t.organiser_id else None,
+        "settings": {k: v for k, v in s["config"].items() if k != "sizes"},
+        "starts_at": t.starts_at.isoformat() if t.starts_at else None,
+        "total_rounds": s["total_rounds"],
+        "players": [{"name": p["name"], "status": p["status"], "rating": p.get("rating"), "timeouts": p["timeouts"]}
+                    for p in (s["players"][str(i)] for i in s["order"])],
+        "rounds": rounds,
+        "standings": [{"rank": r["rank"], "player": r["name"], "status": r["status"], "points": r["points"],
+                       "played": r["played"], "byes": r["byes"], "tiebreaks": r["tiebreaks"]} for r in rows],
+        "winner": name(s["winner"]) if s.get("winner") is not None else None,
+        "reason": s.get("reason", ""),
+        "fairness": {"seed_sha256": t.seed_sha256, "seed": s.get("seed")},
+    }
+    if t.format == "knockout":
+        out["bracket"] = [[{"players": [name(p) for p in m["players"]], "bye": m["bye"], "games": m["games"],
+                            "through": [name(p) for p in m["through"]]} for m in rnd] for rnd in stream.bracket(s)]
+    if t.format == "round_robin":
+        cells = stream.crosstable(s)
+        order = [r["player"] for r in rows]
+        out["crosstable"] = [{"player": name(a), "results": {name(b): cells.get((a, b), []) for b in order if b != a}}
+                             for a in order]
+    return out
+
+
+def _results(s) -> dict:
+    """Each table's result as text: "alice won", "draw", "bob 1, alice 2" — or the match score."""
+    out = {}
+    for r in s["rounds"]:
+        for tb in r["tables"]:
+            if tb["bye"]:
+                out[id(tb)] = "bye"
+                continue
+            done = [g for g in tb["games"] if g["ranks"] is not None]
+            if not done:
+                continue
+            name = lambda p: s["players"][str(p)]["name"]  # noqa: E731
+            if s["format"] == "knockout" and len(tb["players"]) == 2:
+                w = stream.match_winner(s, tb)
+                if w is not None:
+                    out[id(tb)] = f"{name(w)} goes through"
+                    if any(g.get("adjudicated") for g in done):
+                        out[id(tb)] += " (adjudicated)"
+                continue
+            g = done[-1]
+            if len(g["players"]) == 2:
+                a, b = g["ranks"]
+                out[id(tb)] = "draw" if a == b else f"{name(g['players'][0 if a < b else 1])} won"
+            else:
+                placed = sorted(zip(g["ranks"], g["players"]))
+                out[id(tb)] = ", ".join(f"{rk}. {name(p)}" for rk, p in placed)
+            if g.get("adjudicated"):
+                out[id(tb)] += " (adjudicated)"
+    return out
+
+
+def names_of_games(game_ids) -> dict[int, tuple[int, str]]:
+    """For the lobby: game id -> (tournament id, tournament name)."""
+    rows = TournamentGame.objects.filter(game_id__in=list(game_ids)).values_list("game_id", "tournament_id", "tournament__name")
+    return {g: (t, n) for g, t, n in rows}
+
+
+def next_game_of(s, user) -> int | None:
+    if not s.get("rounds") or user is None or not user.is_authenticated:
+        return None
+    for tb in s["rounds"][-1]["tables"]:
+        if user.pk in tb["players"] and tb["games"]:
+            gid = tb["games"][-1]["game"]
+            if tb["games"][-1]["ranks"] is None and Game.objects.filter(pk=gid, status=Game.ACTIVE).exists():
+                return gid
+    return None

@@ -1,0 +1,557 @@
+"""Writes to tournaments: create, join, withdraw, start, cancel, and advancing by itself.
+
+Every change appends events to the tournament's stream under a row lock and folds them into
+the read model (``Tournament.state``) in the same transaction. A game-over only appends its
+event (``game_finished``, run inside the move): the next step (pairing the next round,
+adjudicating, a knockout match's next game) runs after commit in a Celery task, with the beat
+sweep as the safety net.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from games import services as games
+from games.engine import RESIGN, IllegalAction, clone
+from games.models import Event, Game
+from games.registry import get, kinds
+from games.rng import Rng, new_seed, seed_digest
+from kinplay.tournaments import plan, stream
+from kinplay.tournaments.models import Tournament, TournamentEvent, TournamentGame
+
+log = logging.getLogger("kinplay.tournaments")
+
+FORMATS = ("swiss", "round_robin", "knockout")
+DEFAULT_ROUND_DAYS = 7
+DEFAULT_MAX_TIMEOUTS = 2
+MAX_PLAYERS_CAP = 5000
+MAX_ADJUDICATION_STEPS = 2000  # moves the bot may play to finish an adjudicated game
+
+
+class TournamentError(games.BadRequest):
+    """Refused input or a step the tournament cannot take now: a 400 with the reason."""
+
+
+class NotOrganiser(games.NotYourSeat):
+    """Only the organiser may start or cancel: a 403."""
+
+
+# ---------------------------------------------------------------- the stream
+
+
+def load(t: Tournament) -> dict:
+    """The state with every event folded in (the row may lag a game-over or two)."""
+    state = t.state
+    if t.state_version < t.version:
+        for type_, data in TournamentEvent.objects.filter(tournament=t, seq__gt=t.state_version).order_by("seq").values_list("type", "data"):
+            state = stream.evolve(state, type_, data)
+        t.state, t.state_version = state, t.version
+    return state
+
+
+def _locked(tid) -> Tournament:
+    t = Tournament.objects.select_for_update().get(pk=tid)
+    load(t)
+    return t
+
+
+def _append(t: Tournament, type_: str, data: dict):
+    t.version += 1
+    TournamentEvent.objects.create(tournament=t, seq=t.version, type=type_, data=data)
+    t.state = stream.evolve(t.state, type_, data)
+    t.state_version = t.version
+    t.status = t.state["status"]
+
+
+def _save(t: Tournament):
+    t.save(update_fields=["version", "state", "state_version", "status", "round_ends_at", "needs_advance", "starts_at"])
+
+
+# ---------------------------------------------------------------- creating
+
+
+def allowed_sizes(kind, options) -> list[int]:
+    out = []
+    for n in range(kind.rules.MIN_PLAYERS, kind.rules.MAX_PLAYERS + 1):
+        try:
+            kind.rules.check_players(n, options)
+        except IllegalAction:
+            continue
+        out.append(n)
+    return out
+
+
+def _int(v, name, low=None, high=None, *, null=False):
+    if v is None and null:
+        return None
+    if not isinstance(v, int) or isinstance(v, bool) or (low is not None and v < low) or (high is not None and v > high):
+        bounds = f" from {low}" if low is not None else ""
+        bounds += f" to {high}" if high is not None else ""
+        raise TournamentError(f"{name} must be a whole number{bounds}.")
+    return v
+
+
+def config_of(*, kind, options, format, rounds=None, double=False, best_of=1, table_size=None, advance=None,
+              points=None, clock=None, round_days=None, max_players=None, min_players=None, rated=True,
+              max_timeouts=None) -> tuple[dict, dict]:
+    """Check the organiser's settings; returns (options with defaults, config)."""
+    if kind not in kinds():
+        raise TournamentError(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
+    k = get(kind)
+    options = games.options_with_defaults(k, options or {})
+    if format not in FORMATS:
+        raise TournamentError(f"format must be one of {', '.join(FORMATS)}.")
+    possible = allowed_sizes(k, options)
+    duel_only = possible == [2]
+    if table_size is None:
+        if duel_only or format == "round_robin":
+            table_size = {"min": 2, "max": 2}
+        else:
+            lo = next((n for n in possible if n >= 3), possible[0])
+            table_size = {"min": lo, "max": next((n for n in possible if n >= 4), lo)}
+    if not isinstance(table_size, dict) or set(table_size) - {"min", "max"}:
+        raise TournamentError("table_size must be {\"min\": n, \"max\": m}.")
+    lo = _int(table_size.get("min", 2), "table_size.min", 2)
+    hi = _int(table_size.get("max", lo), "table_size.max", lo)
+    sizes = [n for n in possible if lo <= n <= hi]
+    if not sizes:
+        raise TournamentError(f"{k.name} cannot be played at tables of {lo} to {hi}: it allows "
+                              f"{', '.join(map(str, possible))} players.")
+    if format == "round_robin" and sizes != [2]:
+        raise TournamentError("Round robin is for duels: choose table_size {\"min\": 2, \"max\": 2} "
+                              f"or Swiss for tables of {lo} to {hi}.")
+    rounds = _int(rounds, "rounds", 1, 100, null=True)
+    if rounds is not None and format != "swiss":
+        raise TournamentError("rounds applies to Swiss only: round robin and knockout take as many as the field needs.")
+    if not isinstance(double, bool):
+        raise TournamentError("double must be true or false.")
+    if double and format != "round_robin":
+        raise TournamentError("double applies to round robin only.")
+    if best_of not in (1, 3) or isinstance(best_of, bool):
+        raise TournamentError("best_of must be 1 or 3.")
+    if best_of == 3 and (format != "knockout" or sizes != [2]):
+        raise TournamentError("best_of 3 is for knockout duels only.")
+    if advance is None:
+        advance = 1 if sizes == [2] else max(1, min(sizes) // 2)
+    advance = _int(advance, "advance", 1)
+    if format == "knockout" and sizes != [2] and advance >= min(sizes):
+        raise TournamentError(f"advance must be smaller than the smallest table ({min(sizes)}).")
+    if points is not None:
+        if (not isinstance(points, list) or not points or len(points) > max(sizes)
+                or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0 for x in points)
+                or any(a < b for a, b in zip(points, points[1:]))):
+            raise TournamentError(f"points must list up to {max(sizes)} numbers ≥ 0, best place first, never rising.")
+    clock = clock or {}
+    if not isinstance(clock, dict):
+        raise TournamentError("clock must be {\"per_move\": seconds | null, \"on_timeout\": ...}.")
+    per_move = clock.get("per_move", settings.DEFAULT_PER_MOVE_SECONDS)
+    per_move = _int(per_move, "clock.per_move", 1, null=True)
+    on_timeout = clock.get("on_timeout", "forfeit")
+    if on_timeout not in dict(Game.TIMEOUT_POLICIES):
+        raise TournamentError("clock.on_timeout must be one of bot, skip, forfeit.")
+    if round_days is None:
+        round_days = DEFAULT_ROUND_DAYS
+    if not isinstance(round_days, (int, float)) or isinstance(round_days, bool) or not 0 < round_days <= 365:
+        raise TournamentError("round_days must be a number of days above 0, at most 365.")
+    smallest = 2 if format != "knockout" or sizes == [2] else min(sizes) + 1
+    min_players = _int(min_players if min_players is not None else max(smallest, min(sizes)), "min_players", 2)
+    max_players = _int(max_players, "max_players", min_players, MAX_PLAYERS_CAP, null=True)
+    if not isinstance(rated, bool):
+        raise TournamentError("rated must be true or false.")
+    max_timeouts = _int(max_timeouts if max_timeouts is not None else DEFAULT_MAX_TIMEOUTS, "max_timeouts", 1)
+    return options, {
+        "rounds": rounds, "double": double, "best_of": best_of, "table_size": {"min": lo, "max": hi},
+        "sizes": sizes, "kind_sizes": possible, "advance": advance, "points": points, "clock": {"per_move": per_move, "on_timeout": on_timeout},
+        "round_days": round_days, "max_players": max_players, "min_players": min_players, "rated": rated,
+        "max_timeouts": max_timeouts,
+    }
+
+
+def create(*, organiser, name, kind, format, options=None, starts_at=None, **settings_) -> Tournament:
+    if not isinstance(name, str) or not name.strip() or len(name) > 80:
+        raise TournamentError("name must be 1 to 80 characters.")
+    options, config = config_of(kind=kind, options=options, format=format, **settings_)
+    if starts_at is not None:
+        when = starts_at if isinstance(starts_at, datetime) else parse_datetime(str(starts_at))
+        if when is None:
+            raise TournamentError("starts_at must be a date and time (ISO 8601), e.g. 2026-12-01T18:00:00Z.")
+        if timezone.is_naive(when):
+            when = timezone.make_aware(when, timezone.utc)
+        if when <= timezone.now():
+            raise TournamentError("starts_at must be in the future.")
+        starts_at = when
+    seed = new_seed()
+    with transaction.atomic():
+        t = Tournament.objects.create(name=name.strip(), kind=kind, format=format, organiser=organiser,
+                                      seed=seed, seed_sha256=seed_digest(seed), starts_at=starts_at)
+        _append(t, "created", {
+            "name": t.name, "kind": kind, "options": options, "format": format, "config": config,
+            "organiser": organiser.pk, "seed_sha256": t.seed_sha256,
+            "starts_at": starts_at.isoformat() if starts_at else None,
+        })
+        _save(t)
+    return t
+
+
+# ---------------------------------------------------------------- joining and leaving
+
+
+def _rating(user, kind):
+    """The player's rating, when the ratings app is there (kinplay.ratings, its own issue)."""
+    try:
+        from kinplay.ratings.selectors import rating_of
+    except ImportError:
+        return None
+    try:
+        value = rating_of(user, kind)
+    except Exception:  # no rating yet
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    if getattr(value, "pk", None) is None or not getattr(value, "games", 0):
+        return None  # never rated in this kind: seeded in drawn order below the rated
+    return getattr(value, "rating", None)
+
+
+def join(tid, user) -> Tournament:
+    with transaction.atomic():
+        t = _locked(tid)
+        s = t.state
+        if t.status != Tournament.OPEN:
+            raise TournamentError(f"This tournament is {t.status}: joining is closed.")
+        me = s["players"].get(str(user.pk))
+        if me and me["status"] == "active":
+            raise TournamentError("You have already joined this tournament.")
+        cap = s["config"]["max_players"]
+        if cap is not None and len(stream.active(s)) >= cap:
+            raise TournamentError(f"This tournament is full ({cap} players).")
+        _append(t, "joined", {"player": user.pk, "name": user.username, "rating": _rating(user, t.kind)})
+        _save(t)
+    return t
+
+
+def withdraw(tid, user, *, reason="asked") -> Tournament:
+    """The player leaves: not paired again; a game still running is resigned."""
+    with transaction.atomic():
+        t = _locked(tid)
+        me = t.state["players"].get(str(user.pk))
+        if t.status in (Tournament.FINISHED, Tournament.CANCELLED):
+            raise TournamentError(f"This tournament is {t.status}: there is nothing to withdraw from.")
+        if not me or me["status"] != "active":
+            raise TournamentError("You are not playing in this tournament.")
+        _append(t, "withdrawn", {"player": user.pk, "reason": reason})
+        if t.status == Tournament.RUNNING:
+            t.needs_advance = True  # their knockout match, or the round, may now be decided
+        _save(t)
+        running = _running_games(t.state, [user.pk])
+        _resign(running, [user.pk])
+        transaction.on_commit(lambda: _kick(tid))
+    return Tournament.objects.get(pk=tid)
+
+
+def _running_games(s, players) -> list[int]:
+    if not s["rounds"]:
+        return []
+    out = []
+    for table in s["rounds"][-1]["tables"]:
+        for g in table["games"]:
+            if g["ranks"] is None and (players is None or set(players) & set(g["players"])):
+                out.append(g["game"])
+    return out
+
+
+def _resign(game_ids, players, by="resign"):
+    users = set(players)
+    for gid in game_ids:
+        game = Game.objects.get_with_seats(gid)
+        if game.status != Game.ACTIVE:
+            continue
+        for seat in game.seats.all():
+            if seat.user_id in users and Game.objects.filter(pk=gid, status=Game.ACTIVE).exists():
+                try:
+                    games.act(gid, seat.index, action=RESIGN, by=by)
+                except IllegalAction:
+                    pass  # already out of this game
+
+
+# ---------------------------------------------------------------- starting
+
+
+def start(tid, user=None) -> Tournament:
+    """The organiser starts it (``user``), or its ``starts_at`` came (``user`` None): below the
+    minimum field a scheduled start cancels it with an email to everyone who joined."""
+    with transaction.atomic():
+        t = _locked(tid)
+        if user is not None and user.pk != t.state["organiser"]:
+            raise NotOrganiser("Only the organiser can start this tournament.")
+        if t.status != Tournament.OPEN:
+            raise TournamentError(f"This tournament is {t.status}: it cannot start.")
+        n, need = len(stream.active(t.state)), t.state["config"]["min_players"]
+        if n < need:
+            if user is not None:
+                raise TournamentError(f"Too few players to start: {n} joined, at least {need} are needed.")
+            _cancel(t, f"Only {n} player{'s' if n != 1 else ''} joined by the start time; at least {need} were needed.")
+            return t
+        seeds = plan.seeding(t.state, t.seed)
+        _append(t, "started", {"seeds": seeds, "rounds": plan.total_rounds(t.state, n)})
+        _start_next_round(t)
+        _save(t)
+    return t
+
+
+def cancel(tid, user) -> Tournament:
+    with transaction.atomic():
+        t = _locked(tid)
+        if user.pk != t.state["organiser"]:
+            raise NotOrganiser("Only the organiser can cancel this tournament.")
+        if t.status not in (Tournament.OPEN, Tournament.RUNNING):
+            raise TournamentError(f"This tournament is already {t.status}.")
+        _cancel(t, "The organiser cancelled the tournament.")
+    return t
+
+
+def _cancel(t, reason):
+    from kinplay.tournaments import emails
+
+    _append(t, "cancelled", {"reason": reason, "seed": t.seed})
+    t.round_ends_at, t.needs_advance = None, False
+    _save(t)
+    emails.cancelled(t)
+
+
+# ---------------------------------------------------------------- rounds
+
+
+def _start_next_round(t) -> bool:
+    """Pair and start the next round (games created, already accepted), or finish."""
+    from kinplay.tournaments import emails
+
+    tables = plan.next_round(t.state, t.seed)
+    if not tables or all(tb["bye"] for tb in tables):
+        _finish(t)
+        return False
+    number = len(t.state["rounds"]) + 1
+    now = timezone.now()
+    ends = now + timedelta(days=t.state["config"]["round_days"])
+    out = []
+    for i, tb in enumerate(tables):
+        row = {"players": tb["players"], "bye": tb["bye"], "games": []}
+        if not tb["bye"]:
+            gid = _new_game(t, tb["players"], number, i)
+            row["games"].append({"game": gid, "players": tb["players"]})
+        out.append(row)
+    _append(t, "round_started", {"number": number, "starts_at": now.isoformat(), "ends_at": ends.isoformat(), "tables": out})
+    t.round_ends_at, t.needs_advance = ends, False
+    emails.round_started(t, number)
+    return True
+
+
+def _new_game(t, players, number, table) -> int:
+    """A game already accepted by its players (joining was consent), linked to its table."""
+    from kinplay.clocks import vacation
+    from kinplay.clocks.models import Deadline
+
+    s = t.state
+    clock = s["config"]["clock"]
+    seats = [{"user": s["players"][str(p)]["name"]} for p in players]
+    game = games.create_game(creator=None, kind=t.kind, options=s["options"], seats=seats,
+                             per_move=clock["per_move"], on_timeout=clock["on_timeout"], accepted=True,
+                             rated=s["config"].get("rated", True))
+    TournamentGame.objects.create(game_id=game.pk, tournament=t, round=number, table=table)
+    # The first clock was set before the link existed, so a player away may have had it held:
+    # a tournament game is not friendly, its clocks run (kinplay.clocks.vacation.friendly).
+    held = list(Deadline.objects.filter(game_id=game.pk, done_at__isnull=True, paused_left__isnull=False))
+    if held:
+        now = timezone.now()
+        for d in held:
+            d.due_at, d.paused_left = now + timedelta(seconds=d.paused_left), None
+        Deadline.objects.bulk_update(held, ["due_at", "paused_left"])
+        vacation._show_deadline(game.pk)
+    return game.pk
+
+
+def _finish(t):
+    from kinplay.tournaments import emails
+
+    _append(t, "finished", {"seed": t.seed, "winner": plan.winner(t.state)})
+    t.round_ends_at, t.needs_advance = None, False
+    emails.finished(t)
+
+
+# The game-over step runs inside every move that ends a game: plain statements, because
+# building six ORM queries costs more than the database takes to run them (kinplay/sql.py).
+_LINK = {
+    "postgresql": "SELECT tg.tournament_id, tg.round, tg.\"table\", t.version, t.status, t.format "
+                  "FROM tournaments_tournamentgame tg JOIN tournaments_tournament t ON t.id = tg.tournament_id "
+                  "WHERE tg.game_id = %s FOR UPDATE OF t",
+    "sqlite": "SELECT tg.tournament_id, tg.round, tg.\"table\", t.version, t.status, t.format "
+              "FROM tournaments_tournamentgame tg JOIN tournaments_tournament t ON t.id = tg.tournament_id "
+              "WHERE tg.game_id = %s",
+}
+# A timeout counts when the clock played or forfeited for the player; a reaction window's
+# default ("timeout-default": not raising a hand) is how windows are meant to close.
+_TIMEOUTS = {
+    "postgresql": "SELECT DISTINCT seat FROM games_event WHERE game_id = %s AND command->>'by' IN ('timeout-bot', 'timeout-forfeit')",
+    "sqlite": "SELECT DISTINCT seat FROM games_event WHERE game_id = %s AND json_extract(command, '$.by') IN ('timeout-bot', 'timeout-forfeit')",
+}
+_STILL_RUNNING = ("SELECT 1 FROM tournaments_tournamentgame tg JOIN games_game g ON g.id = tg.game_id "
+                  "WHERE tg.tournament_id = %s AND tg.round = %s AND tg.game_id <> %s AND g.status IN ('waiting', 'active') LIMIT 1")
+
+
+def game_finished(game: Game):
+    """games.services.ON_GAME_FINISHED: in the transaction of the move that ended the game.
+    Appends the result and nothing heavier: the next step runs after commit."""
+    import json
+
+    conn = connection
+    vendor = conn.vendor if conn.vendor in _LINK else "sqlite"
+    with conn.cursor() as cur:
+        cur.execute(_LINK[vendor], [game.pk])
+        row = cur.fetchone()
+        if row is None:
+            return
+        tid, rnd, table, version, status_, format_ = row
+        if status_ != Tournament.RUNNING:
+            return
+        cur.execute(_TIMEOUTS[vendor], [game.pk])
+        seats = {s.index: s.user_id for s in game.seats.all()}
+        timed_out = sorted({seats[r[0]] for r in cur.fetchall() if seats.get(r[0]) is not None})
+        ranks = (game.result or {}).get("ranks") or []
+        data = {"round": rnd, "table": table, "game": game.pk, "ranks": ranks, "timeouts": timed_out}
+        cast = "::jsonb" if vendor == "postgresql" else ""
+        cur.execute(f"INSERT INTO tournaments_tournamentevent (tournament_id, seq, type, data, at) VALUES (%s, %s, %s, %s{cast}, %s)",
+                    [tid, version + 1, "game_finished", json.dumps(data), conn.ops.adapt_datetimefield_value(timezone.now())])
+        cur.execute(_STILL_RUNNING, [tid, rnd, game.pk])
+        still = cur.fetchone() is not None
+        needs = not still or bool(timed_out) or format_ == "knockout"
+        if needs:
+            cur.execute("UPDATE tournaments_tournament SET version = %s, needs_advance = %s WHERE id = %s", [version + 1, True, tid])
+            transaction.on_commit(lambda: _kick(tid))
+        else:
+            cur.execute("UPDATE tournaments_tournament SET version = %s WHERE id = %s", [version + 1, tid])
+
+
+def _kick(tid):
+    from kinplay.tournaments.tasks import advance_tournament
+
+    try:
+        advance_tournament.delay(tid)
+    except Exception as exc:  # broker down: the sweep will advance it
+        log.warning("could not reach the broker (%s); the tournament sweep will advance %s", exc, tid)
+
+
+def advance(tid, now=None) -> str:
+    """Take every step the tournament can take now: withdraw players over the timeout limit,
+    adjudicate a round whose time is up, start a knockout match's next game, finish the
+    round and pair the next one (or finish the tournament)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        t = _locked(tid)
+        if t.status != Tournament.RUNNING or not t.state["rounds"]:
+            Tournament.objects.filter(pk=tid, needs_advance=True).update(needs_advance=False)
+            return "not-running"
+        s = t.state
+        limit = s["config"]["max_timeouts"]
+        out = [p for p in stream.active(s) if s["players"][str(p)]["timeouts"] >= limit]
+        for p in out:
+            _append(t, "withdrawn", {"player": p, "reason": "timeouts"})
+        rnd = s["rounds"][-1]
+        adjudicate = []
+        if t.round_ends_at and t.round_ends_at <= now and not stream.round_done(s, rnd):
+            adjudicate = _running_games(s, None)
+        _save(t)
+        _resign(_running_games(t.state, out), out)
+        for gid in adjudicate:
+            _adjudicate(t, gid)
+        t = _locked(tid)
+        s, rnd = t.state, t.state["rounds"][-1]
+        outcome = "waiting"
+        if s["format"] == "knockout":
+            for i, table in enumerate(rnd["tables"]):
+                if (not table["bye"] and len(table["players"]) == 2 and not stream.table_done(s, table)
+                        and all(g["ranks"] is not None for g in table["games"])):
+                    players = plan.next_match_game(table)
+                    gid = _new_game(t, players, rnd["number"], i)
+                    _append(t, "game_added", {"round": rnd["number"], "table": i, "game": gid, "players": players})
+                    outcome = "match-game"
+        if stream.round_done(s, rnd):
+            _append(t, "round_finished", {"number": rnd["number"]})
+            outcome = "next-round" if _start_next_round(t) else "finished"
+        t.needs_advance = False
+        _save(t)
+    return outcome
+
+
+def _adjudicate(t, gid):
+    """The round's time is up and this game still runs: the players holding the turn have held
+    it past the round's limit and forfeit (a resignation in the game's own stream, by
+    "adjudication"); if the game goes on without them, the heuristic bot plays it out for the
+    rest, so it ends with a result its log explains."""
+    from games.store import load_state
+
+    game = Game.objects.get_with_seats(gid)
+    if game.status != Game.ACTIVE:
+        return
+    rules = get(game.kind).rules
+    state = load_state(game)
+    stalled = sorted(rules.to_act(state))
+    seats = {s.index: s.user_id for s in game.seats.all()}
+    with transaction.atomic():
+        t2 = Tournament.objects.select_for_update().get(pk=t.pk)
+        link = TournamentGame.objects.get(game_id=gid)
+        t2.version += 1
+        TournamentEvent.objects.create(tournament=t2, seq=t2.version, type="game_adjudicated", data={
+            "round": link.round, "table": link.table, "game": gid,
+            "forfeited": [seats[i] for i in stalled if seats.get(i) is not None]})
+        Tournament.objects.filter(pk=t.pk).update(version=t2.version)
+    for seat in stalled:
+        if Game.objects.filter(pk=gid, status=Game.ACTIVE).exists():
+            try:
+                games.act(gid, seat, action=RESIGN, by="adjudication")
+            except IllegalAction:
+                pass
+    kind = get(game.kind)
+    for _ in range(MAX_ADJUDICATION_STEPS):
+        game = Game.objects.get(pk=gid)
+        if game.status != Game.ACTIVE:
+            break
+        state = load_state(game)
+        waiting = sorted(kind.rules.to_act(state))
+        if not waiting:
+            break
+        seat = waiting[0]
+        action = kind.bots.heuristic_bot(clone(state), seat, Rng(game.seed, f"adjudication:{game.version}"))
+        games.act(gid, seat, action=action, by="adjudication")
+
+
+# ---------------------------------------------------------------- the sweep
+
+
+def sweep(now=None) -> int:
+    """Beat: start tournaments whose time came; advance those with a finished round, a game
+    to add or a round past its time. One query finds them all: no loop per tournament."""
+    from django.db.models import Q
+
+    now = now or timezone.now()
+    done = 0
+    for tid in Tournament.objects.filter(status=Tournament.OPEN, starts_at__lte=now).values_list("pk", flat=True)[:100]:
+        try:
+            start(tid)
+            done += 1
+        except Exception:
+            log.exception("starting tournament %s failed", tid)
+    due = Tournament.objects.filter(Q(needs_advance=True) | Q(round_ends_at__lte=now), status=Tournament.RUNNING)
+    for tid in due.values_list("pk", flat=True)[:100]:
+        try:
+            advance(tid, now=now)
+            done += 1
+        except Exception:  # one broken tournament must not stop the others
+            log.exception("advancing tournament %s failed", tid)
+    return done

@@ -1,0 +1,97 @@
+"""Tournaments with a real broker and a real Celery worker + beat (issue 15): played to the end
+through the API by scripted random clients; after round 1 nobody calls start (each round is
+paired by the worker after the last game-over); one player vanishes and their games are
+adjudicated when the round's time is up; one player withdraws."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+import pytest
+
+from games.rng import Rng
+from kinplay.tournaments.models import Tournament
+from kinplay.tournaments.projections import verify
+from tests.services.conftest import wait_for
+
+pytestmark = [pytest.mark.services, pytest.mark.slow]  # about 7 minutes for the three
+
+NAMES = ["alice", "bob", "charlie", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"]
+
+
+def play_my_moves(client, game_id, rng, max_moves=200):
+    """A scripted client: while it is this player's move, submit a random legal one."""
+    moved = 0
+    for _ in range(max_moves):
+        g = client.get(f"/api/games/{game_id}/").json()
+        if g["status"] != "active" or not g["legal_actions"]:
+            return moved
+        move = g["legal_actions"][rng.randbelow(len(g["legal_actions"]))]
+        r = client.post(f"/api/games/{game_id}/actions/", {"notation": move["notation"], "expected_version": g["version"]},
+                        format="json")
+        moved += r.status_code == 201
+    return moved
+
+
+@pytest.mark.parametrize("kind, n, settings_", [
+    ("karenza", 9, {"format": "swiss", "rounds": 4}),
+    ("knonsters", 10, {"format": "swiss", "rounds": 2, "table_size": {"min": 3, "max": 4}}),
+    ("project_kin", 6, {"format": "knockout"}),
+], ids=["karenza-swiss-9", "knonsters-swiss-10", "project_kin-knockout-6"])
+def test_it_runs_a_tournament_by_itself_with_the_worker(start_worker, broker, api, make_user, kind, n, settings_):
+    worker = start_worker(broker)
+    users = [make_user(name) for name in NAMES[:n]]
+    clients = {u.username: api(u) for u in users}
+    org = clients["alice"]
+    t = org.post("/api/tournaments/", {"name": f"Worker {kind}", "kind": kind, "round_days": 0.0006,
+                                       "clock": {"per_move": 3600, "on_timeout": "forfeit"}, **settings_},
+                 format="json").json()
+    for c in clients.values():
+        assert c.post(f"/api/tournaments/{t['id']}/join/").status_code == 200
+    assert org.post(f"/api/tournaments/{t['id']}/start/").json()["status"] == "running"
+    rng = Rng(f"clients-{kind}")
+    first = org.get(f"/api/tournaments/{t['id']}/").json()["rounds"][0]["tables"]
+    vanished = next(tb for tb in first if not tb["bye"])["players"][-1]  # never moves
+    withdrawn = None
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        d = org.get(f"/api/tournaments/{t['id']}/").json()
+        if d["status"] != "running":
+            break
+        if len(d["rounds"]) >= 2 and withdrawn is None:
+            playing = [p["name"] for p in d["players"] if p["status"] == "active" and p["name"] != vanished]
+            withdrawn = playing[-1]
+            r = clients[withdrawn].post(f"/api/tournaments/{t['id']}/withdraw/")
+            assert r.status_code == 200
+            withdrew_at = len(r.json()["rounds"])  # paired no more after this round
+            continue
+        moved = 0
+        for tb in d["rounds"][-1]["tables"]:
+            if tb["bye"] or tb["game"] is None:
+                continue
+            for name in tb["players"]:
+                if name not in (vanished, withdrawn):
+                    moved += play_my_moves(clients[name], tb["game"], rng)
+        if not moved:
+            time.sleep(0.5)  # waiting for the worker: the next round, or the adjudication
+    final = org.get(f"/api/tournaments/{t['id']}/").json()
+    if final["status"] != "finished":
+        worker.dump()
+    assert final["status"] == "finished"
+    assert final["fairness"]["seed"] and final["winner"]
+    if withdrawn is not None:
+        later = [p for r in final["rounds"][withdrew_at:] for tb in r["tables"] for p in tb["players"]]
+        assert withdrawn not in later
+        assert next(p for p in final["players"] if p["name"] == withdrawn)["status"] == "withdrawn"
+    assert any("adjudicated" in (tb["result"] or "") for r in final["rounds"] for tb in r["tables"]
+               if vanished in tb["players"])
+    if settings_["format"] == "swiss" and kind == "karenza":
+        pairs = Counter(frozenset(tb["players"]) for r in final["rounds"] for tb in r["tables"] if not tb["bye"])
+        assert max(pairs.values()) == 1
+        assert len(final["rounds"]) == 4
+    if kind == "knonsters":
+        assert sorted(len(tb["players"]) for tb in final["rounds"][0]["tables"]) == [3, 3, 4]
+    if settings_["format"] == "knockout":
+        assert final["bracket"][-1][0]["through"] == [final["winner"]]
+    assert verify(Tournament.objects.get(pk=t["id"])) == []
