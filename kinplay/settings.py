@@ -188,7 +188,7 @@ else:
     }
 # The cache holds the API's throttle counters: shared by every process (Redis, else files in var/).
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+    CACHES = {"default": {"BACKEND": "kinplay.cache.RedisCache", "LOCATION": REDIS_URL,  # one client per pool
                           "KEY_PREFIX": "kinplay",
                           # bounded: a hung Redis fails a throttle check fast (api/throttles.py lets it through)
                           "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5}}}
@@ -269,6 +269,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # orjson (api/renderers.py); the browsable API as DRF's default.
+    "DEFAULT_RENDERER_CLASSES": ["api.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.handler",
     # Per address for strangers, per player for players; stricter scopes for the sign-in
