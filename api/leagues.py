@@ -75,7 +75,7 @@ def _out(league, user, code=status.HTTP_200_OK):
 
 
 @extend_schema(methods=["GET"], responses={200: LeagueOut(many=True)}, operation_id="leagues_list")
-@extend_schema(methods=["POST"], request=CreateLeague, responses={201: LeagueOut, **documented(400, 401, 413)},
+@extend_schema(methods=["POST"], request=CreateLeague, responses={201: LeagueOut, **documented(400, 401, 413, 415)},
                operation_id="leagues_create")
 @api_view(["GET", "POST"])
 @permission_classes([AllowAny])
