@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run test test-fast lint lock bench check-python demo
+.PHONY: run test test-fast lint lock bench bench-peer check-python demo
 .DEFAULT_GOAL := run
 
 check-python:
@@ -65,3 +65,8 @@ test-fast: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed
 	$(PY) bench/engine.py
+
+# kinplay's durable move next to boardgame.io 0.50's (bench/peer/run.py; SECONDS=5 for a quick look).
+SECONDS ?= 20
+bench-peer: $(VENV)/.installed
+	$(PY) bench/peer/run.py --seconds $(SECONDS)

@@ -1,18 +1,28 @@
 """gunicorn's settings, for bin/run and bench/api.py alike (gunicorn reads this file itself
 when started from the project folder).
 
-Sync workers: each process takes a connection only when it is free, so requests spread
-evenly over the cores. Threaded workers let one process take every keep-alive connection
-that arrives at once, and that process is held to one core by the GIL (bench/api.py measured
-both: 4 x 2 threads ran at 60 % of the machine). One worker per core, plus one to use the
-time another waits on the database. Behind the internet, put a buffering proxy (nginx) in
-front, as gunicorn advises for sync workers.
+Threaded workers with keep-alive: a client's connection stays open between its requests, so a
+move pays no TCP connect, accept and close and no new request cycle of its own. Sync workers
+close every connection; on a shared 2-core machine, alternating runs of bench/api.py gave
+sync 3 workers 5.8-8.5 ms of CPU per move and 52-108 moves/s against 3 x 2 threads' 3.9-4.8 ms
+and 140-200 moves/s (issue 18; `make bench-peer` compares with boardgame.io). Several
+processes still spread the load over the cores (one process is held to one core by the GIL),
+two threads each let one wait on the database while the other computes; more threads per
+process measured worse (2 x 4: 5.5 ms, 84 moves/s). WEB_WORKERS and WEB_THREADS override.
+Behind the internet, put a buffering proxy (nginx) in front, as gunicorn advises.
 """
 
 import os
 
 workers = int(os.environ.get("WEB_WORKERS") or (os.cpu_count() or 1) + 1)
-worker_class = "sync"
+threads = int(os.environ.get("WEB_THREADS") or 2)
+worker_class = "gthread"
+keepalive = 5  # seconds an idle client's connection stays open for its next request
+# Django loads once, in the master, before the fork: every worker is ready at the same moment,
+# so the first connections do not all go to the first worker to finish importing (a kept-alive
+# connection stays with the worker that accepted it). No database connection is opened while
+# loading. A code change needs a restart (HUP reloads settings, not code).
+preload_app = os.environ.get("WEB_PRELOAD", "true") != "false"
 loglevel = "warning"
 
 

@@ -31,7 +31,7 @@ def documented(*codes):
     from api.serializers import ErrorOut
 
     words = {400: "malformed or refused", 401: "not signed in", 403: "not allowed", 404: "not found",
-             409: "someone moved first", 413: "body too large", 422: "Idempotency-Key reused for another request",
+             409: "someone moved first", 413: "body too large", 415: "a body type the API does not read (send JSON)", 422: "Idempotency-Key reused for another request",
              429: "too many requests (see Retry-After)"}
     return {c: OpenApiResponse(ErrorOut, description=words[c]) for c in (*codes, 429)}
 

@@ -4,6 +4,7 @@ itself, past Django's own size check)."""
 
 import json
 
+import orjson
 from django.conf import settings
 from rest_framework import exceptions, parsers, status
 
@@ -24,10 +25,15 @@ class JSONParser(parsers.JSONParser):
             raise TooLarge(f"The request body is larger than {limit} bytes.")
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
-            data = json.loads(raw.decode(encoding), parse_constant=_no_constant)
+            if encoding.lower().replace("-", "") == "utf8":
+                data = orjson.loads(raw)  # a few times faster; refuses NaN and Infinity by itself
+            else:
+                data = json.loads(raw.decode(encoding), parse_constant=_no_constant)
         except RecursionError:
             raise exceptions.ParseError(f"JSON nested deeper than {MAX_DEPTH} levels.") from None
-        except ValueError as exc:
+        except ValueError as exc:  # orjson.JSONDecodeError is one
+            if "recursion" in str(exc):  # orjson stops at 1,024 levels
+                raise exceptions.ParseError(f"JSON nested deeper than {MAX_DEPTH} levels.") from None
             raise exceptions.ParseError(f"JSON parse error: {exc}") from None
         if _depth(data) > MAX_DEPTH:
             raise exceptions.ParseError(f"JSON nested deeper than {MAX_DEPTH} levels.")

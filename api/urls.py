@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import ratings, tournaments, views
+from api import leagues, ratings, tournaments, views
 
 urlpatterns = [
     path("accounts/register/", views.register),
@@ -25,6 +25,11 @@ urlpatterns = [
     path("tournaments/<id:id>/withdraw/", tournaments.tournament_withdraw),
     path("tournaments/<id:id>/start/", tournaments.tournament_start),
     path("tournaments/<id:id>/cancel/", tournaments.tournament_cancel),
+    path("leagues/", leagues.league_list),
+    path("leagues/<id:id>/", leagues.league_detail),
+    path("leagues/<id:id>/signup/", leagues.league_signup),
+    path("leagues/<id:id>/leave/", leagues.league_leave),
+    path("leagues/<id:id>/seasons/<int:n>/", leagues.league_season),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),

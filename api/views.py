@@ -34,7 +34,7 @@ def _game(pk):
     return Game.objects.get_with_seats(pk)  # no such game: 404 (api.errors)
 
 
-@extend_schema(request=s.RegisterSerializer, responses={201: s.RegisteredOut, **documented(400, 413)}, auth=[])
+@extend_schema(request=s.RegisterSerializer, responses={201: s.RegisteredOut, **documented(400, 413, 415)}, auth=[])
 @api_view(["POST"])
 @permission_classes([AllowAny])
 @throttle_classes(throttles.AUTH)
@@ -48,7 +48,7 @@ def register(request):
     return Response({"id": user.pk, "username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
 
 
-@extend_schema(request=s.TokenRequestSerializer, responses={200: s.TokenOut, **documented(400, 401, 413)}, auth=[])
+@extend_schema(request=s.TokenRequestSerializer, responses={200: s.TokenOut, **documented(400, 401, 413, 415)}, auth=[])
 @api_view(["POST"])
 @permission_classes([AllowAny])
 @throttle_classes(throttles.AUTH)
@@ -92,7 +92,7 @@ def kind_list(request):
                 OpenApiParameter("my_turn", bool),
                 OpenApiParameter("invited", bool, description="invitations I have still to answer")],
 )
-@extend_schema(methods=["POST"], request=s.CreateGameSerializer, responses={201: s.GameOut, **documented(400, 401, 413)})
+@extend_schema(methods=["POST"], request=s.CreateGameSerializer, responses={201: s.GameOut, **documented(400, 401, 413, 415)})
 @api_view(["GET", "POST"])
 def game_list(request):
     if request.method == "POST":
@@ -155,7 +155,7 @@ def game_decline(request, id):
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
-@extend_schema(request=s.ActionSerializer, responses={201: s.ActionResultOut, **documented(400, 401, 403, 404, 409, 413, 422)},
+@extend_schema(request=s.ActionSerializer, responses={201: s.ActionResultOut, **documented(400, 401, 403, 404, 409, 413, 415, 422)},
                parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
                                             description=f"at most {services.MAX_IDEMPOTENCY_KEY} characters; "
                                                         "yours alone: a repeat returns the first outcome")])
@@ -196,7 +196,7 @@ def game_events(request, id):
     return Response(selectors.redacted_events(game, game.seat_of(request.user), after=after))
 
 
-@extend_schema(request=s.StandingSerializer, responses={200: s.GameOut, **documented(400, 401, 403, 404)})
+@extend_schema(request=s.StandingSerializer, responses={200: s.GameOut, **documented(400, 401, 403, 404, 413, 415)})
 @api_view(["POST"])
 def game_standing(request, id):
     """Set my standing answer to reaction windows in this game; one open for me may be answered at once."""
@@ -212,7 +212,7 @@ def game_resign(request, id):
     return _action_response(request.user, services.resign(id, user=request.user))
 
 
-@extend_schema(request=s.VacationSerializer, responses={200: s.VacationOut, **documented(400, 401)})
+@extend_schema(request=s.VacationSerializer, responses={200: s.VacationOut, **documented(400, 401, 413, 415)})
 @api_view(["GET", "POST"])
 def vacation(request):
     """The caller's vacation switch (as on the settings page): {"on": true} pauses their clocks

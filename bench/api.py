@@ -4,12 +4,13 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kinplay_bench python bench/api.py [--seconds 20]
 
 1. Uses the database named in DATABASE_URL (default ``kinplay_bench``), creating it
-   (createdb) when it does not exist, migrates it, and starts gunicorn as bin/run does (gunicorn.conf.py: sync workers) on a free
+   (createdb) when it does not exist, migrates it, and starts gunicorn as bin/run does
+   (gunicorn.conf.py: threaded workers with keep-alive) on a free
    loopback port, with a private redis-server as the broker when one is installed (the
    on-commit outbox kick really publishes), else the embedded filesystem broker.
 2. Creates one user and one Knonsters game against a bot (no clock) per client; then 8
-   client threads, each with one http.client connection (sync workers close it after each
-   answer and the client opens another, as a client behind a proxy would), POST a legal action
+   client threads, each with one keep-alive http.client connection (reopened when the server
+   closes it: sync workers, --worker-class sync, close it after each answer), POST a legal action
    (picked from the last response's legal_actions, with expected_version) to
    /api/games/{id}/actions/ for --seconds; a finished game is replaced by a new one
    (not counted). Prints durable moves/s (201 answers: committed) and p50/p99 latency.
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import io
 import json
 import os
 import random
@@ -117,8 +119,8 @@ class CpuMeter:
     """CPU spent by gunicorn (master + workers) and by the PostgreSQL backends serving the
     bench database, to tell the server's own cost per move from the machine's other load."""
 
-    def __init__(self, gunicorn_pid, pg):
-        self.gunicorn_pid, self.pg = gunicorn_pid, pg
+    def __init__(self, gunicorn_pid, pg, redis_pid=None):
+        self.gunicorn_pid, self.pg, self.redis_pid = gunicorn_pid, pg, redis_pid
 
     def backends(self):
         out = subprocess.run(["psql", *self.pg.cli, "-tAc",
@@ -126,12 +128,19 @@ class CpuMeter:
                               self.pg.name], env=self.pg.env, capture_output=True, text=True)
         return [int(x) for x in out.stdout.split() if x.strip().isdigit()]
 
+    def commits(self):
+        out = subprocess.run(["psql", *self.pg.cli, "-tAc",
+                              f"SELECT xact_commit FROM pg_stat_database WHERE datname = '{self.pg.name}'",
+                              self.pg.name], env=self.pg.env, capture_output=True, text=True)
+        return int(out.stdout.strip() or 0)
+
     def sample(self):
         g = [self.gunicorn_pid, *children(self.gunicorn_pid)]
         b = self.backends()
         return {"gunicorn": {p: proc_cpu(p) for p in g}, "postgres": {p: proc_cpu(p) for p in b},
-                "clients": {os.getpid(): proc_cpu(os.getpid())},
-                "machine": machine_cpu(), "t": time.monotonic()}
+                "clients": {os.getpid(): proc_cpu(os.getpid())}, "commits": self.commits(),
+                "redis": {self.redis_pid: proc_cpu(self.redis_pid)} if self.redis_pid else {},
+                "traffic": Traffic.snapshot(), "machine": machine_cpu(), "t": time.monotonic()}
 
     @staticmethod
     def spent(a, b, key):
@@ -157,6 +166,9 @@ class Postgres:
         self.created = False
         self.cli = ["-h", parts.hostname or "127.0.0.1", "-p", str(parts.port or 5432), "-U", parts.username or "postgres"]
         self.env = dict(os.environ, PGPASSWORD=parts.password or "")
+
+    def url_for(self, db):
+        return urlunsplit(self.parts._replace(path=f"/{db}"))
 
     def run(self, tool, *args):
         subprocess.run([tool, *self.cli, *args], env=self.env, check=True, stdin=subprocess.DEVNULL)
@@ -188,12 +200,66 @@ class Postgres:
 # ------------------------------------------------------------------ HTTP client
 
 
+class Traffic:
+    """Bytes sent and received and TCP connections opened by every client (make bench-peer
+    compares them with boardgame.io's socket.io clients)."""
+
+    lock = threading.Lock()
+    sent = received = connections = 0
+
+    @classmethod
+    def add(cls, sent=0, received=0, connections=0):
+        with cls.lock:
+            cls.sent += sent
+            cls.received += received
+            cls.connections += connections
+
+    @classmethod
+    def snapshot(cls):
+        with cls.lock:
+            return {"sent": cls.sent, "received": cls.received, "connections": cls.connections}
+
+
+class _CountingReader(socket.SocketIO):
+    def readinto(self, buffer):
+        n = super().readinto(buffer)
+        Traffic.add(received=n or 0)
+        return n
+
+
+class CountingConnection(http.client.HTTPConnection):
+    """http.client's connection, counting what crosses the socket (headers included)."""
+
+    def connect(self):
+        super().connect()
+        Traffic.add(connections=1)
+        self.sock = _CountingSocket(self.sock)
+
+
+class _CountingSocket:
+    def __init__(self, sock):
+        self._sock = sock
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+    def sendall(self, data, *a):
+        Traffic.add(sent=len(data))
+        return self._sock.sendall(data, *a)
+
+    def makefile(self, mode="r", *a, **kw):
+        if mode == "rb":  # as socket.makefile does: the file holds the socket open until closed
+            self._sock._io_refs += 1
+            return io.BufferedReader(_CountingReader(self._sock, "rb"))
+        return self._sock.makefile(mode, *a, **kw)
+
+
 class Client:
     """One keep-alive connection with a user's token."""
 
     def __init__(self, port, token=None):
         self.port, self.token = port, token
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn = CountingConnection("127.0.0.1", port, timeout=30)
 
     def request(self, method, path, body=None):
         headers = {"Accept": "application/json"}
@@ -212,7 +278,7 @@ class Client:
             except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
                 # the server closed an idle keep-alive connection: reconnect once
                 self.conn.close()
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                self.conn = CountingConnection("127.0.0.1", self.port, timeout=30)
                 if attempt:
                     raise
         return resp.status, (json.loads(raw) if raw else None)
@@ -396,11 +462,14 @@ def main(argv=None):
     ap.add_argument("--warmup", type=float, default=3)
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--workers", type=int, help="gunicorn workers (default: gunicorn.conf.py's, as bin/run)")
-    ap.add_argument("--threads", type=int, help="threads per worker (more than 1: the gthread worker class)")
+    ap.add_argument("--threads", type=int, help="threads per worker (default gunicorn.conf.py's)")
+    ap.add_argument("--worker-class", help="gunicorn worker class, e.g. sync (default gunicorn.conf.py's: gthread)")
     ap.add_argument("--long-events", type=int, default=10_000)
     ap.add_argument("--through-service", action="store_true",
                     help="build the long game with games.services.act (minutes) instead of games.store.append")
     ap.add_argument("--keep-db", action="store_true")
+    ap.add_argument("--moves-only", action="store_true", help="measure the moves phase only (make bench-peer)")
+    ap.add_argument("--json", help="also write the moves phase's figures to this file (make bench-peer)")
     args = ap.parse_args(argv)
 
     base = os.environ.get("DATABASE_URL") or f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}"
@@ -439,19 +508,22 @@ def main(argv=None):
         glog = open(tmp / "gunicorn.log", "wb")
         # The server as bin/run starts it (gunicorn.conf.py), unless --workers/--threads say otherwise.
         overrides = [*(["-w", str(args.workers)] if args.workers else []),
-                     *(["--threads", str(args.threads), "-k", "gthread", "--keep-alive", "30"] if args.threads else [])]
+                     *(["--threads", str(args.threads)] if args.threads else []),
+                     *(["-k", args.worker_class] if args.worker_class else []),
+                     # gunicorn runs gthread whenever threads > 1, and gunicorn.conf.py asks for 2
+                     *(["--threads", "1"] if args.worker_class == "sync" and not args.threads else [])]
         procs.append(subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "kinplay.wsgi", "--config", "gunicorn.conf.py", "-b", f"127.0.0.1:{port}", *overrides],
             cwd=ROOT, env=child_env, stdout=glog, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
         wait_port(port, procs[-1])
         time.sleep(1)  # the arbiter listens first, then forks its workers
         print(f"gunicorn on 127.0.0.1:{port}: {len(children(procs[-1].pid))} workers, "
-              f"{f'{args.threads} threads each (gthread)' if args.threads else 'sync (gunicorn.conf.py)'}; "
+              f"{args.worker_class or 'gunicorn.conf.py worker class'}, {args.threads or 'gunicorn.conf.py'} threads; "
               f"PostgreSQL {pg.version()}; broker: {broker}; {os.cpu_count()} CPUs")
 
         # ---- moves
         print(f"\n{args.clients} clients, {args.warmup:g}s warm-up then {args.seconds:g}s measured ...")
-        meter = CpuMeter(procs[-1].pid, pg)
+        meter = CpuMeter(procs[-1].pid, pg, redis_pid=procs[0].pid if "REDIS_URL" in env else None)
         load_before = os.getloadavg()[0]
         latencies, errors, games, span = run_clients(port, players, args.seconds, args.warmup, meter)
         moves_per_s = len(latencies) / span
@@ -466,9 +538,13 @@ def main(argv=None):
         if latencies:
             g_ms = CpuMeter.spent(a, b, "gunicorn") / len(latencies) * 1000
             p_ms = CpuMeter.spent(a, b, "postgres") / len(latencies) * 1000
+            # redis-server: the broker and the throttles' cache, a backing service like the database
+            r_ms = CpuMeter.spent(a, b, "redis") / len(latencies) * 1000
+            p_ms += r_ms
             busy = (b["machine"][0] - a["machine"][0]) / max(1, b["machine"][1] - a["machine"][1])
-            ours = (CpuMeter.spent(a, b, "gunicorn") + CpuMeter.spent(a, b, "postgres")) / (b["t"] - a["t"]) / (os.cpu_count() or 1)
-            print(f"  CPU per move         {g_ms + p_ms:8.2f} ms   (gunicorn {g_ms:.2f} + PostgreSQL backends {p_ms:.2f})")
+            ours = (CpuMeter.spent(a, b, "gunicorn") + CpuMeter.spent(a, b, "postgres") + CpuMeter.spent(a, b, "redis")) / (b["t"] - a["t"]) / (os.cpu_count() or 1)
+            print(f"  CPU per move         {g_ms + p_ms:8.2f} ms   (gunicorn {g_ms:.2f} + PostgreSQL backends "
+                  f"{p_ms - r_ms:.2f} + redis-server {r_ms:.2f})")
             c_ms = CpuMeter.spent(a, b, "clients") / len(latencies) * 1000
             theirs = CpuMeter.spent(a, b, "clients") / (b["t"] - a["t"]) / (os.cpu_count() or 1)
             print(f"  clients' CPU         {c_ms:8.2f} ms per move (this process: 8 threads building and parsing JSON)")
@@ -476,6 +552,24 @@ def main(argv=None):
                   f"{theirs * 100:.0f} %; load average {load_before:.1f} before the run")
             print(f"  projection           {(os.cpu_count() or 1) * 1000 / (g_ms + p_ms):8.0f} moves/s if this server had "
                   f"all {os.cpu_count()} CPUs (CPU-bound estimate, excludes the clients' own CPU)")
+            n = len(latencies)
+            sent = b["traffic"]["sent"] - a["traffic"]["sent"]
+            received = b["traffic"]["received"] - a["traffic"]["received"]
+            opened = b["traffic"]["connections"] - a["traffic"]["connections"]
+            commits = b["commits"] - a["commits"]
+            print(f"  per move             {sent / n:8.0f} B sent, {received / n:.0f} B received, "
+                  f"{opened / n:.2f} TCP connections opened, {commits / n:.2f} commits")
+            if args.json:
+                Path(args.json).write_text(json.dumps({
+                    "moves": n, "seconds": span, "moves_per_s": moves_per_s,
+                    "p50_ms": pct(latencies, 50) * 1000, "p90_ms": pct(latencies, 90) * 1000,
+                    "p99_ms": pct(latencies, 99) * 1000, "server_cpu_ms": g_ms, "db_cpu_ms": p_ms, "redis_cpu_ms": r_ms,
+                    "bytes_out": sent, "bytes_in": received, "connections": opened, "commits": commits,
+                    "errors": dict(errors), "load_before": load_before,
+                    "server": f"gunicorn {len(children(procs[-1].pid))} workers",
+                }))
+        if args.moves_only:
+            return 0
 
         # ---- load cost: ~10 vs ~10,000 events
         from django.db import connection

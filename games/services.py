@@ -286,7 +286,9 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
     appender.add(events, state, seat=seat, command=command, idempotency_key=idempotency_key)
     state, bots_acted, bots_owe = _run_bots(game, kind, state, appender)
     rows = appender.save()
-    present = seat if by in ("player", "email", "resign") else None
+    # a player answering by email is in their mailbox, not on the page: the turn coming straight
+    # back to them needs a new email to reply to (the old one lists moves that are gone)
+    present = seat if by in ("player", "resign") else None
     _after(game, kind, state, rows, acted={seat} | bots_acted, old_version=version,
            new_version=appender.version, present=present, had_timers=had_timers, bots_owe=bots_owe)
     return Outcome(game, rows, state, seat)

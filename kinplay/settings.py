@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "kinplay.ratings",
     "kinplay.web",
     "kinplay.tournaments",
+    "kinplay.leagues",
     "api",
 ]
 
@@ -187,7 +188,7 @@ else:
     }
 # The cache holds the API's throttle counters: shared by every process (Redis, else files in var/).
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+    CACHES = {"default": {"BACKEND": "kinplay.cache.RedisCache", "LOCATION": REDIS_URL,  # one client per pool
                           "KEY_PREFIX": "kinplay",
                           # bounded: a hung Redis fails a throttle check fast (api/throttles.py lets it through)
                           "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5}}}
@@ -223,6 +224,8 @@ CELERY_BEAT_SCHEDULE = {
     "end-vacations": {"task": "kinplay.clocks.tasks.end_vacations", "schedule": 60, "options": {"expires": 60}},
     "sweep-tournaments": {"task": "kinplay.tournaments.tasks.sweep_tournaments", "schedule": SWEEP_SECONDS,
                           "options": {"expires": max(SWEEP_SECONDS * 2, 10)}},
+    "sweep-leagues": {"task": "kinplay.leagues.tasks.sweep_leagues", "schedule": SWEEP_SECONDS,
+                      "options": {"expires": max(SWEEP_SECONDS * 2, 10)}},
 }
 # A task taken by a worker that dies is handed out again (the sweeps are idempotent).
 CELERY_TASK_ACKS_LATE = True
@@ -266,6 +269,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # orjson (api/renderers.py); the browsable API as DRF's default.
+    "DEFAULT_RENDERER_CLASSES": ["api.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.handler",
     # Per address for strangers, per player for players; stricter scopes for the sign-in

@@ -14,6 +14,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("anymail/", include("kinplay.notifications.webhooks")),  # inbound mail webhooks: moves by email (closed without a secret)
     path("tournaments/", include("kinplay.tournaments.urls")),
+    path("leagues/", include("kinplay.leagues.urls")),
     path("", include("kinplay.ratings.urls")),
     path("", include("kinplay.web.urls")),
 ]

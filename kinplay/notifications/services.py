@@ -194,6 +194,10 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
 
     if row.kind in tournament_emails.KINDS:
         return tournament_emails.compose(row)
+    from kinplay.leagues import emails as league_emails
+
+    if row.kind in league_emails.KINDS:
+        return league_emails.compose(row)
 
     if row.kind in (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED):
         return answers.compose(row)  # answers to replies: their own email, with no reply token

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 
 from games.registry import kinds
+from kinplay.leagues import selectors as league_selectors
 from kinplay.ratings import chart, selectors
 from kinplay.ratings.models import PROVISIONAL_GAMES
 
@@ -62,4 +63,5 @@ def player(request, name):
         "recent": selectors.recent_games(user),
         "h2h": None if me else selectors.head_to_head(request.user, user),
         "provisional_games": PROVISIONAL_GAMES,
+        "leagues": league_selectors.leagues_of(user),
     })

@@ -18,7 +18,8 @@ FORMAT_LABELS = {"swiss": "Swiss", "round_robin": "Round robin", "knockout": "Kn
 
 
 def tournament_list(request):
-    rows = list(selectors.tournaments().select_related("organiser")[:300])
+    # A league's divisions are shown on the league's page, not among the open events.
+    rows = list(selectors.tournaments().filter(division__isnull=True).select_related("organiser")[:300])
     cards = [dict(selectors.summary(t, request.user), t=t, kind_name=_kind_name(t.kind),
                   format_label=FORMAT_LABELS.get(t.format, t.format)) for t in rows]
     sections = [

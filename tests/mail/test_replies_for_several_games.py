@@ -192,10 +192,11 @@ def test_a_real_digest_is_answered_game_by_game(alice, bob, inbox):
         inbox().clear()
         body = "\n".join(picks) + "\n\n> " + digest.body.replace("\n", "\n> ")
         assert reply(to=digest.reply_to[0], sender="bob@example.com", body=body) == "accepted"
-    for g in (second, third):
-        assert Event.objects.filter(game=g, command__by="email", seat=1).exists()
-    [answer] = to(inbox, "bob")
-    assert answer.subject == "Your reply: 2 applied, 0 not applied"
+        for g in (second, third):
+            assert Event.objects.filter(game=g, command__by="email", seat=1).exists()
+        # still inside the hour of the digest: a turn coming back to bob waits for the next one
+        [answer] = to(inbox, "bob")
+        assert answer.subject == "Your reply: 2 applied, 0 not applied"
 
 
 @pytest.mark.parametrize("words,value", [("always resolve", "always"), ("ask me", "ask"), ("pass when unable", "unable")])

@@ -22,3 +22,10 @@ class Command(BaseCommand):
         for t in tournaments.iterator():
             rebuild_tournament(t)
         self.stdout.write(self.style.SUCCESS(f"Done: {tournaments.count()} tournaments rebuilt from their streams."))
+        from kinplay.leagues.models import League
+        from kinplay.leagues.projections import rebuild as rebuild_league
+
+        leagues = League.objects.order_by("pk")
+        for league in leagues.iterator():
+            rebuild_league(league)
+        self.stdout.write(self.style.SUCCESS(f"Done: {leagues.count()} leagues rebuilt from their streams."))

@@ -1,0 +1,129 @@
+"""Leagues through the API: thin views over kinplay.leagues.services and selectors."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from api.errors import documented, error
+from api.tournaments import TournamentClock, TournamentTableSize
+from kinplay.leagues import selectors, services
+from kinplay.leagues.models import League
+
+
+class CreateLeague(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+    kind = serializers.CharField()
+    options = serializers.DictField(required=False, default=dict)
+    format = serializers.ChoiceField(["round_robin", "swiss"], required=False, allow_null=True,
+                                     help_text="per division; default round robin for 2-player kinds, Swiss otherwise")
+    division_size = serializers.IntegerField(required=False, default=6)
+    season_days = serializers.FloatField(required=False, default=28)
+    promote = serializers.IntegerField(required=False, default=1)
+    relegate = serializers.IntegerField(required=False, default=1)
+    rated = serializers.BooleanField(required=False, default=True)
+    drop_limit = serializers.IntegerField(required=False, default=1, help_text="timeouts in a season a player may have and stay")
+    placement = serializers.ChoiceField(["bottom", "rating"], required=False, default="bottom",
+                                       help_text="where new players start: the lowest division, or by rating")
+    rounds = serializers.IntegerField(required=False, allow_null=True, help_text="Swiss divisions: rounds a season")
+    table_size = TournamentTableSize(required=False, allow_null=True)
+    points = serializers.ListField(child=serializers.FloatField(min_value=0), required=False, allow_null=True)
+    clock = TournamentClock(required=False)
+    starts_at = serializers.DateTimeField(required=False, allow_null=True, help_text="the first season; default now")
+
+
+class LeagueOut(serializers.Serializer):
+    """<league> (issue 16): the nested parts are described in the README."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    status = serializers.CharField(help_text="open (before a season) | running")
+    season = serializers.IntegerField()
+    players = serializers.IntegerField()
+    divisions = serializers.IntegerField()
+    signed_up = serializers.BooleanField()
+    options = serializers.JSONField()
+    settings = serializers.JSONField()
+    organiser = serializers.CharField(allow_null=True)
+    starts_at = serializers.CharField(allow_null=True)
+    next_season = serializers.ListField(child=serializers.CharField())
+    table = serializers.JSONField(help_text="[{number, tournament, status, standings: [{rank, player, status, points, played, zone: up|down|null}]}]")
+    seasons = serializers.JSONField(help_text="[{number, status, starts_at, ends_at, divisions}]")
+
+
+class SeasonOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    starts_at = serializers.CharField()
+    ends_at = serializers.CharField()
+    divisions = serializers.JSONField(help_text="[{number, tournament, players: [{player, rank, move: up|down|stay|dropped|left|null}]}]")
+
+
+def _league(pk):
+    league = League.objects.select_related("organiser").filter(pk=pk).first()
+    if league is None:
+        from django.http import Http404
+
+        raise Http404
+    return league
+
+
+def _out(league, user, code=status.HTTP_200_OK):
+    return Response(selectors.league_for(_league(league.pk), user), status=code)
+
+
+@extend_schema(methods=["GET"], responses={200: LeagueOut(many=True)}, operation_id="leagues_list")
+@extend_schema(methods=["POST"], request=CreateLeague, responses={201: LeagueOut, **documented(400, 401, 413, 415)},
+               operation_id="leagues_create")
+@api_view(["GET", "POST"])
+@permission_classes([AllowAny])
+def league_list(request):
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return error("not_authenticated", "Sign in to organise a league.", status.HTTP_401_UNAUTHORIZED)
+        ser = CreateLeague(data=request.data)
+        ser.is_valid(raise_exception=True)
+        data = {k: v for k, v in ser.validated_data.items() if v is not None}
+        if isinstance(data.get("points"), list):  # whole numbers stay whole
+            data["points"] = [int(x) if float(x).is_integer() else x for x in data["points"]]
+        for key in ("table_size", "clock"):
+            if key in data:
+                data[key] = dict(data[key])
+        league = services.create(organiser=request.user, **data)
+        return _out(league, request.user, status.HTTP_201_CREATED)
+    return Response([selectors.summary(x, request.user) for x in selectors.leagues()[:200]])
+
+
+@extend_schema(responses={200: LeagueOut, **documented(404)})
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def league_detail(request, id):
+    return _out(_league(id), request.user)
+
+
+@extend_schema(responses={200: SeasonOut, **documented(404)})
+@api_view(["GET"])
+@permission_classes([AllowAny])
+def league_season(request, id, n):
+    data = selectors.season_for(_league(id), n)
+    if data is None:
+        return error("not_found", f"This league has no season {n}.", status.HTTP_404_NOT_FOUND)
+    return Response(data)
+
+
+def _action(fn, name):
+    @extend_schema(request=None, responses={200: LeagueOut, **documented(400, 401, 404)})
+    @api_view(["POST"])
+    def view(request, id):
+        league = _league(id)
+        fn(league.pk, request.user)
+        return _out(league, request.user)
+
+    view.__name__ = view.cls.__name__ = f"league_{name}"
+    return view
+
+
+league_signup = _action(services.sign_up, "signup")
+league_leave = _action(services.leave, "leave")

@@ -1,0 +1,58 @@
+"""kinplay.wsgi: /api/ runs through its leaner middleware stack (api/handler.py) and still
+authenticates, checks CSRF for session writes and sends the security headers."""
+
+import io
+import json
+from wsgiref.util import setup_testing_defaults
+
+import pytest
+from django.conf import settings
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def call(path, method="GET", body=None, **headers):
+    from kinplay.wsgi import application
+
+    environ = {"PATH_INFO": path, "REQUEST_METHOD": method, "SERVER_NAME": "testserver", "HTTP_HOST": "testserver"}
+    setup_testing_defaults(environ)
+    data = json.dumps(body).encode() if body is not None else b""
+    environ.update({"wsgi.input": io.BytesIO(data), "CONTENT_LENGTH": str(len(data)),
+                    "CONTENT_TYPE": "application/json", **headers})
+    out = {}
+
+    def start_response(status, response_headers, exc_info=None):
+        out["status"], out["headers"] = int(status.split()[0]), dict(response_headers)
+
+    content = b"".join(application(environ, start_response))
+    return out["status"], out["headers"], content
+
+
+def test_it_answers_the_api_without_the_pages_middleware(alice):
+    from rest_framework.authtoken.models import Token
+
+    token = Token.objects.create(user=alice).key
+    status, headers, content = call("/api/games/", HTTP_AUTHORIZATION=f"Token {token}")
+    assert status == 200 and json.loads(content) == []
+    assert headers["X-Content-Type-Options"] == "nosniff" and headers["X-Frame-Options"] == "DENY"
+    assert "django.contrib.messages.middleware.MessageMiddleware" in settings.MIDDLEWARE  # the pages keep it
+
+
+def test_it_still_refuses_a_session_write_without_a_csrf_token(alice):
+    from django.test import Client
+
+    browser = Client()
+    browser.force_login(alice)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"
+    status, _, _ = call("/api/games/", HTTP_COOKIE=cookie)
+    assert status == 200  # signed in by the session
+    status, _, content = call("/api/games/", "POST", {"kind": "knonsters", "seats": [{"user": "alice"}, {"bot": "random"}]},
+                              HTTP_COOKIE=cookie)
+    assert status == 403 and "CSRF" in json.loads(content)["detail"]
+
+
+def test_it_sends_pages_through_the_whole_stack():
+    status, _, _ = call("/static/does-not-exist.css")
+    assert status == 404
+    status, headers, _ = call("/login/")
+    assert status in (200, 302) and headers["X-Frame-Options"] == "DENY"

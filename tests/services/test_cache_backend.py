@@ -1,0 +1,27 @@
+"""kinplay/cache.py: the throttles' Redis cache, with one redis client per pool."""
+
+import pytest
+
+from kinplay.cache import RedisCache
+
+pytestmark = pytest.mark.services
+
+
+def test_it_keeps_one_client_and_still_counts_a_players_requests(private_redis):
+    cache = RedisCache(private_redis.url, {"KEY_PREFIX": "kinplay-test"})
+    client = cache._cache.get_client(write=True)
+    assert cache._cache.get_client() is client and cache._cache.get_client(write=True) is client
+    cache.set("throttle_user_1", [3.0, 2.0, 1.0], 60)
+    assert cache.get("throttle_user_1") == [3.0, 2.0, 1.0]
+    assert cache.add("throttle_user_1", [], 60) is False
+    assert cache.add("n", 1, 60) is True and cache.incr("n") == 2 and cache.get("n") == 2
+
+
+def test_it_finds_redis_again_after_a_restart(private_redis):
+    cache = RedisCache(private_redis.url, {})
+    cache.set("alice", 1, 60)
+    private_redis.stop()
+    private_redis.start()  # an empty server: no persistence
+    assert cache.get("alice") is None
+    cache.set("alice", 2, 60)
+    assert cache.get("alice") == 2
