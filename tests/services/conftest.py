@@ -21,7 +21,7 @@ import uuid
 from contextlib import contextmanager
 from email import policy
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import pytest
 
@@ -161,13 +161,25 @@ def broker(service_var):
     if url:
         if not redis_ping(url):
             unavailable(f"REDIS_URL={url} does not answer")
-        return Broker("redis", url, service_var)
+        return Broker("redis", own_database(url), service_var)
     local = "redis://127.0.0.1:6379/0"
     if redis_ping(local):
-        return Broker("redis", local, service_var)
+        return Broker("redis", own_database(local), service_var)
     if IN_CI:
         unavailable("Redis is not reachable on 127.0.0.1:6379 and REDIS_URL is not set")
     return Broker("filesystem", "filesystem://", service_var)
+
+
+def own_database(url: str) -> str:
+    """Each pytest-xdist process gets its own Redis database: two workers started by tests
+    running side by side must never take each other's tasks (and run them against the other
+    test's database)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        return url
+    parts = urlsplit(url)
+    db = (int(parts.path.strip("/") or 0) + 1 + int(worker[2:])) % 16
+    return urlunsplit(parts._replace(path=f"/{db}"))
 
 
 class RedisServer:
