@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DATABASE_URL", "sqlite:////tmp/kinplay-bench-ratings.sqlite3")
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kinplay.settings")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver")  # the test client's host (production defaults are closed)
 
 import django  # noqa: E402
 
