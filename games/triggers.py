@@ -4,7 +4,9 @@ store"; table talk is an append-only stream too).
 PostgreSQL's TRUNCATE fires no row trigger: only an operator emptying a test database uses it.
 """
 
-APPEND_ONLY = ["games_event", "games_chatmessage"]
+# Every append-only stream: games, table talk, tournaments and leagues (their apps install these
+# after their own migrations too, so the set is complete whichever app migrates last).
+APPEND_ONLY = ["games_event", "games_chatmessage", "tournaments_tournamentevent", "leagues_leagueevent"]
 
 
 def _create(vendor, table):

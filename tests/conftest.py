@@ -88,13 +88,9 @@ def purgeable_events(transactional_db):
     from django.db import connection
 
     from games import triggers
-    from kinplay.leagues import triggers as league_triggers
-    from kinplay.tournaments import triggers as tournament_triggers
 
     yield
     triggers.remove(connection)
-    tournament_triggers.remove(connection)
-    league_triggers.remove(connection)
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ def _ensure_triggers(sender, using="default", **kwargs):
     # Also after a test flush, which empties the table with the triggers lifted.
     from django.db import connections
 
-    from kinplay.tournaments import triggers
+    from games import triggers
 
     triggers.install(connections[using])
 
