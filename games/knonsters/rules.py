@@ -597,26 +597,46 @@ def _fav_notation(favs, bet):
     return text + (f" bet {bet}" if bet else "")
 
 
-def _hand_plays(state, seat, with_powers=True):
-    out = []
-    hand = state["hands"][seat]
-    for code in sorted(set(hand)):
-        moves = simulate(state["pos"], state["podium"], code)
-        if moves:
-            out.append({"notation": f"play {code}", "label": f"Play {card_label(code)}",
-                        "action": {"type": "play", "card": code}})
-        else:
-            out.append({"notation": f"discard {code}", "label": f"Discard {card_label(code)} (no effect)",
-                        "action": {"type": "discard", "card": code}})
-    if with_powers and state["options"].get("superpowers"):
+def hand_choices(state, seat):
+    """A turn's moves in ``legal_actions``' order, as (card, superpower or None) pairs: each
+    card once (played, or discarded when it has no effect), then each usable superpower
+    with each card it works with. Lean, for the random bot: no labels, no card simulated
+    for the play/discard choice until one is picked (``hand_action``)."""
+    codes = sorted(set(state["hands"][seat]))
+    out: list[tuple[str, str | None]] = [(code, None) for code in codes]
+    if state["options"].get("superpowers"):
+        pos, podium = state["pos"], state["podium"]
         for k in state["favs"][seat] or []:
             if k in state["powers_used"]:
                 continue
-            for code in sorted(set(hand)):
-                if simulate(state["pos"], state["podium"], code, k) is not None:
-                    out.append({"notation": f"power {k} {code}",
-                                "label": f"Reveal {k} and use its superpower with {card_label(code)}",
-                                "action": {"type": "power", "knonster": k, "card": code}})
+            out += [(code, k) for code in codes if simulate(pos, podium, code, k) is not None]
+    return out
+
+
+def hand_action(state, choice):
+    """The action of one of ``hand_choices``."""
+    code, power = choice
+    if power is not None:
+        return {"type": "power", "knonster": power, "card": code}
+    if simulate(state["pos"], state["podium"], code):
+        return {"type": "play", "card": code}
+    return {"type": "discard", "card": code}
+
+
+def _hand_plays(state, seat):
+    out = []
+    for choice in hand_choices(state, seat):
+        a = hand_action(state, choice)
+        code = a["card"]
+        if a["type"] == "play":
+            out.append({"notation": f"play {code}", "label": f"Play {card_label(code)}", "action": a})
+        elif a["type"] == "discard":
+            out.append({"notation": f"discard {code}", "label": f"Discard {card_label(code)} (no effect)",
+                        "action": a})
+        else:
+            k = a["knonster"]
+            out.append({"notation": f"power {k} {code}",
+                        "label": f"Reveal {k} and use its superpower with {card_label(code)}", "action": a})
     return out
 
 
@@ -668,8 +688,19 @@ def _end_event(st, reason):
 
 
 def _copy(state):
-    """A deep copy of plain JSON data (faster than copy.deepcopy)."""
-    return json.loads(json.dumps(state))
+    """decide's scratch state: a fresh copy of every container ``evolve`` changes in place;
+    what evolve only ever replaces (options, last move, result) is shared. A whole deep copy
+    was a quarter of the engine's time (issue 18)."""
+    st = dict(state)
+    for key in ("resigned", "auto", "pile", "podium", "favs", "bets", "powers_used"):
+        st[key] = list(state[key])
+    st["pos"] = dict(state["pos"])
+    st["hands"] = [list(h) for h in state["hands"]]
+    st["revealed"] = [list(r) for r in state["revealed"]]
+    st["moved"] = [list(m) for m in state["moved"]]
+    if state["offer"]:
+        st["offer"] = list(state["offer"])
+    return st
 
 
 class _Out:
@@ -704,9 +735,10 @@ def _check_choices_complete(out, rng):
     out.emit(event("race_started", first=first))
 
 
-def _play(out, seat, code, power, rng, auto=False):
+def _play(out, seat, code, power, rng, auto=False, moves=None):
     st = out.st
-    moves = simulate(st["pos"], st["podium"], code, power)
+    if moves is None:
+        moves = simulate(st["pos"], st["podium"], code, power)
     nxt = _next_seat(st, seat)
     out.emit(event("played", seat=seat, card=code, power=power, moves=moves or [],
                    discarded=not moves, auto=auto, next=nxt))
@@ -769,7 +801,8 @@ def decide(state, seat, action, rng):
         _after(out, rng)
         return out.events
     clean = _normalise(state, action)
-    if not _is_legal(state, seat, clean):
+    moves = _legal_moves(state, seat, clean)
+    if moves is None:
         raise IllegalAction(_why(state, seat, action))
     if kind == "favourites":
         out.emit(event("chosen", seat=seat, knonsters=list(clean["knonsters"]), bet=clean.get("bet")))
@@ -777,34 +810,35 @@ def decide(state, seat, action, rng):
     elif kind == "auto":
         out.emit(event("answered", seat=seat, accept=bool(action["accept"])))
     else:
-        _play(out, seat, action["card"], action.get("knonster") if kind == "power" else None, rng)
+        _play(out, seat, action["card"], action.get("knonster") if kind == "power" else None, rng, moves=moves)
     _after(out, rng)
     return out.events
 
 
-def _is_legal(state, seat, action):
-    """Same answer as ``action in legal_actions(state, seat)``, computed directly."""
+def _legal_moves(state, seat, action):
+    """None unless ``action in legal_actions(state, seat)`` (computed directly); else the
+    moves a played card makes (simulated once, for the check and the event), [] for others."""
     acting = to_act(state)
     if seat not in acting:
-        return False
+        return None
     kind = action.get("type")
     where = acting[seat]["kind"]
     if where != "turn" or kind not in ("play", "discard", "power"):
-        return action in [item["action"] for item in legal_actions(state, seat)]
+        return [] if action in [item["action"] for item in legal_actions(state, seat)] else None
     code = action.get("card")
     if not isinstance(code, str) or code not in state["hands"][seat]:
-        return False
+        return None
     if kind == "power":
         k = action.get("knonster")
         if set(action) != {"type", "card", "knonster"} or not state["options"].get("superpowers"):
-            return False
+            return None
         if not isinstance(k, str) or k not in (state["favs"][seat] or []) or k in state["powers_used"]:
-            return False
-        return simulate(state["pos"], state["podium"], code, k) is not None
+            return None
+        return simulate(state["pos"], state["podium"], code, k)
     if set(action) != {"type", "card"}:
-        return False
+        return None
     moves = simulate(state["pos"], state["podium"], code)
-    return (kind == "play") == bool(moves)
+    return moves if (kind == "play") == bool(moves) else None
 
 
 def _normalise(state, action):
