@@ -6,6 +6,7 @@ Pure rules (games/engine.py contract). Interpretations: games/knonsters/RULES.md
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from itertools import permutations
 from pathlib import Path
 
@@ -206,20 +207,33 @@ def ranks(pos: dict, podium: list) -> dict:
     """Knonster -> rank: how many are in front (finished ones count) plus one."""
     out = {}
     base = len(podium) + 1
-    running = [pos[k] for k in KNONSTERS if k not in podium]
+    # in the running positions sorted best first, a position's first index is how many are in front
+    running = sorted((pos[k] for k in KNONSTERS if k not in podium), reverse=True)
     for k in KNONSTERS:
         if k in podium:
             out[k] = podium.index(k) + 1
         else:
-            p = pos[k]
-            out[k] = base + sum(1 for o in running if o > p)
+            out[k] = base + running.index(pos[k])
     return out
 
 
 def with_rank(pos: dict, podium: list, rank: int):
     """The only Knonster with this rank, or None if there is none or several."""
-    found = [k for k, r in ranks(pos, podium).items() if r == rank]
-    return found[0] if len(found) == 1 else None
+    if rank <= len(podium):
+        return podium[rank - 1] if rank >= 1 else None
+    # the same answer as looking ``rank`` up in ``ranks``, without building them all (a rank
+    # card asks this on every move): the running Knonster with rank - len(podium) - 1 in front
+    running = sorted((pos[k] for k in KNONSTERS if k not in podium), reverse=True)
+    ahead = rank - len(podium) - 1
+    if ahead >= len(running):
+        return None
+    p = running[ahead]
+    if (ahead and running[ahead - 1] == p) or (ahead + 1 < len(running) and running[ahead + 1] == p):
+        return None  # nobody has this rank (a tie in front of it), or several share it
+    for k in KNONSTERS:
+        if pos[k] == p and k not in podium:
+            return k
+    return None
 
 
 def leader_pos(pos: dict, podium: list) -> int:
@@ -398,6 +412,25 @@ def is_decided(state: dict) -> bool:
         # nobody finished yet: "nobody ever finishes" ties everyone, while a Knonster
         # chosen by some players only separates them
         return False
+    # the answer only changes when a Knonster finishes, a player resigns or a power is used,
+    # and the race asks after every move: answers are kept by everything they depend on
+    return _decided((
+        state["n"], bool(state["options"].get("win_bet")), bool(state["options"].get("superpowers")),
+        tuple(podium), tuple(state["resigned"]), tuple(tuple(f) if f else None for f in state["favs"]),
+        tuple(state["bets"]), tuple(state["powers_used"]), tuple(tuple(r) for r in state["revealed"])))
+
+
+@lru_cache(maxsize=4096)
+def _decided(key: tuple) -> bool:
+    n, win_bet, superpowers, podium, resigned, favs, bets, powers_used, revealed = key
+    state = {"n": n, "options": {"win_bet": win_bet, "superpowers": superpowers}, "podium": list(podium),
+             "resigned": list(resigned), "favs": [list(f) if f else None for f in favs], "bets": list(bets),
+             "powers_used": list(powers_used), "revealed": [list(r) for r in revealed]}
+    return _is_decided(state, [s for s in range(n) if not resigned[s]])
+
+
+def _is_decided(state: dict, active: list) -> bool:
+    podium = state["podium"]
     rest = [k for k in KNONSTERS if k not in podium]
     outcomes = []
     for length in range(0, FINISHED_FOR_END - len(podium) + 1):
@@ -487,7 +520,15 @@ def _fresh_deal(state, hands, first, deal_no):
 
 def evolve(state, ev):
     t, d = ev["type"], ev["data"]
-    if t == "setup":
+    if t == "played":
+        _played(state, d)
+    elif t == "drew":
+        hand = state["hands"][d["seat"]]
+        hand.append(d["card"])
+        hand.sort()
+        if d["card"] in state["pile"]:
+            state["pile"].remove(d["card"])
+    elif t == "setup":
         n = d["n"]
         state.clear()
         state.update({
@@ -503,27 +544,6 @@ def evolve(state, ev):
     elif t == "race_started":
         state["phase"] = "race"
         state["turn"] = d["first"]
-    elif t == "played":
-        seat = d["seat"]
-        hand = state["hands"][seat]
-        if d["card"] in hand:
-            hand.remove(d["card"])
-        for m in d["moves"]:
-            state["pos"][m["knonster"]] = m["to"]
-            if m["place"] is not None and m["knonster"] not in state["podium"]:
-                state["podium"].append(m["knonster"])
-            state["moved"][seat][KNONSTERS.index(m["knonster"])] += m["to"] - m["from"]
-        if d.get("power"):
-            state["powers_used"].append(d["power"])
-            if d["power"] not in state["revealed"][seat]:
-                state["revealed"][seat].append(d["power"])
-        state["turn"] = d["next"]
-        state["last"] = {k: d[k] for k in ("seat", "card", "power", "moves", "auto")}
-    elif t == "drew":
-        state["hands"][d["seat"]].append(d["card"])
-        state["hands"][d["seat"]].sort()
-        if d["card"] in state["pile"]:
-            state["pile"].remove(d["card"])
     elif t == "offered":
         state["offered"] = True
         state["offer"] = list(d["queue"]) or None
@@ -551,6 +571,29 @@ def evolve(state, ev):
             "summary": d["summary"],
         }
     return state
+
+
+def _played(state, d):
+    seat = d["seat"]
+    hand = state["hands"][seat]
+    if d["card"] in hand:
+        hand.remove(d["card"])
+    pos, podium, moved = state["pos"], state["podium"], state["moved"][seat]
+    for m in d["moves"]:
+        k = m["knonster"]
+        pos[k] = m["to"]
+        if m["place"] is not None and k not in podium:
+            podium.append(k)
+        moved[_INDEX[k]] += m["to"] - m["from"]
+    if d.get("power"):
+        state["powers_used"].append(d["power"])
+        if d["power"] not in state["revealed"][seat]:
+            state["revealed"][seat].append(d["power"])
+    state["turn"] = d["next"]
+    state["last"] = {"seat": d["seat"], "card": d["card"], "power": d["power"], "moves": d["moves"], "auto": d["auto"]}
+
+
+_INDEX = {k: i for i, k in enumerate(KNONSTERS)}
 
 
 # --------------------------------------------------------------------------- who acts
