@@ -306,6 +306,11 @@ def _power_fits(power, card):
     return kind == "follow"
 
 
+def has_effect(pos, podium, code) -> bool:
+    """Whether playing ``code`` (no superpower) moves anything: ``bool(simulate(...))``."""
+    return len(podium) < FINISHED_FOR_END and card_effect(pos, podium, code)[1] > 0
+
+
 def simulate(pos, podium, code, power=None):
     """The moves of playing ``code`` (with ``power``: a Knonster's superpower).
 
@@ -407,16 +412,23 @@ def player_ranks(state: dict, podium=None) -> list:
 def is_decided(state: dict) -> bool:
     """True when no way the race can still end changes the ranking of the players."""
     podium = state["podium"]
-    active = [s for s in range(state["n"]) if not state["resigned"][s]]
-    if not podium and len({tuple(sorted(state["favs"][s] or [])) for s in active}) > 1:
+    resigned = state["resigned"]
+    if not podium:
         # nobody finished yet: "nobody ever finishes" ties everyone, while a Knonster
         # chosen by some players only separates them
-        return False
+        chosen = None
+        for s, favs in enumerate(state["favs"]):
+            if not resigned[s]:
+                mine = sorted(favs or [])
+                if chosen is None:
+                    chosen = mine
+                elif mine != chosen:
+                    return False
     # the answer only changes when a Knonster finishes, a player resigns or a power is used,
     # and the race asks after every move: answers are kept by everything they depend on
     return _decided((
         state["n"], bool(state["options"].get("win_bet")), bool(state["options"].get("superpowers")),
-        tuple(podium), tuple(state["resigned"]), tuple(tuple(f) if f else None for f in state["favs"]),
+        tuple(podium), tuple(resigned), tuple(tuple(f) if f else None for f in state["favs"]),
         tuple(state["bets"]), tuple(state["powers_used"]), tuple(tuple(r) for r in state["revealed"])))
 
 
@@ -640,6 +652,25 @@ def _fav_notation(favs, bet):
     return text + (f" bet {bet}" if bet else "")
 
 
+def _favourite_choices(win_bet):
+    out = []
+    for a, b in permutations(KNONSTERS, 2):
+        if win_bet:
+            out.append({"notation": _fav_notation([a, b], a),
+                        "label": f"Favourites {a} and {b}, {a} wins",
+                        "action": {"type": "favourites", "knonsters": [a, b], "bet": a}})
+        elif KNONSTERS.index(a) < KNONSTERS.index(b):
+            out.append({"notation": _fav_notation([a, b], None),
+                        "label": f"Favourites {a} and {b}",
+                        "action": {"type": "favourites", "knonsters": [a, b]}})
+    return out
+
+
+# the choice of favourites, without and with the win bet (legal_actions hands out copies)
+_FAVOURITES = {False: _favourite_choices(False), True: _favourite_choices(True)}
+_FAVOURITE_ACTIONS = {wb: [item["action"] for item in items] for wb, items in _FAVOURITES.items()}
+
+
 def hand_choices(state, seat):
     """A turn's moves in ``legal_actions``' order, as (card, superpower or None) pairs: each
     card once (played, or discarded when it has no effect), then each usable superpower
@@ -661,7 +692,7 @@ def hand_action(state, choice):
     code, power = choice
     if power is not None:
         return {"type": "power", "knonster": power, "card": code}
-    if simulate(state["pos"], state["podium"], code):
+    if has_effect(state["pos"], state["podium"], code):
         return {"type": "play", "card": code}
     return {"type": "discard", "card": code}
 
@@ -688,17 +719,7 @@ def legal_actions(state, seat):
     if seat not in acting:
         return []
     if state["phase"] == "choose":
-        out = []
-        for a, b in permutations(KNONSTERS, 2):
-            if state["options"].get("win_bet"):
-                out.append({"notation": _fav_notation([a, b], a),
-                            "label": f"Favourites {a} and {b}, {a} wins",
-                            "action": {"type": "favourites", "knonsters": [a, b], "bet": a}})
-            elif KNONSTERS.index(a) < KNONSTERS.index(b):
-                out.append({"notation": _fav_notation([a, b], None),
-                            "label": f"Favourites {a} and {b}",
-                            "action": {"type": "favourites", "knonsters": [a, b]}})
-        return out
+        return clone(_FAVOURITES[bool(state["options"].get("win_bet"))])
     if acting[seat]["kind"] == "window":
         return [
             {"notation": "auto yes", "label": "Yes, let the system finish the game for me",
@@ -734,15 +755,15 @@ def _copy(state):
     """decide's scratch state: a fresh copy of every container ``evolve`` changes in place;
     what evolve only ever replaces (options, last move, result) is shared. A whole deep copy
     was a quarter of the engine's time (issue 18)."""
-    st = dict(state)
+    st = state.copy()
     for key in ("resigned", "auto", "pile", "podium", "favs", "bets", "powers_used"):
-        st[key] = list(state[key])
-    st["pos"] = dict(state["pos"])
-    st["hands"] = [list(h) for h in state["hands"]]
-    st["revealed"] = [list(r) for r in state["revealed"]]
-    st["moved"] = [list(m) for m in state["moved"]]
+        st[key] = state[key][:]
+    st["pos"] = state["pos"].copy()
+    st["hands"] = [h[:] for h in state["hands"]]
+    st["revealed"] = [r[:] for r in state["revealed"]]
+    st["moved"] = [m[:] for m in state["moved"]]
     if state["offer"]:
-        st["offer"] = list(state["offer"])
+        st["offer"] = state["offer"][:]
     return st
 
 
@@ -801,7 +822,7 @@ def _after(out, rng):
     for _ in range(1000):
         if st["phase"] != "race":
             return
-        if len(_active(st)) <= 1:
+        if st["resigned"].count(False) <= 1:
             out.emit(_end_event(st, "resign"))
             return
         if not st["offered"] and is_decided(st):
@@ -866,6 +887,8 @@ def _legal_moves(state, seat, action):
         return None
     kind = action.get("type")
     where = acting[seat]["kind"]
+    if where == "choice":
+        return [] if action in _FAVOURITE_ACTIONS[bool(state["options"].get("win_bet"))] else None
     if where != "turn" or kind not in ("play", "discard", "power"):
         return [] if action in [item["action"] for item in legal_actions(state, seat)] else None
     code = action.get("card")
