@@ -153,6 +153,7 @@ CARDS = DECK["cards"]
 POWERS = DECK["powers"]
 GOAL = DECK["finish"]          # the first square past the finish line (61)
 FINISHED_FOR_END = 3
+HAND_LIMIT = DECK["hand_limit"]
 
 POWER_TEXT = {
     "back_then_forward": "moves back 5, plays its up-to-20 card or a card of its rank, then moves 5 forward",
@@ -317,15 +318,18 @@ def simulate(pos, podium, code, power=None):
     Returns the list of moves (empty: the card has no effect) or None when the
     superpower cannot be used with this card.
     """
-    c = CARDS[code]
     if power is None:
         if len(podium) >= FINISHED_FOR_END:
             return []
         k, steps = card_effect(pos, podium, code)
         if steps <= 0:
             return []
-        new = min(GOAL, pos[k] + steps)
-        return [{"knonster": k, "from": pos[k], "to": new, "place": len(podium) + 1 if new >= GOAL else None}]
+        old = pos[k]
+        new = old + steps
+        if new >= GOAL:
+            return [{"knonster": k, "from": old, "to": GOAL, "place": len(podium) + 1}]
+        return [{"knonster": k, "from": old, "to": new, "place": None}]
+    c = CARDS[code]
     if not _power_fits(power, c):
         return None
     race = _Race(pos, podium)
@@ -804,16 +808,16 @@ def _play(out, seat, code, power, rng, auto=False, moves=None):
     if moves is None:
         moves = simulate(st["pos"], st["podium"], code, power)
     nxt = _next_seat(st, seat)
-    out.emit(event("played", seat=seat, card=code, power=power, moves=moves or [],
-                   discarded=not moves, auto=auto, next=nxt))
+    out.emit({"type": "played", "data": {"seat": seat, "card": code, "power": power, "moves": moves or [],
+                                         "discarded": not moves, "auto": auto, "next": nxt}})
     if len(st["podium"]) >= FINISHED_FOR_END:
         out.emit(_end_event(st, "third"))
         return
-    if len(st["hands"][seat]) < DECK["hand_limit"]:
+    if len(st["hands"][seat]) < HAND_LIMIT:
         if not st["pile"]:
             out.emit(_end_event(st, "pile"))
             return
-        out.emit(event("drew", seat=seat, card=rng.choice(st["pile"])))
+        out.emit({"type": "drew", "data": {"seat": seat, "card": rng.choice(st["pile"])}})
 
 
 def _after(out, rng):
@@ -849,9 +853,9 @@ def decide(state, seat, action, rng):
         raise IllegalAction("Only a player of this game can act.")
     if state["resigned"][seat]:
         raise IllegalAction("You have left this game.")
-    out = _Out(state)
     kind = action["type"]
     if kind == "resign":
+        out = _Out(state)
         st = out.st
         nxt = None
         if st["phase"] == "race" and st["turn"] == seat:
@@ -864,10 +868,11 @@ def decide(state, seat, action, rng):
             _check_choices_complete(out, rng)
         _after(out, rng)
         return out.events
-    clean = _normalise(state, action)
+    clean = _normalise(state, action) if kind == "favourites" else action
     moves = _legal_moves(state, seat, clean)
     if moves is None:
         raise IllegalAction(_why(state, seat, action))
+    out = _Out(state)
     if kind == "favourites":
         out.emit(event("chosen", seat=seat, knonsters=list(clean["knonsters"]), bet=clean.get("bet")))
         _check_choices_complete(out, rng)
@@ -882,11 +887,16 @@ def decide(state, seat, action, rng):
 def _legal_moves(state, seat, action):
     """None unless ``action in legal_actions(state, seat)`` (computed directly); else the
     moves a played card makes (simulated once, for the check and the event), [] for others."""
-    acting = to_act(state)
-    if seat not in acting:
-        return None
     kind = action.get("type")
-    where = acting[seat]["kind"]
+    if state["phase"] == "race" and not state["offer"]:  # to_act: a turn, the commonest case
+        if seat != state["turn"]:
+            return None
+        where = "turn"
+    else:
+        acting = to_act(state)
+        if seat not in acting:
+            return None
+        where = acting[seat]["kind"]
     if where == "choice":
         return [] if action in _FAVOURITE_ACTIONS[bool(state["options"].get("win_bet"))] else None
     if where != "turn" or kind not in ("play", "discard", "power"):
@@ -901,7 +911,7 @@ def _legal_moves(state, seat, action):
         if not isinstance(k, str) or k not in (state["favs"][seat] or []) or k in state["powers_used"]:
             return None
         return simulate(state["pos"], state["podium"], code, k)
-    if set(action) != {"type", "card"}:
+    if len(action) != 2:  # anything but its type and card
         return None
     moves = simulate(state["pos"], state["podium"], code)
     return moves if (kind == "play") == bool(moves) else None
