@@ -209,7 +209,7 @@ def ranks(pos: dict, podium: list) -> dict:
     out = {}
     base = len(podium) + 1
     # in the running positions sorted best first, a position's first index is how many are in front
-    running = sorted((pos[k] for k in KNONSTERS if k not in podium), reverse=True)
+    running = sorted([pos[k] for k in KNONSTERS if k not in podium], reverse=True)
     for k in KNONSTERS:
         if k in podium:
             out[k] = podium.index(k) + 1
@@ -224,7 +224,7 @@ def with_rank(pos: dict, podium: list, rank: int):
         return podium[rank - 1] if rank >= 1 else None
     # the same answer as looking ``rank`` up in ``ranks``, without building them all (a rank
     # card asks this on every move): the running Knonster with rank - len(podium) - 1 in front
-    running = sorted((pos[k] for k in KNONSTERS if k not in podium), reverse=True)
+    running = sorted([pos[k] for k in KNONSTERS if k not in podium], reverse=True)
     ahead = rank - len(podium) - 1
     if ahead >= len(running):
         return None
@@ -240,7 +240,7 @@ def with_rank(pos: dict, podium: list, rank: int):
 def leader_pos(pos: dict, podium: list) -> int:
     if podium:
         return GOAL
-    return max(pos[k] for k in KNONSTERS)
+    return max(map(pos.__getitem__, KNONSTERS))
 
 
 def card_effect(pos: dict, podium: list, code: str):
@@ -621,9 +621,10 @@ def _active(state):
 
 def _next_seat(state, seat):
     n = state["n"]
+    resigned = state["resigned"]
     for i in range(1, n + 1):
         s = (seat + i) % n
-        if not state["resigned"][s]:
+        if not resigned[s]:
             return s
     return seat
 
