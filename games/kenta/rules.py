@@ -11,7 +11,7 @@ import os
 import re
 from typing import Any
 
-from games.engine import IllegalAction, event, seat_ref
+from games.engine import IllegalAction, seat_ref
 
 SLUG = "kenta"
 NAME = "Kenta"
@@ -629,7 +629,12 @@ class Sim:
         self.events = []
 
     def emit(self, type_, **data):
-        e = event(type_, **fast_copy(data))
+        # an event never shares a list or dict with the state (evolve keeps some, the state
+        # changes others); ``data`` itself is a fresh dict, and most values are plain
+        for k, v in data.items():
+            if isinstance(v, (dict, list)):
+                data[k] = fast_copy(v)
+        e = {"type": type_, "data": data}
         self.state = evolve(self.state, e)
         self.events.append(e)
         return e
@@ -893,7 +898,7 @@ def run(sim):
         s = sim.state
         if s["over"]:
             return
-        if len(players(s)) <= 1:  # before any open vote: the last player left wins at once
+        if s["resigned"].count(False) <= 1:  # before any open vote: the last player left wins at once
             game_over(sim, players(s), "resign")
             return
         if s["vote"] is not None:
@@ -1007,85 +1012,119 @@ def _color(s, seat):
     return _colors(s)[seat]
 
 
-def legal_actions(state, seat):
+def actions(state, seat):
+    """The seat's legal actions in ``legal_actions``' order, without their texts: what
+    ``decide`` checks an action against and the random bot picks from."""
     s = state
     if not s or s.get("over") or seat is None or not _int(seat) or not 0 <= seat < s["n"]:
         return []
     if s["resigned"][seat]:
         return []
-    out = []
     v = s["vote"]
     if v is not None:
-        if seat in v["waiting"]:
-            if v["kind"] == "line":
-                out.append(_a("vote black", "Hide the black marker (finish line one square forward)",
-                              type="vote", marker="black"))
-                out.append(_a("vote white", "Hide the white marker (finish line one square back)",
-                              type="vote", marker="white"))
-            else:
-                for c in v["candidates"]:
-                    out.append(_a(f"vote {_color(s, c)}", f"Vote for {seat_ref(c)} ({_color(s, c)})",
-                                  type="vote", marker=c))
-        return out  # no "abstain": every voter hides a black or a white marker (only a timeout plays none)
+        if seat not in v["waiting"]:
+            return []
+        if v["kind"] == "line":
+            return [{"type": "vote", "marker": "black"}, {"type": "vote", "marker": "white"}]
+        # no "abstain": every voter hides a black or a white marker (only a timeout plays none)
+        return [{"type": "vote", "marker": c} for c in v["candidates"]]
     r = s["react"]
     if r is not None:
-        if seat in r["waiting"]:
-            out.append(_a("resolve", "Let the card resolve", type="pass"))
-            if any(CARDS[k]["stop"] for k in s["hands"][seat]):
-                out.append(_a("stop", "Play STOP: cancel this card", type="stop"))
-        return out
+        if seat not in r["waiting"]:
+            return []
+        if any(CARDS[k]["stop"] for k in s["hands"][seat]):
+            return [{"type": "pass"}, {"type": "stop"}]
+        return [{"type": "pass"}]
     pend = pending(s)
     if pend is None or pend[0] != seat:
         return []
     _, kind, info = pend
     if kind == "die":
-        for c in ("black", "white"):
-            val = s["dice"][c]
-            what = f"move {val}" if val <= 3 else "draw a card"
-            out.append(_a(c, f"{c.capitalize()} die ({ROMAN[val]}): {what}, disc to {c}",
-                          type="die", color=c))
-    elif kind == "line":
-        out.append(_a("line forward", "Move the finish line one square forward", type="line", dir="forward"))
-        out.append(_a("line back", "Move the finish line one square back", type="line", dir="back"))
-    elif kind == "cards":
-        seen = []
-        for k in s["hands"][seat]:
-            if k in seen:
-                continue
-            seen.append(k)
-            c = CARDS[k]
-            if not c["stop"] and (not c["target"] or valid_targets(s, seat)):
-                out.append(_a(f"play {k}", f"Play {c['name']}", type="play", card=k))
+        return [{"type": "die", "color": "black"}, {"type": "die", "color": "white"}]
+    if kind == "line":
+        return [{"type": "line", "dir": "forward"}, {"type": "line", "dir": "back"}]
+    if kind == "cards":
+        seen = list(dict.fromkeys(s["hands"][seat]))
+        targets = None
+        out = []
         for k in seen:
-            out.append(_a(f"swap {k}", f"Discard {CARDS[k]['name']} and draw a card", type="swap", card=k))
-        out.append(_a("end", "End your turn", type="end"))
-    elif kind == "target":
-        for t in info:
-            out.append(_a(f"target {_color(s, t)}", f"Choose {seat_ref(t)} ({_color(s, t)})",
-                          type="target", seat=t))
-    elif kind == "dir":
+            c = CARDS[k]
+            if c["stop"]:
+                continue
+            if c["target"]:
+                if targets is None:
+                    targets = bool(valid_targets(s, seat))
+                if not targets:
+                    continue
+            out.append({"type": "play", "card": k})
+        out += [{"type": "swap", "card": k} for k in seen]
+        out.append({"type": "end"})
+        return out
+    if kind == "target":
+        return [{"type": "target", "seat": t} for t in info]
+    if kind == "dir":
+        return [{"type": "dir", "mover": info, "dir": "forward"}, {"type": "dir", "mover": info, "dir": "backward"}]
+    if kind == "kenta":
+        return [{"type": "kenta", "choice": "flip"}, {"type": "kenta", "choice": "forward"},
+                {"type": "kenta", "choice": "back"}]
+    if kind == "discard":
+        return [{"type": "discard", "card": k} for k in dict.fromkeys(s["hands"][seat])]
+    if kind == "give":
+        return [{"type": "give", "card": k} for k in dict.fromkeys(s["hands"][seat])]
+    return []
+
+
+def legal_actions(state, seat):
+    return [{"notation": notation, "label": label, "action": a}
+            for a in actions(state, seat) for notation, label in (_texts(state, seat, a),)]
+
+
+def _texts(s, seat, a):
+    """The notation and the label of one of ``actions``."""
+    t = a["type"]
+    if t == "vote":
+        m = a["marker"]
+        if m == "black":
+            return "vote black", "Hide the black marker (finish line one square forward)"
+        if m == "white":
+            return "vote white", "Hide the white marker (finish line one square back)"
+        return f"vote {_color(s, m)}", f"Vote for {seat_ref(m)} ({_color(s, m)})"
+    if t == "pass":
+        return "resolve", "Let the card resolve"
+    if t == "stop":
+        return "stop", "Play STOP: cancel this card"
+    if t == "die":
+        c = a["color"]
+        val = s["dice"][c]
+        what = f"move {val}" if val <= 3 else "draw a card"
+        return c, f"{c.capitalize()} die ({ROMAN[val]}): {what}, disc to {c}"
+    if t == "line" or (t == "kenta" and a["choice"] != "flip"):
+        if a.get("dir", a.get("choice")) == "forward":
+            return "line forward", "Move the finish line one square forward"
+        return "line back", "Move the finish line one square back"
+    if t == "kenta":
+        return "flip", "Flip the Kenta disc"
+    if t == "play":
+        return f"play {a['card']}", f"Play {CARDS[a['card']]['name']}"
+    if t == "swap":
+        return f"swap {a['card']}", f"Discard {CARDS[a['card']]['name']} and draw a card"
+    if t == "end":
+        return "end", "End your turn"
+    if t == "target":
+        return f"target {_color(s, a['seat'])}", f"Choose {seat_ref(a['seat'])} ({_color(s, a['seat'])})"
+    if t == "dir":
+        info = a["mover"]
         col = _color(s, info)
         steps = CARDS[s["playing"]["card"]]["effects"][s["playing"]["step"]]["steps"]
         who = "your pawn" if info == seat else f"{seat_ref(info)}'s pawn ({col})"
-        out.append(_a(f"{col} forward", f"Move {who} {steps} forward", type="dir", mover=info, dir="forward"))
-        out.append(_a(f"{col} back", f"Move {who} {steps} back", type="dir", mover=info, dir="backward"))
-    elif kind == "kenta":
-        out.append(_a("flip", "Flip the Kenta disc", type="kenta", choice="flip"))
-        out.append(_a("line forward", "Move the finish line one square forward", type="kenta", choice="forward"))
-        out.append(_a("line back", "Move the finish line one square back", type="kenta", choice="back"))
-    elif kind == "discard":
-        for k in dict.fromkeys(s["hands"][seat]):
-            out.append(_a(f"discard {k}", f"Discard {CARDS[k]['name']}", type="discard", card=k))
-    elif kind == "give":
-        t = s["playing"]["target"]
-        for k in dict.fromkeys(s["hands"][seat]):
-            out.append(_a(f"give {k}", f"Give {CARDS[k]['name']} to {seat_ref(t)} ({_color(s, t)})",
-                          type="give", card=k))
-    return out
-
-
-def _a(notation, label, **action):
-    return {"notation": notation, "label": label, "action": action}
+        if a["dir"] == "forward":
+            return f"{col} forward", f"Move {who} {steps} forward"
+        return f"{col} back", f"Move {who} {steps} back"
+    if t == "discard":
+        return f"discard {a['card']}", f"Discard {CARDS[a['card']]['name']}"
+    # give
+    to = s["playing"]["target"]
+    return f"give {a['card']}", f"Give {CARDS[a['card']]['name']} to {seat_ref(to)} ({_color(s, to)})"
 
 
 def decide(state, seat, action, rng):
@@ -1104,7 +1143,7 @@ def decide(state, seat, action, rng):
         run(sim)
         return sim.events
     timed_out = action == NO_MARKER and s["vote"] is not None and seat in s["vote"]["waiting"]
-    if not timed_out and action not in [item["action"] for item in legal_actions(s, seat)]:
+    if not timed_out and action not in actions(s, seat):
         if not to_act(s).get(seat):
             raise IllegalAction("It is not your move now.")
         raise IllegalAction("That is not one of your moves now.")
