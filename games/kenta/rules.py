@@ -392,7 +392,144 @@ def pending(s):
 def evolve(state, e):
     t, d = e["type"], e["data"]
     s = state
-    if t == "setup":
+    # the commonest events first (a replay tries each type in turn)
+    if t == "draw":
+        s["pile"] = s["pile"].partition(" ")[2]
+        if d["kept"]:
+            s["hands"][d["seat"]].append(d["card"])
+            _hand_sort(s["hands"][d["seat"]])
+        else:
+            s["discard"] = _discard(s["discard"], d["card"])
+    elif t == "move":
+        for m in d["moves"]:
+            s["pos"][m["seat"]] = m["to"]
+    elif t == "pass":
+        r = s["react"]
+        if r is not None:
+            if d["seat"] in r["waiting"]:
+                r["waiting"].remove(d["seat"])
+            if not r["waiting"]:
+                s["react"] = None
+    elif t == "vote":
+        v = s["vote"]
+        if v is not None:
+            v["ballots"][d["seat"]] = d.get("marker")
+            if d["seat"] in v["waiting"]:
+                v["waiting"].remove(d["seat"])
+    elif t == "act":
+        s["stage"] = "after_act"
+    elif t == "cards":
+        s["stage"] = "cards"
+    elif t == "turn":
+        s.update(active=d["seat"], stage="roll", uses=0, dice=None, value=None, playing=None)
+        s["turn_no"] += 1
+    elif t == "roll":
+        s["dice"] = {"black": d["black"], "white": d["white"]}
+        if d["black"] == d["white"]:
+            s["disc"] = "white" if s["disc"] == "black" else "black"
+            s["value"] = d["black"]
+            s["stage"] = "doubles"
+        else:
+            s["stage"] = "choose"
+    elif t == "effect":
+        p = s["playing"]
+        p["step"] += 1
+        p["dirs"] = []
+        if "target" in d:
+            p["target"] = d["target"]
+    elif t == "die":
+        s["disc"] = d["color"]
+        s["value"] = d["value"]
+        s["stage"] = "action"
+    elif t == "swap":
+        _take(s["hands"][d["seat"]], d["card"])
+        s["discard"] = _discard(s["discard"], d["card"])
+        s["uses"] += 1
+    elif t == "announce":
+        _take(s["hands"][d["seat"]], d["card"])
+        s["playing"] = {"seat": d["seat"], "card": d["card"], "step": 0, "target": None,
+                        "dirs": [], "given": False}
+        s["uses"] += 1
+        s["stage"] = "resolve"
+        s["react"] = {"waiting": list(d["window"])} if d["window"] else None
+    elif t == "done":
+        p = s["playing"]
+        if p is not None and not p["given"]:
+            s["discard"] = _discard(s["discard"], p["card"])
+        if p is not None:
+            s["last_card"] = {"seat": p["seat"], "card": p["card"], "stopped_by": None}
+        s["playing"] = None
+        s["stage"] = "cards"
+    elif t == "vote_reveal":
+        v = s["vote"]
+        s["vote"] = None
+        if d["kind"] == "line":
+            s["line"] = d["line"]
+        if v is not None and not s["race_over"]:
+            s["stage"] = v["next"]
+    elif t == "vote_open":
+        s["vote"] = {"kind": d["kind"], "why": d["why"], "voters": list(d["voters"]),
+                     "waiting": list(d["voters"]), "ballots": [None] * s["n"],
+                     "candidates": list(d.get("candidates") or []), "next": d["next"]}
+    elif t == "hot":
+        i = HOT.index(d["square"])
+        for seat, pts in zip(d["seats"], d["points"]):
+            if seat not in s["hot_passed"][i]:
+                s["hot_passed"][i].append(seat)
+            s["points"][seat] += pts
+    elif t == "line":
+        s["line"] = d["line"]
+        if "stage" in d:
+            s["stage"] = d["stage"]
+    elif t == "dir":
+        s["playing"]["dirs"].append([d["mover"], d["dir"]])
+    elif t == "hot_stop":
+        s["stage"] = "hot_line"
+    elif t == "stop":
+        _take(s["hands"][d["seat"]], d["card"])
+        s["discard"] = _discard(s["discard"], d["card"])
+        if s["playing"] is not None:
+            s["discard"] = _discard(s["discard"], s["playing"]["card"])
+            s["points"][s["playing"]["seat"]] += 1
+            s["last_card"] = {"seat": s["playing"]["seat"], "card": s["playing"]["card"],
+                              "stopped_by": d["seat"]}
+        s["playing"] = None
+        s["react"] = None
+        s["stage"] = "cards"
+    elif t == "disc":
+        s["disc"] = d["color"]
+    elif t == "race_end":
+        s["race_over"] = True
+        s["stage"] = "over"
+        s["react"] = None
+        s["end"] = {k: fast_copy(d[k]) for k in ("why", "race_ranks", "objective_points", "card_points",
+                                      "totals", "final", "cards", "hands", "objectives", "line")}
+        s["hands"] = [list(h) for h in d["hands"]]
+        s["objectives"] = list(d["objectives"])
+    elif t == "game_over":
+        s["over"] = True
+        s["vote"] = None
+        s["react"] = None
+        s["stage"] = "over"
+        s["outcome"] = {k: d[k] for k in ("ranks", "scores", "winners", "summary", "why")}
+    elif t == "give":
+        if d["what"] == "hand":
+            _take(s["hands"][d["from"]], d["card"])
+        elif s["playing"] is not None:
+            s["playing"]["given"] = True
+        if d["kept"]:
+            s["hands"][d["to"]].append(d["card"])
+            _hand_sort(s["hands"][d["to"]])
+        else:
+            s["discard"] = _discard(s["discard"], d["card"])
+    elif t == "reshuffle":
+        s["pile"] = " ".join(d["pile"])
+        s["discard"] = ""
+        s["pile_round"] = 2
+    elif t == "discard":
+        _take(s["hands"][d["seat"]], d["card"])
+        s["discard"] = _discard(s["discard"], d["card"])
+    elif t == "setup":
         n = d["n"]
         s.clear()
         s.update({
@@ -408,142 +545,6 @@ def evolve(state, e):
         })
         for h in s["hands"]:
             _hand_sort(h)
-    elif t == "turn":
-        s.update(active=d["seat"], stage="roll", uses=0, dice=None, value=None, playing=None)
-        s["turn_no"] += 1
-    elif t == "roll":
-        s["dice"] = {"black": d["black"], "white": d["white"]}
-        if d["black"] == d["white"]:
-            s["disc"] = "white" if s["disc"] == "black" else "black"
-            s["value"] = d["black"]
-            s["stage"] = "doubles"
-        else:
-            s["stage"] = "choose"
-    elif t == "die":
-        s["disc"] = d["color"]
-        s["value"] = d["value"]
-        s["stage"] = "action"
-    elif t == "act":
-        s["stage"] = "after_act"
-    elif t == "vote_open":
-        s["vote"] = {"kind": d["kind"], "why": d["why"], "voters": list(d["voters"]),
-                     "waiting": list(d["voters"]), "ballots": [None] * s["n"],
-                     "candidates": list(d.get("candidates") or []), "next": d["next"]}
-    elif t == "vote":
-        v = s["vote"]
-        if v is not None:
-            v["ballots"][d["seat"]] = d.get("marker")
-            if d["seat"] in v["waiting"]:
-                v["waiting"].remove(d["seat"])
-    elif t == "vote_reveal":
-        v = s["vote"]
-        s["vote"] = None
-        if d["kind"] == "line":
-            s["line"] = d["line"]
-        if v is not None and not s["race_over"]:
-            s["stage"] = v["next"]
-    elif t == "move":
-        for m in d["moves"]:
-            s["pos"][m["seat"]] = m["to"]
-    elif t == "hot":
-        i = HOT.index(d["square"])
-        for seat, pts in zip(d["seats"], d["points"]):
-            if seat not in s["hot_passed"][i]:
-                s["hot_passed"][i].append(seat)
-            s["points"][seat] += pts
-    elif t == "draw":
-        s["pile"] = s["pile"].partition(" ")[2]
-        if d["kept"]:
-            s["hands"][d["seat"]].append(d["card"])
-            _hand_sort(s["hands"][d["seat"]])
-        else:
-            s["discard"] = _discard(s["discard"], d["card"])
-    elif t == "reshuffle":
-        s["pile"] = " ".join(d["pile"])
-        s["discard"] = ""
-        s["pile_round"] = 2
-    elif t == "hot_stop":
-        s["stage"] = "hot_line"
-    elif t == "line":
-        s["line"] = d["line"]
-        if "stage" in d:
-            s["stage"] = d["stage"]
-    elif t == "disc":
-        s["disc"] = d["color"]
-    elif t == "cards":
-        s["stage"] = "cards"
-    elif t == "announce":
-        _take(s["hands"][d["seat"]], d["card"])
-        s["playing"] = {"seat": d["seat"], "card": d["card"], "step": 0, "target": None,
-                        "dirs": [], "given": False}
-        s["uses"] += 1
-        s["stage"] = "resolve"
-        s["react"] = {"waiting": list(d["window"])} if d["window"] else None
-    elif t == "swap":
-        _take(s["hands"][d["seat"]], d["card"])
-        s["discard"] = _discard(s["discard"], d["card"])
-        s["uses"] += 1
-    elif t == "pass":
-        r = s["react"]
-        if r is not None:
-            if d["seat"] in r["waiting"]:
-                r["waiting"].remove(d["seat"])
-            if not r["waiting"]:
-                s["react"] = None
-    elif t == "stop":
-        _take(s["hands"][d["seat"]], d["card"])
-        s["discard"] = _discard(s["discard"], d["card"])
-        if s["playing"] is not None:
-            s["discard"] = _discard(s["discard"], s["playing"]["card"])
-            s["points"][s["playing"]["seat"]] += 1
-            s["last_card"] = {"seat": s["playing"]["seat"], "card": s["playing"]["card"],
-                              "stopped_by": d["seat"]}
-        s["playing"] = None
-        s["react"] = None
-        s["stage"] = "cards"
-    elif t == "effect":
-        p = s["playing"]
-        p["step"] += 1
-        p["dirs"] = []
-        if "target" in d:
-            p["target"] = d["target"]
-    elif t == "dir":
-        s["playing"]["dirs"].append([d["mover"], d["dir"]])
-    elif t == "discard":
-        _take(s["hands"][d["seat"]], d["card"])
-        s["discard"] = _discard(s["discard"], d["card"])
-    elif t == "give":
-        if d["what"] == "hand":
-            _take(s["hands"][d["from"]], d["card"])
-        elif s["playing"] is not None:
-            s["playing"]["given"] = True
-        if d["kept"]:
-            s["hands"][d["to"]].append(d["card"])
-            _hand_sort(s["hands"][d["to"]])
-        else:
-            s["discard"] = _discard(s["discard"], d["card"])
-    elif t == "done":
-        p = s["playing"]
-        if p is not None and not p["given"]:
-            s["discard"] = _discard(s["discard"], p["card"])
-        if p is not None:
-            s["last_card"] = {"seat": p["seat"], "card": p["card"], "stopped_by": None}
-        s["playing"] = None
-        s["stage"] = "cards"
-    elif t == "race_end":
-        s["race_over"] = True
-        s["stage"] = "over"
-        s["react"] = None
-        s["end"] = {k: fast_copy(d[k]) for k in ("why", "race_ranks", "objective_points", "card_points",
-                                      "totals", "final", "cards", "hands", "objectives", "line")}
-        s["hands"] = [list(h) for h in d["hands"]]
-        s["objectives"] = list(d["objectives"])
-    elif t == "game_over":
-        s["over"] = True
-        s["vote"] = None
-        s["react"] = None
-        s["stage"] = "over"
-        s["outcome"] = {k: d[k] for k in ("ranks", "scores", "winners", "summary", "why")}
     elif t == "resign":
         seat = d["seat"]
         s["resigned"][seat] = True
