@@ -241,7 +241,10 @@ def square(pos):
 
 
 def _hand_sort(hand):
-    hand.sort(key=CARD_ORDER.index)
+    hand.sort(key=_CARD_RANK.__getitem__)
+
+
+_CARD_RANK = {k: i for i, k in enumerate(CARD_ORDER)}
 
 
 # --------------------------------------------------------------------------------------------
@@ -709,8 +712,10 @@ def award_hot(sim, legs):
         seats = []
         for leg in legs:
             a, b = leg["from"], leg["to"]
-            path = range(a + 1, b + 1) if b > a else range(b, a)
-            if any(x % LENGTH == spot for x in path):
+            lo, hi = (a + 1, b + 1) if b > a else (b, a)
+            # some square of lo..hi-1 is this spot, once around the board or more: the first
+            # square from lo on that is the spot (spot < LENGTH) comes before hi
+            if lo + (spot - lo) % LENGTH < hi:
                 if leg["seat"] not in s["hot_passed"][i] and leg["seat"] not in seats:
                     seats.append(leg["seat"])
         if seats:
@@ -912,7 +917,7 @@ def run(sim):
         if s["react"] is not None:
             return
         if s["stage"] != "resolve":
-            empty = [p for p in players(s) if not s["hands"][p]]
+            empty = [p for p, h in enumerate(s["hands"]) if not h and not s["resigned"][p]]
             if empty:
                 draw(sim, empty[0], "refill")
                 continue
