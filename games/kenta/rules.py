@@ -233,6 +233,7 @@ CARDS, CARD_ORDER = load_cards(os.path.join(DATA_DIR, "cards.json"))
 LENGTH = BOARD["length"]
 HOT = BOARD["hot_spots"]
 STOP_TOTAL = sum(c["copies"] for c in CARDS.values() if c["stop"])
+STOP_KEYS = [k for k, c in CARDS.items() if c["stop"]]
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
 
@@ -330,7 +331,8 @@ def valid_targets(s, seat):
 
 def stop_possible(s):
     """False only when every STOP card lies face up in the discard pile (public knowledge)."""
-    return sum(1 for k in cards_of(s["discard"]) if CARDS[k]["stop"]) < STOP_TOTAL
+    discard = cards_of(s["discard"])
+    return sum(discard.count(k) for k in STOP_KEYS) < STOP_TOTAL
 
 
 def movers(s, eff):
