@@ -463,12 +463,17 @@ def _plays(state, seat, role, full=True):
     counts = _counts(p["hand"])
     out = []
     attack = state["attack"]
+    addon_piles = None  # the same for every technique of the hand (add-ons are never techniques)
     for code in sorted(counts):
         card = CARDS[code]
         if card.get("function") != role:
             continue
-        piles = _addon_sequences({c: n - (c == code) for c, n in counts.items()}, role) \
-            if card["type"] == "technique" else [[]]
+        if card["type"] == "technique":
+            if addon_piles is None:
+                addon_piles = _addon_sequences(counts, role)
+            piles = [list(pile) for pile in addon_piles]  # each action its own list
+        else:
+            piles = [[]]
         for pile in piles:
             if not _fits_chain(p, card, pile):
                 continue
