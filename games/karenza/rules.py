@@ -464,6 +464,7 @@ def _plays(state, seat, role, full=True):
     out = []
     attack = state["attack"]
     addon_piles = None  # the same for every technique of the hand (add-ons are never techniques)
+    end = chain_end(p)
     for code in sorted(counts):
         card = CARDS[code]
         if card.get("function") != role:
@@ -475,7 +476,9 @@ def _plays(state, seat, role, full=True):
         else:
             piles = [[]]
         for pile in piles:
-            if not _fits_chain(p, card, pile):
+            # _fits_chain, with the chain's end looked up once
+            if (card["type"] == "technique" and end is not None and card["trajectory"][0] != end
+                    and not any(CARDS[a]["effect"]["op"] == "ignore_chain" for a in pile)):
                 continue
             power = card_power(state, seat, card, pile, role)
             if role == "defence" and power < attack["min_defence"]:
