@@ -605,17 +605,15 @@ def fast_copy(x):
 
 
 def copy_state(s):
-    """A copy of a Kenta state deep enough for ``evolve`` (which never mutates 'end' or 'outcome')."""
+    """A copy of a Kenta state deep enough for ``evolve``, which never mutates 'end', 'outcome',
+    'options', 'dice' or 'objectives' (it replaces them): those are shared."""
     if not s:
         return {}
     c = dict(s)
-    for k in ("pos", "points", "resigned", "objectives"):
+    for k in ("pos", "points", "resigned"):
         c[k] = s[k][:]
     c["hands"] = [h[:] for h in s["hands"]]
     c["hot_passed"] = [h[:] for h in s["hot_passed"]]
-    c["options"] = dict(s["options"])
-    if s["dice"] is not None:
-        c["dice"] = dict(s["dice"])
     if s["playing"] is not None:
         p = c["playing"] = dict(s["playing"])
         p["dirs"] = [d[:] for d in s["playing"]["dirs"]]
@@ -1146,7 +1144,7 @@ def decide(state, seat, action, rng):
     if s["resigned"][seat]:
         raise IllegalAction("You have resigned from this game.")
     sim = Sim(s, rng)
-    if action == {"type": "resign"}:
+    if action.get("type") == "resign" and len(action) == 1:  # action == {"type": "resign"}
         sim.emit("resign", seat=seat)
         run(sim)
         return sim.events
