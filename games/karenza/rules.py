@@ -411,7 +411,7 @@ def _addon_sequences(counts, role):
     """Every distinct ordered pile of add-ons (bottom first) from the hand, for a technique of ``role``."""
     addons = _ADDONS[role]
     usable = sorted(c for c in counts if c in addons)
-    out: list[list[str]] = [[]]
+    out = [[]]
     if not usable:
         return out
 

@@ -682,7 +682,7 @@ def hand_choices(state, seat):
     with each card it works with. Lean, for the random bot: no labels, no card simulated
     for the play/discard choice until one is picked (``hand_action``)."""
     codes = sorted(set(state["hands"][seat]))
-    out: list[tuple[str, str | None]] = [(code, None) for code in codes]
+    out = [(code, None) for code in codes]
     if state["options"].get("superpowers"):
         pos, podium = state["pos"], state["podium"]
         for k in state["favs"][seat] or []:
