@@ -514,12 +514,13 @@ def setup(n, options, rng):
 def _fresh_deal(state, hands, first, deal_no):
     n = state["n"]
     state["hands"] = [list(h) for h in hands]
-    pile = list(DECK["deck"])
+    # the deck less the cards dealt, sorted (counted rather than removed one by one)
+    left = dict(_DECK_COUNTS)
     for h in hands:
         for c in h:
-            if c in pile:
-                pile.remove(c)
-    state["pile"] = sorted(pile)
+            if left.get(c):
+                left[c] -= 1
+    state["pile"] = [c for c in _DECK_CODES for _ in range(left[c])]
     state["pos"] = {k: 0 for k in KNONSTERS}
     state["podium"] = []
     state["favs"] = [None] * n
@@ -532,6 +533,10 @@ def _fresh_deal(state, hands, first, deal_no):
     state["turn"] = first
     state["deal_no"] = deal_no
     state["last"] = None
+
+
+_DECK_CODES = sorted(set(DECK["deck"]))
+_DECK_COUNTS = {c: DECK["deck"].count(c) for c in _DECK_CODES}
 
 
 def evolve(state, ev):
