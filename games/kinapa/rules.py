@@ -268,25 +268,44 @@ def _new_state(e):
     }
 
 
+def _with(items, i, value):
+    """A copy of ``items`` with one entry replaced.
+
+    ``evolve`` never changes a list in place, it replaces it: so ``decide``'s working state can
+    share every list with the state it was given (a shallow copy) and leave that state alone.
+    """
+    items = list(items)
+    items[i] = value
+    return items
+
+
 def _move(state, card, src, dst):
-    if card in state["hands"][src]:
-        state["hands"][src].remove(card)
-        state["hands"][dst] = sort_cards(state["hands"][dst] + [card])
-    for h in (src,):
-        if h < state["n"] and state["hidden"][h] == card:
-            state["hidden"][h] = None
+    hands = state["hands"]
+    if card in hands[src]:
+        hands = list(hands)
+        hand = list(hands[src])
+        hand.remove(card)
+        hands[src] = hand
+        hands[dst] = sort_cards(hands[dst] + [card])
+        state["hands"] = hands
+    if src < state["n"] and state["hidden"][src] == card:
+        state["hidden"] = _with(state["hidden"], src, None)
 
 
 def _fox_turn(s):
     """A turn of penalty has passed: each punished player gives back a Fox (not in the liar's own round)."""
+    if not any(s["foxes"]):
+        return
+    foxes, wait, hidden = list(s["foxes"]), list(s["fox_wait"]), list(s["hidden"])
     for p in range(s["n"]):
-        if s["foxes"][p] > 0:
-            if s["fox_wait"][p]:
-                s["fox_wait"][p] = False
+        if foxes[p] > 0:
+            if wait[p]:
+                wait[p] = False
             else:
-                s["foxes"][p] -= 1
-                if s["foxes"][p] == 0:
-                    s["hidden"][p] = None
+                foxes[p] -= 1
+                if foxes[p] == 0:
+                    hidden[p] = None
+    s["foxes"], s["fox_wait"], s["hidden"] = foxes, wait, hidden
 
 
 def evolve(state, e):
@@ -303,9 +322,10 @@ def evolve(state, e):
         s["pairs"] = [None] * len(d["objects"])
     elif t == "switch":
         seat, n = d["seat"], s["n"]
-        s["hands"][seat], s["hands"][n + seat] = s["hands"][n + seat], s["hands"][seat]
-        if s["hidden"][seat] not in s["hands"][seat]:
-            s["hidden"][seat] = None
+        hands = s["hands"] = list(s["hands"])
+        hands[seat], hands[n + seat] = hands[n + seat], hands[seat]
+        if s["hidden"][seat] not in hands[seat]:
+            s["hidden"] = _with(s["hidden"], seat, None)
         if not d.get("setup"):
             s["switched"] = True
             s["phase"] = "flip"
@@ -316,9 +336,11 @@ def evolve(state, e):
         s["emperor"] = seat
         if d.get("sheep"):
             s["last_sheep"] = seat
-        s["sheep"][seat] = True
-        if all(s["sheep"][p] for p in range(s["n"]) if s["active"][p]):
-            s["sheep"] = [p == seat for p in range(s["n"])]
+        sheep = _with(s["sheep"], seat, True)
+        active = s["active"]
+        if all(sheep[p] for p in range(s["n"]) if active[p]):
+            sheep = [p == seat for p in range(s["n"])]
+        s["sheep"] = sheep
     elif t == "round":
         if s.get("fox_rounds"):
             _fox_turn(s)
@@ -332,22 +354,25 @@ def evolve(state, e):
         s["flipped"], s["switched"], s["pair_shown"] = None, False, False
     elif t == "announce":
         s["announced"] = d["number"]
-        s["waiting"] = [p for p in _silent_order(s) if s["active"][p] and s["foxes"][p] == 0]
+        active, foxes = s["active"], s["foxes"]
+        s["waiting"] = [p for p in _silent_order(s) if active[p] and foxes[p] == 0]
         s["phase"] = "window"
     elif t == "answer":
         seat = d["seat"]
         if seat in s["waiting"]:
-            s["waiting"].remove(seat)
+            waiting = s["waiting"] = list(s["waiting"])
+            waiting.remove(seat)
         if "raise" in d:
-            s["answers"][seat] = bool(d["raise"])
+            s["answers"] = _with(s["answers"], seat, bool(d["raise"]))
     elif t == "reveal":
         s["raised"] = list(d["raised"])
         s["silent"] = list(d["silent"])
+        answers = s["answers"] = list(s["answers"])
         for p in d["raised"]:
-            s["answers"][p] = True
+            answers[p] = True
         for p in d["silent"]:
             if p < s["n"]:
-                s["answers"][p] = False
+                answers[p] = False
         s["waiting"] = []
         s["phase"] = "resolve"
     elif t == "choose_target":
@@ -378,23 +403,25 @@ def evolve(state, e):
     elif t == "give":
         _move(s, d["card"], d["emperor"], d["to"])
         if s["expose_give"] and d["to"] == s["liar"]:
-            s["hidden"][d["to"]] = d["card"]
+            s["hidden"] = _with(s["hidden"], d["to"], d["card"])
         s["expose_give"] = False
         s["taken"] = None
         s["phase"] = "flip"
     elif t == "flip":
-        s["known"][d["pos"]] = True
+        s["known"] = _with(s["known"], d["pos"], True)
         s["flipped"] = d["pos"]
         s["phase"] = "flipped"
     elif t == "place":
         seat, pos, number = d["seat"], d["pos"], d["number"]
+        hands = s["hands"] = list(s["hands"])
+        hand = hands[seat] = list(hands[seat])
         for c in (f"A{number}", f"S{number}"):
-            if c in s["hands"][seat]:
-                s["hands"][seat].remove(c)
+            if c in hand:
+                hand.remove(c)
             if s["hidden"][seat] == c:
-                s["hidden"][seat] = None
-        s["pairs"][pos] = {"seat": seat, "number": number}
-        s["placed"][seat] += 1
+                s["hidden"] = _with(s["hidden"], seat, None)
+        s["pairs"] = _with(s["pairs"], pos, {"seat": seat, "number": number})
+        s["placed"] = _with(s["placed"], seat, s["placed"][seat] + 1)
         s["flipped"] = None
         s["phase"] = "flip"
     elif t == "hide":
@@ -408,19 +435,20 @@ def evolve(state, e):
             card = s["taken"]
             _move(s, card, seat, back)
             if s.get("taken_hidden"):
-                s["hidden"][back] = card
-        s["active"][seat] = False
-        s["resigned"].append(seat)
+                s["hidden"] = _with(s["hidden"], back, card)
+        s["active"] = _with(s["active"], seat, False)
+        s["resigned"] = s["resigned"] + [seat]
         if d.get("sheep_reset"):
             s["sheep"] = [p == d["sheep_kept"] for p in range(s["n"])]
-        s["hands"][seat] = []
-        s["hidden"][seat] = None
-        s["foxes"][seat] = 0
-        s["fox_wait"][seat] = False
+        s["hands"] = _with(s["hands"], seat, [])
+        s["hidden"] = _with(s["hidden"], seat, None)
+        s["foxes"] = _with(s["foxes"], seat, 0)
+        s["fox_wait"] = _with(s["fox_wait"], seat, False)
         if seat in s["waiting"]:
-            s["waiting"].remove(seat)
+            s["waiting"] = [p for p in s["waiting"] if p != seat]
         if seat in s["silent"]:
-            s["silent"].remove(seat)
+            silent = s["silent"] = list(s["silent"])
+            silent.remove(seat)
         if s["phase"] not in ("over", "setup"):
             if seat == s["emperor"]:
                 s["phase"] = "emperor_gone"
@@ -431,24 +459,18 @@ def evolve(state, e):
     elif t == "end":
         s["phase"] = "over"
         s["end"] = dict(d)
-    s["recent"] = (s["recent"] + [e])[-RECENT:] if t not in ("setup", "deal") else s["recent"]
+    if t not in ("setup", "deal"):
+        s["recent"] = (s["recent"] + [e])[-RECENT:]
     return s
 
 
 # --------------------------------------------------------------------------- decide
 
 
-_LISTS = ("known", "pairs", "active", "resigned", "sheep", "foxes", "fox_wait", "hidden", "placed",
-          "answers", "waiting", "raised", "silent", "recent", "objects")
-
-
 def _copy(state):
-    """A copy safe for ``evolve`` (which replaces, never mutates, nested dicts and events)."""
-    s = dict(state)
-    s["hands"] = [list(h) for h in state["hands"]]
-    for key in _LISTS:
-        s[key] = list(state[key])
-    return s
+    """A working copy for ``decide``: a shallow one is enough, since ``evolve`` replaces the lists
+    it changes instead of changing them (see ``_with``)."""
+    return dict(state)
 
 
 def _end_event(s, reason, winner=None):
