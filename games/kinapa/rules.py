@@ -12,6 +12,7 @@ indexes n..2n-1 are the BOT decks (n + seat is the BOT of that seat).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from typing import Any
@@ -585,53 +586,70 @@ def _holder_name(s, h):
     return seat_ref(h)
 
 
-def legal_actions(state, seat):
+_ANSWERS = ({"type": "answer", "raise": True}, {"type": "answer", "raise": False})
+
+
+@functools.cache
+def _announcements(numbers, two):
+    return tuple([{"type": "announce", "number": k} for k in range(1, numbers + 1)]  # p.5: "then a number",
+                 + ([{"type": "switch"}] if two else []))                           # even one already put down
+
+
+def actions(state, seat):
+    """The actions of ``legal_actions``, in its order, without their texts (bots and ``decide``
+    need no more). Shared lists: copy an action before handing it out."""
     if not _running(state) or seat is None or not (0 <= seat < state["n"]) or not state["active"][seat]:
-        return []
+        return ()
     s = state
     phase = _phase(s)
-    emp = s["emperor"]
-    out = []
     if phase == "window":
-        if seat in s["waiting"]:
-            out.append({"notation": "raise", "label": "Raise my hand (“I don't have it”)",
-                        "action": {"type": "answer", "raise": True}})
-            out.append({"notation": "nothing", "label": "Do nothing (“maybe I have it…”)",
-                        "action": {"type": "answer", "raise": False}})
-        return out
-    if seat != emp:
-        return []
+        return _ANSWERS if seat in s["waiting"] else ()
+    if seat != s["emperor"]:
+        return ()
     if phase == "announce":
-        for k in range(1, s["numbers"] + 1):  # p.5: "then a number", even one already put down
-            out.append({"notation": f"kinapa {k}", "label": f"KINAPA a {k}?",
-                        "action": {"type": "announce", "number": k}})
-        if s["two"]:
-            out.append({"notation": "switch", "label": "Switch: lay down my hand and take my BOT deck",
-                        "action": {"type": "switch"}})
-    elif phase == "target":
-        for h in _target_candidates(s):
-            if h >= s["n"]:
-                note, label = f"take bot {h - s['n'] + 1}", f"Take a card at random from {_holder_name(s, h)}"
-            else:
-                note, label = f"take {h + 1}", f"Take a card at random from {_holder_name(s, h)}"
-            out.append({"notation": note, "label": label, "action": {"type": "take", "from": h}})
-    elif phase == "give":
-        for c in sort_cards(set(s["hands"][emp])):
-            if c == s["taken"]:
-                continue
-            out.append({"notation": f"give {c.lower()}", "label": f"Give {card_name(c)}",
-                        "action": {"type": "give", "card": c}})
-    elif phase == "flip":
-        for p in _face_down(s):
-            if s["known"][p]:
-                label = f"Turn over object {p + 1} (it is {object_name(s['objects'][p])})"
-            else:
-                label = f"Turn over object {p + 1} (never seen)"
-            out.append({"notation": f"turn {p + 1}", "label": label, "action": {"type": "flip", "pos": p}})
-    elif phase == "next":
-        for p in next_candidates(s):
-            out.append({"notation": f"emperor {p + 1}", "label": f"Pass the Emperor card to {seat_ref(p)}",
-                        "action": {"type": "next", "seat": p}})
+        return _announcements(s["numbers"], s["two"])
+    if phase == "target":
+        return [{"type": "take", "from": h} for h in _target_candidates(s)]
+    if phase == "give":
+        taken = s["taken"]
+        return [{"type": "give", "card": c} for c in sort_cards(set(s["hands"][s["emperor"]])) if c != taken]
+    if phase == "flip":
+        return [{"type": "flip", "pos": p} for p in _face_down(s)]
+    if phase == "next":
+        return [{"type": "next", "seat": p} for p in next_candidates(s)]
+    return ()
+
+
+def _texts(s, a):
+    """The notation and label of one of ``actions``."""
+    t = a["type"]
+    if t == "answer":
+        if a["raise"]:
+            return "raise", "Raise my hand (“I don't have it”)"
+        return "nothing", "Do nothing (“maybe I have it…”)"
+    if t == "announce":
+        return f"kinapa {a['number']}", f"KINAPA a {a['number']}?"
+    if t == "switch":
+        return "switch", "Switch: lay down my hand and take my BOT deck"
+    if t == "take":
+        h = a["from"]
+        note = f"take bot {h - s['n'] + 1}" if h >= s["n"] else f"take {h + 1}"
+        return note, f"Take a card at random from {_holder_name(s, h)}"
+    if t == "give":
+        return f"give {a['card'].lower()}", f"Give {card_name(a['card'])}"
+    if t == "flip":
+        p = a["pos"]
+        if s["known"][p]:
+            return f"turn {p + 1}", f"Turn over object {p + 1} (it is {object_name(s['objects'][p])})"
+        return f"turn {p + 1}", f"Turn over object {p + 1} (never seen)"
+    return f"emperor {a['seat'] + 1}", f"Pass the Emperor card to {seat_ref(a['seat'])}"
+
+
+def legal_actions(state, seat):
+    out = []
+    for a in actions(state, seat):
+        notation, label = _texts(state, a)
+        out.append({"notation": notation, "label": label, "action": dict(a)})
     return out
 
 
@@ -659,7 +677,7 @@ def decide(state, seat, action, rng):
             data["sheep_kept"] = kept if kept in others else state["emperor"]
         evs = [event("resign", **data)]
     else:
-        legal = [item["action"] for item in legal_actions(state, seat)]
+        legal = actions(state, seat)
         if action not in legal:
             raise IllegalAction(_why_not(state, seat, action))
         action = legal[legal.index(action)]  # the canonical form (True is not 1 here)
