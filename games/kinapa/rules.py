@@ -113,8 +113,14 @@ RECENT = 3  # events kept in the state for the view's "what just happened"
 # --------------------------------------------------------------------------- helpers
 
 
+# Every card of the game and its sort key, looked up instead of parsed (this runs per event).
+_NUMBERS = {f"{k}{i}": i for i in range(1, 2 * MAX_PLAYERS + 1) for k in "AS"}
+_ORDER = {c: (i, c[0]) for c, i in _NUMBERS.items()}
+
+
 def num(card: str) -> int:
-    return int(card[1:])
+    found = _NUMBERS.get(card)
+    return int(card[1:]) if found is None else found
 
 
 def card_name(card: str) -> str:
@@ -134,7 +140,10 @@ def object_name(k: int) -> str:
 
 
 def sort_cards(cards):
-    return sorted(cards, key=lambda c: (num(c), c[0]))
+    try:
+        return sorted(cards, key=_ORDER.__getitem__)
+    except KeyError:  # not a card of the game: the same order, computed
+        return sorted(cards, key=lambda c: (num(c), c[0]))
 
 
 def _options(options):
@@ -316,7 +325,14 @@ def evolve(state, e):
     elif not state:
         return state
     s = state
-    if t == "deal":
+    if t == "answer":  # the commonest event first
+        seat = d["seat"]
+        if seat in s["waiting"]:
+            waiting = s["waiting"] = list(s["waiting"])
+            waiting.remove(seat)
+        if "raise" in d:
+            s["answers"] = _with(s["answers"], seat, bool(d["raise"]))
+    elif t == "deal":
         s["hands"] = [list(h) for h in d["hands"]]
         s["objects"] = list(d["objects"])
         s["known"] = [False] * len(d["objects"])
@@ -358,13 +374,6 @@ def evolve(state, e):
         active, foxes = s["active"], s["foxes"]
         s["waiting"] = [p for p in _silent_order(s) if active[p] and foxes[p] == 0]
         s["phase"] = "window"
-    elif t == "answer":
-        seat = d["seat"]
-        if seat in s["waiting"]:
-            waiting = s["waiting"] = list(s["waiting"])
-            waiting.remove(seat)
-        if "raise" in d:
-            s["answers"] = _with(s["answers"], seat, bool(d["raise"]))
     elif t == "reveal":
         s["raised"] = list(d["raised"])
         s["silent"] = list(d["silent"])
@@ -496,8 +505,8 @@ def _auto(s, rng):
     phase = s["phase"]
     if phase in ("over", "setup"):
         return []
-    actives = [p for p in range(s["n"]) if s["active"][p]]
-    if len(actives) <= 1:
+    if s["active"].count(True) <= 1:
+        actives = [p for p in range(s["n"]) if s["active"][p]]
         return [_end_event(s, "resign", actives[0] if actives else None)]
     emp = s["emperor"]
     if phase == "emperor_gone":
