@@ -318,10 +318,29 @@ def encode_positions(pos):
     return " ".join(f"{k}:{v}" for k, v in pos.items())
 
 
+def _remember(cache, key, value):
+    if len(cache) > 4096:
+        cache.clear()
+    cache[key] = value
+
+
+_MOVED: dict = {}
+
+
 def _setpos(state, **moves):
-    pos = dict(positions(state))
-    pos.update(moves)
-    state["pos"] = encode_positions(pos)
+    # decide applies each event to its working copy, then the caller applies it again to the
+    # same text: the second time is a look-up (and so is reading the new text's positions).
+    text = state["pos"]
+    key = (text, *moves.items())
+    new = _MOVED.get(key)
+    if new is None:
+        pos = dict(positions(state))
+        pos.update(moves)
+        new = encode_positions(pos)
+        _remember(_MOVED, key, new)
+        if new not in _POS_CACHE:
+            _remember(_POS_CACHE, new, pos)
+    state["pos"] = new
 
 
 def _pieces(state):
@@ -339,10 +358,10 @@ def _on_board(state, seat=None):
 
 
 def _occupant(state, node):
-    for pid, loc in positions(state).items():
-        if loc == node:
-            return _mk(pid, loc)
-    return None
+    if node in ZONES:
+        return next((_mk(pid, loc) for pid, loc in positions(state).items() if loc == node), None)
+    pid = _occ_map(state).get(node)
+    return None if pid is None else _mk(pid, node)
 
 
 def _zone(state, seat, zone):
@@ -373,34 +392,64 @@ def turns_left(state):
     return BOARD["tracker"] - cd["pos"]
 
 
+_OCC_CACHE: dict = {}
+
+
 def _occ_map(state):
-    return {loc: pid for pid, loc in positions(state).items() if loc not in ZONES}
+    """{node: piece id} of the pieces on the board. Read-only (shared, cached like ``positions``)."""
+    text = state["pos"]
+    found = _OCC_CACHE.get(text)
+    if found is None:
+        found = {}
+        for pid, loc in positions(state).items():
+            if loc not in ZONES:
+                found.setdefault(loc, pid)  # the first, as a scan of the positions finds it
+        _remember(_OCC_CACHE, text, found)
+    return found
 
 
-def _blocks(occ, node, seat):
-    """Whether a piece of ``seat`` may not move past ``node``."""
-    pid = occ.get(node)
-    if pid is None or pseat(pid) == seat:
-        return False
-    nd = BOARD["nodes"][node]
-    if nd["kind"] == "guard" and nd["seat"] != seat:
-        return True
-    return ptype(pid) == "wall"
+_BLOCKERS: dict = {}
+
+
+def _blockers(state, seat):
+    """The nodes a piece of ``seat`` may not move past: an enemy piece on the other side's guard,
+    or an enemy Wall. Shared, cached."""
+    key = (state["pos"], seat)
+    found = _BLOCKERS.get(key)
+    if found is None:
+        nodes = BOARD["nodes"]
+        found = frozenset(
+            node for node, pid in _occ_map(state).items()
+            if pseat(pid) != seat and ((nodes[node]["kind"] == "guard" and nodes[node]["seat"] != seat)
+                                       or ptype(pid) == "wall"))
+        _remember(_BLOCKERS, key, found)
+    return found
+
+
+_DESTINATIONS: dict = {}
 
 
 def _destinations(state, p, roll):
-    """Reachable end nodes for piece p with a roll: {dest: (direction, path)}."""
+    """Reachable end nodes for piece p with a roll: {dest: (direction, path)}. Read-only (shared:
+    the walk depends only on the cache key, so it is made once)."""
     seat = p["seat"]
-    enemy_base = BOARD["base"][1 - seat]
     steps = 1 if p["type"] == "wall" else roll
-    dirs = ["forward"]
-    if roll == 1 or _can_back(state, p):
-        dirs.append("backward")
+    back = roll == 1 or _can_back(state, p)
+    blockers = _blockers(state, seat)
+    key = (seat, p["at"], steps, back, blockers)
+    found = _DESTINATIONS.get(key)
+    if found is None:
+        found = _walk(seat, p["at"], steps, back, blockers)
+        _remember(_DESTINATIONS, key, found)
+    return found
+
+
+def _walk(seat, start, steps, back, blockers):
+    enemy_base = BOARD["base"][1 - seat]
     found = {}
-    occ = _occ_map(state)
-    for d in dirs:
+    for d in ("forward", "backward") if back else ("forward",):
         adj = BOARD["fwd"][seat] if d == "forward" else BOARD["back"][seat]
-        stack = [(p["at"], steps, [p["at"]])]
+        stack = [(start, steps, [start])]
         while stack:
             node, left, path = stack.pop()
             for nxt, kind in adj[node]:
@@ -411,7 +460,7 @@ def _destinations(state, p, roll):
                 if kind in ("dotted", "loop") or rem == 0:
                     found.setdefault(nxt, (d, npath))
                     continue
-                if nxt == enemy_base or _blocks(occ, nxt, seat):
+                if nxt == enemy_base or nxt in blockers:
                     continue  # must land exactly there
                 stack.append((nxt, rem, npath))
     return found
@@ -846,7 +895,7 @@ def _do_move(b, seat, action):
     dest = action["to"]
     d, path = _destinations(b.s, p, b.s["turn"]["roll"])[dest]
     occ = _occupant(b.s, dest)
-    b.ev("moved", seat=seat, piece=p["id"], frm=p["at"], to=dest, path=path, direction=d)
+    b.ev("moved", seat=seat, piece=p["id"], frm=p["at"], to=dest, path=list(path), direction=d)
     if action.get("split"):
         f, back = action["split"]
         new = sorted((q for q in _zone(b.s, seat, "extra") if q["type"] == "normal"), key=lambda q: q["id"])[0]
