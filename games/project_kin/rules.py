@@ -492,19 +492,20 @@ def _move_actions(state, seat):
     for p in sorted(pieces, key=lambda q: q["id"]):
         if p["type"] == "bulldozer":
             continue
-        for dest, (_d, _path) in sorted(_destinations(state, p, roll).items()):
+        for dest in sorted(_destinations(state, p, roll)):
             opid = occmap.get(dest)
-            occ = _mk(opid, dest) if opid else None
-            base = f"move {p['id']} {dest}"
-            label = f"Move {_pname(p)} to {_nname(dest)}"
-            if occ is None or occ["seat"] != seat:
+            base, label = _move_texts(p["id"], dest)
+            if opid is None:
+                out.append(_item(base, label, {"type": "move", "piece": p["id"], "to": dest}))
+                continue
+            occ = _mk(opid, dest)
+            if occ["seat"] != seat:
                 act = {"type": "move", "piece": p["id"], "to": dest}
-                if occ is not None and state["bomb"]["carrier"] == occ["id"]:
+                if state["bomb"]["carrier"] == occ["id"]:
                     out.append(_item(base + " steal", label + ", taking the bomb carrier and stealing the bomb", dict(act, bomb="steal")))
                     out.append(_item(base + " reset", label + ", taking the bomb carrier and resetting the bomb", dict(act, bomb="reset")))
                 else:
-                    extra = f", taking {_pname(occ)}" if occ else ""
-                    out.append(_item(base, label + extra, act))
+                    out.append(_item(base, label + f", taking {_pname(occ)}", act))
                 continue
             # a friendly piece on the destination
             if p["type"] == "sage" and _tkc(state):
@@ -530,6 +531,12 @@ def _move_actions(state, seat):
             out.append(_item(f"stay {p['id']}", f"Leave {_pname(p)} where it is",
                              {"type": "stay", "piece": p["id"]}))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _move_texts(pid, dest):
+    """The notation and label of moving a piece to a node (the same texts every time)."""
+    return f"move {pid} {dest}", f"Move {_pname(_mk(pid, 'spawn'))} to {_nname(dest)}"
 
 
 def _item(notation, label, action):
@@ -628,6 +635,11 @@ def _copy_item(item):
 
 
 def legal_actions(state, seat):
+    return [_copy_item(i) for i in _legal(state, seat)]
+
+
+def _legal(state, seat):
+    """``legal_actions`` without the copies: shared, read-only (bots and ``decide`` only read it)."""
     if not state or state.get("result") or seat is None:
         return []
     t = state["turn"]
@@ -643,7 +655,7 @@ def legal_actions(state, seat):
         if len(_LEGAL_CACHE) > 512:
             _LEGAL_CACHE.clear()
         _LEGAL_CACHE[key] = found
-    return [_copy_item(i) for i in found]
+    return found
 
 
 # --------------------------------------------------------------------------- setup
@@ -837,7 +849,7 @@ def decide(state, seat, action, rng):
         raise IllegalAction("Only the fuse can set off the bomb.")
     if state["turn"]["seat"] != seat:
         raise IllegalAction("It is not your turn.")
-    legal = legal_actions(state, seat)
+    legal = _legal(state, seat)
     if not any(item["action"] == action for item in legal):
         if typ == "move" and state["turn"]["phase"] == "start":
             raise IllegalAction("Roll the die (or spawn) before moving.")
@@ -885,7 +897,7 @@ def decide(state, seat, action, rng):
 
 
 def _after_roll(b, seat):
-    if not legal_actions(b.s, seat):
+    if not _legal(b.s, seat):
         b.ev("no_move", seat=seat, value=b.s["turn"]["roll"])
         _end_turn(b)
 
