@@ -368,8 +368,32 @@ def _zone(state, seat, zone):
     return [_mk(pid, loc) for pid, loc in positions(state).items() if loc == zone and pseat(pid) == seat]
 
 
+_CENSUS: dict = {}
+
+
+def _census(state):
+    """Per seat: pieces in the Out Pool, pieces on the board, whether the King is in its spawn
+    pool. Cached like ``positions`` (the end-of-turn checks read it after every event)."""
+    text = state["pos"]
+    found = _CENSUS.get(text)
+    if found is None:
+        out, board, king_lost = [0, 0], [0, 0], [False, False]
+        for pid, loc in positions(state).items():
+            seat = 0 if pid[0] == "r" else 1
+            if loc == "out":
+                out[seat] += 1
+            elif loc == "spawn":
+                if pid[1] == "K":
+                    king_lost[seat] = True
+            elif loc not in ZONES:
+                board[seat] += 1
+        found = (tuple(out), tuple(board), tuple(king_lost))
+        _remember(_CENSUS, text, found)
+    return found
+
+
 def _out_count(state, seat):
-    return sum(1 for pid, loc in positions(state).items() if loc == "out" and pseat(pid) == seat)
+    return _census(state)[0][seat]
 
 
 def _is_special(p):
@@ -382,7 +406,8 @@ def _can_back(state, p):
 
 def _active_limit_reached(state, seat):
     """Two enemy pieces out: this seat may only have three active pieces."""
-    return _out_count(state, 1 - seat) >= 2 and len(_on_board(state, seat)) >= 3
+    out, board, _king_lost = _census(state)
+    return out[1 - seat] >= 2 and board[seat] >= 3
 
 
 def turns_left(state):
@@ -483,15 +508,17 @@ def _enemy_base_dir(seat, node):
 def _move_actions(state, seat):
     t = state["turn"]
     roll = t["roll"]
-    pieces = _on_board(state, seat)
+    pos = positions(state)
+    pids = sorted(pid for pid, loc in pos.items() if loc not in ZONES and pseat(pid) == seat)
     if t.get("piece"):
-        pieces = [p for p in pieces if p["id"] == t["piece"]]
+        pids = [pid for pid in pids if pid == t["piece"]]
     out = []
     occmap = _occ_map(state)
     points = state["points"][seat]
-    for p in sorted(pieces, key=lambda q: q["id"]):
-        if p["type"] == "bulldozer":
+    for pid in pids:
+        if ptype(pid) == "bulldozer":
             continue
+        p = _mk(pid, pos[pid])
         for dest in sorted(_destinations(state, p, roll)):
             opid = occmap.get(dest)
             base, label = _move_texts(p["id"], dest)
@@ -1018,10 +1045,10 @@ def _end_turn(b):
         if owner == seat:
             continue
         for target in targets:
-            victim = _occupant(b.s, target)
-            if victim is not None and victim["seat"] == seat:
-                b.ev("turret_fired", seat=owner, turret=tnode, target=target, piece=victim["id"])
-                b.ev("captured", seat=owner, piece=victim["id"], at=target, by=tnode)
+            victim = _occ_map(b.s).get(target)
+            if victim is not None and pseat(victim) == seat:
+                b.ev("turret_fired", seat=owner, turret=tnode, target=target, piece=victim)
+                b.ev("captured", seat=owner, piece=victim, at=target, by=tnode)
     if _check_end(b):
         return
     # 3. the turn tracker counts down a live bomb
@@ -1048,16 +1075,10 @@ def _check_end(b):
         return True
     losers = set()
     reasons = []
-    out, board, king_lost = [0, 0], [0, 0], [False, False]
-    for pid, loc in positions(s).items():
-        seat = 0 if pid[0] == "r" else 1
-        if loc == "out":
-            out[seat] += 1
-        elif loc == "spawn":
-            if pid[1] == "K":
-                king_lost[seat] = True
-        elif loc not in ZONES:
-            board[seat] += 1
+    out, board, king_lost = _census(s)
+    if out[0] < PIECES["pawns"] and out[1] < PIECES["pawns"] and not king_lost[0] and not king_lost[1] \
+            and (out[0] or board[0]) and (out[1] or board[1]):
+        return False  # the common case, decided without building the texts below
     for seat in (0, 1):
         if out[seat] >= PIECES["pawns"]:
             b.ev("game_over", winners=[seat], reason=f"{seat_ref(seat)} got all their pawns to the enemy base")
