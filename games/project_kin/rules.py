@@ -248,19 +248,20 @@ PIECES = load_pieces(os.path.join(HERE, "data", "pieces.json"))
 # --------------------------------------------------------------------------- helpers
 
 def _clone(state):
-    """A fast deep copy of this game's state (its shape is fixed)."""
+    """A copy of this game's state that ``evolve`` can update without touching ``state``.
+
+    ``evolve`` changes only the points, the bomb (and its countdown) and the turn in place, and
+    replaces the other values whole, so those others are shared (``decide`` copies per command).
+    """
     if not state:
         return {}
     bomb = dict(state["bomb"])
     if bomb.get("countdown"):
         bomb["countdown"] = dict(bomb["countdown"])
     return {
-        "options": dict(state["options"]), "pos": state["pos"], "points": list(state["points"]),
-        "bomb": bomb, "turn": dict(state["turn"]),
-        "result": None if state.get("result") is None else {
-            "winners": list(state["result"]["winners"]), "reason": state["result"]["reason"]},
-        "last_roll": list(state["last_roll"]) if state.get("last_roll") else None,
-        "last_move": list(state["last_move"]) if state.get("last_move") else None,
+        "options": state["options"], "pos": state["pos"], "points": list(state["points"]),
+        "bomb": bomb, "turn": dict(state["turn"]), "result": state.get("result"),
+        "last_roll": state.get("last_roll") or None, "last_move": state.get("last_move") or None,
     }
 
 
@@ -454,13 +455,14 @@ def _blockers(state, seat):
 _DESTINATIONS: dict = {}
 
 
-def _destinations(state, p, roll):
+def _destinations(state, p, roll, blockers=None):
     """Reachable end nodes for piece p with a roll: {dest: (direction, path)}. Read-only (shared:
     the walk depends only on the cache key, so it is made once)."""
     seat = p["seat"]
     steps = 1 if p["type"] == "wall" else roll
     back = roll == 1 or _can_back(state, p)
-    blockers = _blockers(state, seat)
+    if blockers is None:
+        blockers = _blockers(state, seat)
     key = (seat, p["at"], steps, back, blockers)
     found = _DESTINATIONS.get(key)
     if found is None:
@@ -514,17 +516,18 @@ def _move_actions(state, seat):
         pids = [pid for pid in pids if pid == t["piece"]]
     out = []
     occmap = _occ_map(state)
+    blockers = _blockers(state, seat)
     points = state["points"][seat]
     for pid in pids:
         if ptype(pid) == "bulldozer":
             continue
         p = _mk(pid, pos[pid])
-        for dest in sorted(_destinations(state, p, roll)):
+        for dest in sorted(_destinations(state, p, roll, blockers)):
             opid = occmap.get(dest)
-            base, label = _move_texts(p["id"], dest)
             if opid is None:
-                out.append(_item(base, label, {"type": "move", "piece": p["id"], "to": dest}))
+                out.append(_plain_move(pid, dest))
                 continue
+            base, label = _move_texts(pid, dest)
             occ = _mk(opid, dest)
             if occ["seat"] != seat:
                 act = {"type": "move", "piece": p["id"], "to": dest}
@@ -564,6 +567,14 @@ def _move_actions(state, seat):
 def _move_texts(pid, dest):
     """The notation and label of moving a piece to a node (the same texts every time)."""
     return f"move {pid} {dest}", f"Move {_pname(_mk(pid, 'spawn'))} to {_nname(dest)}"
+
+
+@functools.lru_cache(maxsize=8192)
+def _plain_move(pid, dest):
+    """The item of a move to an empty node: the same every time, so one shared item (lists of
+    legal actions are read-only; ``legal_actions`` hands out copies)."""
+    base, label = _move_texts(pid, dest)
+    return _item(base, label, {"type": "move", "piece": pid, "to": dest})
 
 
 def _item(notation, label, action):
