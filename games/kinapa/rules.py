@@ -687,9 +687,10 @@ def decide(state, seat, action, rng):
         evs = [event("resign", **data)]
     else:
         legal = actions(state, seat)
-        if action not in legal:
-            raise IllegalAction(_why_not(state, seat, action))
-        action = legal[legal.index(action)]  # the canonical form (True is not 1 here)
+        try:
+            action = legal[legal.index(action)]  # the canonical form (True is not 1 here)
+        except ValueError:
+            raise IllegalAction(_why_not(state, seat, action)) from None
         evs = _events_for(state, seat, action, rng)
     s = _copy(state)
     for e in evs:
