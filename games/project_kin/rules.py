@@ -337,7 +337,9 @@ def _setpos(state, **moves):
     if new is None:
         pos = dict(positions(state))
         pos.update(moves)
-        new = encode_positions(pos)
+        new = _edited(text, moves) if len(pos) == len(positions(state)) else None
+        if new is None:
+            new = encode_positions(pos)
         _remember(_MOVED, key, new)
         if new not in _POS_CACHE:
             _remember(_POS_CACHE, new, pos)
@@ -421,6 +423,20 @@ def turns_left(state):
 _OCC_CACHE: dict = {}
 
 
+def _edited(text, moves):
+    """``text`` with the locations of the moved pieces replaced in place (what encoding the
+    updated positions gives, without re-encoding every piece); None if a piece is not found."""
+    text = " " + text
+    for pid, loc in moves.items():
+        start = text.find(f" {pid}:")
+        if start < 0:
+            return None
+        start += len(pid) + 2
+        end = text.find(" ", start)
+        text = text[:start] + loc + (text[end:] if end >= 0 else "")
+    return text[1:]
+
+
 def _occ_map(state):
     """{node: piece id} of the pieces on the board. Read-only (shared, cached like ``positions``)."""
     text = state["pos"]
@@ -443,13 +459,17 @@ def _blockers(state, seat):
     key = (state["pos"], seat)
     found = _BLOCKERS.get(key)
     if found is None:
-        nodes = BOARD["nodes"]
-        found = frozenset(
-            node for node, pid in _occ_map(state).items()
-            if pseat(pid) != seat and ((nodes[node]["kind"] == "guard" and nodes[node]["seat"] != seat)
-                                       or ptype(pid) == "wall"))
+        mine, guards = PREFIX[seat], _ENEMY_GUARDS[seat]
+        found = frozenset(node for node, pid in _occ_map(state).items()
+                          if pid[0] != mine and (node in guards or ptype(pid) == "wall")) or _NOTHING
         _remember(_BLOCKERS, key, found)
     return found
+
+
+_NOTHING: frozenset = frozenset()
+# per seat, the guard nodes of the other side
+_ENEMY_GUARDS = [frozenset(n for n, nd in BOARD["nodes"].items() if nd["kind"] == "guard" and nd["seat"] != seat)
+                 for seat in (0, 1)]
 
 
 _DESTINATIONS: dict = {}
