@@ -601,17 +601,22 @@ def _item(notation, label, action):
     return {"notation": notation, "label": label, "action": action}
 
 
+_ROLL = _item("roll", "Roll the d4 and move", {"type": "roll"})
+# shared items, like every item of the cached lists of legal actions
+_SPAWN = {k: _item("spawn", "Spawn a piece on your base and move it", {"type": "spawn", "kind": k}) if k == "normal"
+          else _item(f"spawn {k}", f"Spawn your {k} piece on your base" + ("" if k == "bulldozer" else " and move it"),
+                     {"type": "spawn", "kind": k})
+          for k in ("normal", "final", "king", *SPECIALS)}
+
+
 def _start_actions(state, seat):
-    out = [_item("roll", "Roll the d4 and move", {"type": "roll"})]
+    out = [_ROLL]
     base = BOARD["base"][seat]
-    if _occupant(state, base) is None and not _active_limit_reached(state, seat):
-        kinds = sorted({p["type"] for p in _zone(state, seat, "spawn")}, key=_type_order)
-        for k in kinds:
-            if k == "normal":
-                out.append(_item("spawn", "Spawn a piece on your base and move it", {"type": "spawn", "kind": k}))
-            else:
-                out.append(_item(f"spawn {k}", f"Spawn your {k} piece on your base" + ("" if k == "bulldozer" else " and move it"),
-                                 {"type": "spawn", "kind": k}))
+    if base not in _occ_map(state) and not _active_limit_reached(state, seat):
+        mine = PREFIX[seat]
+        kinds = sorted({ptype(pid) for pid, loc in positions(state).items() if loc == "spawn" and pid[0] == mine},
+                       key=_type_order)
+        out.extend(_SPAWN[k] for k in kinds)
     bomb = state["bomb"]
     carrier = _piece(state, bomb["carrier"]) if bomb["carrier"] else None
     if carrier is not None and carrier["seat"] == seat:
