@@ -795,6 +795,10 @@ def evolve(state, e):
         return state
     if not state:
         return state
+    if t == "turn":  # the commonest event first
+        state["turn"] = {"seat": d["seat"], "number": d["number"], "phase": "start", "roll": None,
+                         "piece": None, "extra": False}
+        return state
     bomb = state["bomb"]
     turn = state["turn"]
     if t == "rolled":
@@ -856,9 +860,6 @@ def evolve(state, e):
         turn["extra"] = True
     elif t in ("no_move", "stayed"):
         pass
-    elif t == "turn":
-        state["turn"] = {"seat": d["seat"], "number": d["number"], "phase": "start", "roll": None,
-                         "piece": None, "extra": False}
     elif t == "game_over":
         state["result"] = {"winners": list(d["winners"]), "reason": d["reason"]}
     return state
