@@ -505,6 +505,8 @@ def _auto(s, rng):
     phase = s["phase"]
     if phase in ("over", "setup"):
         return []
+    if phase == "window" and s["waiting"] and s["active"].count(True) > 1:
+        return []  # the commonest case: answers still awaited (nothing below applies)
     if s["active"].count(True) <= 1:
         actives = [p for p in range(s["n"]) if s["active"][p]]
         return [_end_event(s, "resign", actives[0] if actives else None)]
@@ -609,7 +611,11 @@ def actions(state, seat):
     need no more). Shared lists: copy an action before handing it out."""
     if not _running(state) or seat is None or not (0 <= seat < state["n"]) or not state["active"][seat]:
         return ()
-    s = state
+    return _actions(state, seat)
+
+
+def _actions(s, seat):
+    """``actions`` of a running game's active player."""
     phase = _phase(s)
     if phase == "window":
         return _ANSWERS if seat in s["waiting"] else ()
@@ -686,7 +692,7 @@ def decide(state, seat, action, rng):
             data["sheep_kept"] = kept if kept in others else state["emperor"]
         evs = [event("resign", **data)]
     else:
-        legal = actions(state, seat)
+        legal = _actions(state, seat)  # the game runs and the seat plays: checked above
         try:
             action = legal[legal.index(action)]  # the canonical form (True is not 1 here)
         except ValueError:
