@@ -470,7 +470,7 @@ def evolve(state, e):
         s["phase"] = "over"
         s["end"] = dict(d)
     if t not in ("setup", "deal"):
-        s["recent"] = (s["recent"] + [e])[-RECENT:]
+        s["recent"] = [*s["recent"][1 - RECENT:], e]  # the last RECENT events
     return s
 
 
