@@ -7,22 +7,17 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
 from django.template.loader import render_to_string
 
 from kinplay.notifications.models import Outbox
+from kinplay.notifications.services import queue
 
 ROUND_STARTED, FINISHED, CANCELLED = "round_started", "tourney_over", "tourney_cancel"
 KINDS = (ROUND_STARTED, FINISHED, CANCELLED)
 
 
 def _queue(t, rows):
-    from kinplay.notifications.services import kick, wants_turn_mail
-
-    rows = [r for r in rows if r.user.email and wants_turn_mail(r.user)]
-    if rows:
-        Outbox.objects.bulk_create(rows)
-        transaction.on_commit(kick)
+    queue(rows, switched=KINDS)
 
 
 def _users(ids):
