@@ -122,7 +122,7 @@ def create_games(specs: list[dict]) -> list[Game]:
         save_all([appender for _, _, _, appender, _, _ in dealt])
         Deadline.objects.bulk_create(deadlines)
         # Rows nobody else can see yet (this transaction made them): no compare-and-set.
-        Game.objects.bulk_update([game for game, *_ in dealt], ["version", "to_act", "status", "result", "deadline", "updated_at"])
+        sql.update_rows(Game, [game for game, *_ in dealt], ("version", "to_act", "status", "result", "deadline", "updated_at"))
         for game in games:
             _invite(game)
         mail = []

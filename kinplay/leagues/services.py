@@ -19,6 +19,7 @@ from django.utils.dateparse import parse_datetime
 
 from games import services as games
 from games.registry import get, kinds
+from kinplay import sql
 from kinplay.leagues import stream
 from kinplay.leagues.models import Division, League, LeagueEvent, Placement
 from kinplay.tournaments import pairing
@@ -154,7 +155,7 @@ def leave(lid, user) -> League:
 
 def _ratings(league, players) -> dict:
     users = get_user_model().objects.in_bulk(list(players))
-    return {p: tournaments._rating(users[p], league.kind) for p in players if p in users}
+    return tournaments._ratings(list(users.values()), league.kind)
 
 
 def _finish_season(league) -> tuple[list[list[int]], list[dict]]:
@@ -253,7 +254,7 @@ def _placements(league, number):
         p = rows.get(row["player"])
         if p:
             p.rank, p.move = row["rank"], row["move"]
-    Placement.objects.bulk_update(list(rows.values()), ["rank", "move"])
+    sql.update_rows(Placement, list(rows.values()), ["rank", "move"])
 
 
 def sweep(now=None) -> int:

@@ -22,6 +22,7 @@ from games.engine import RESIGN, IllegalAction, clone
 from games.models import Game
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
+from kinplay import sql
 from kinplay.tournaments import plan, stream
 from kinplay.tournaments.models import Tournament, TournamentEvent, TournamentGame
 
@@ -237,7 +238,7 @@ def create_and_start(specs: list[dict], entrants: list[list], *, mail=True) -> l
         events.append(_start_event(t, n))
     TournamentEvent.objects.bulk_create(events)
     _start_rounds(ts, mail=mail)
-    Tournament.objects.bulk_update(ts, SAVED_FIELDS)
+    sql.update_rows(Tournament, ts, SAVED_FIELDS)
     return ts
 
 
