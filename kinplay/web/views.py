@@ -171,6 +171,7 @@ def _card(game, user):
     kind = kinds().get(game.kind)
     seats = list(game.seats.all())
     me = game.seat_of(user)
+    invited = selectors.invited_to(game, user)
     return {
         "game": game,
         "wait": selectors.waiting(game, me) if game.status == Game.ACTIVE else None,
@@ -181,7 +182,8 @@ def _card(game, user):
                    "winner": bool(game.result) and s.index in (game.result.get("winners") or [])}
                   for s in seats],
         "my_turn": selectors.waiting_for(game, user),
-        "invited": selectors.invited_to(game, user),
+        "invited": invited,
+        "choices": selectors.seat_choices(game, me) if invited else [],  # the accept form's picker
         "pending": [s.name for s in seats if s.invited] if game.status == Game.WAITING else [],
         "open_seats": sum(1 for s in seats if s.is_open),
         "won": bool(game.result) and me is not None and me in (game.result.get("winners") or []),
@@ -400,11 +402,10 @@ def game_page(request, pk):
     if explain:  # every move explained where it is offered (the card's or power's text)
         moves = [dict(a, help=explain(a)) for a in moves]
     can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
-    join_choices = []
-    if can_join and hasattr(kind.rules, "join_choices"):  # e.g. a Kenta colour, picked when joining
-        first_open = next(s["index"] for s in seats if s["open"])
-        join_choices = kind.rules.join_choices(game.options, len(seats), first_open,
-                                               [s["index"] for s in seats if not s["open"]])
+    invited = selectors.invited_to(game, request.user)
+    # e.g. a Kenta colour, picked when joining or accepting: the seat's own first, only the free ones
+    join_choices = selectors.seat_choices(game, next(s["index"] for s in seats if s["open"])) if can_join else []
+    accept_choices = selectors.seat_choices(game, seat) if invited else []
     wait = selectors.waiting(game, seat, names=names, due=False) if at is None else {"line": "", "window": False}
     pending = [s.name for s in game.seats.all() if s.invited] if game.status == Game.WAITING else []
     channels = chat.visible_channels(game, request.user)
@@ -419,8 +420,8 @@ def game_page(request, pk):
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
         "legend": mark_safe(getattr(kind, "legend", "")) if board else "",  # our code
         "options": _options_summary(kind, game.options), "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
-        "join_choices": join_choices,
-        "invited": selectors.invited_to(game, request.user), "pending": pending,
+        "join_choices": join_choices, "accept_choices": accept_choices,
+        "invited": invited, "pending": pending,
         "away": vacation.away_at(game),
         "creator": game.created_by.username if game.created_by_id else None,
         "long_moves": any(len(a["label"]) > 26 for a in moves),
@@ -609,7 +610,7 @@ def join(request, pk):
 @require_POST
 def accept(request, pk):
     try:
-        game = services.accept_invitation(_game(pk).pk, request.user)
+        game = services.accept_invitation(_game(pk).pk, request.user, choice=request.POST.get("choice") or None)
     except (IllegalAction, services.NotYourSeat) as exc:
         messages.error(request, getattr(exc, "reason", None) or str(exc))
     else:
