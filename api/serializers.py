@@ -63,6 +63,8 @@ class RegisteredOut(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
     token = serializers.CharField()
+    detail = serializers.CharField(help_text="the address gets a confirmation link; it is used once followed "
+                                             "(the same answer whether or not it has an account already)")
 
 
 class TokenOut(serializers.Serializer):

@@ -45,7 +45,8 @@ def register(request):
     except DjangoValidationError as exc:
         raise drf.ValidationError(exc.message_dict) from None
     token = Token.objects.create(user=user)
-    return Response({"id": user.pk, "username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
+    return Response({"id": user.pk, "username": user.username, "token": token.key,
+                     "detail": accounts.address_sent(data["email"])}, status=status.HTTP_201_CREATED)
 
 
 @extend_schema(request=s.TokenRequestSerializer, responses={200: s.TokenOut, **documented(400, 401, 413, 415)}, auth=[])

@@ -68,6 +68,7 @@ def signup(request):
     if user is not None:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to kinplay, {user.username}! Start a game or join an open one.")
+        messages.info(request, account_services.address_sent(form.cleaned_data["email"]))
         return redirect("lobby")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -82,11 +83,9 @@ def settings_page(request):
             new_email = form.cleaned_data["email"]
             if new_email and new_email.lower() != (request.user.email or "").lower():
                 # Mail goes to a new address only once its owner follows the link sent there.
-                account_services.request_email_change(
-                    request.user, new_email,
-                    lambda token: request.build_absolute_uri(reverse("settings-email-confirm", args=[token])))
-                messages.info(request, f"We sent a confirmation link to {new_email}. Your emails go to "
-                                       f"{request.user.email or 'no address'} until you follow it.")
+                account_services.request_email_change(request.user, new_email)
+                messages.info(request, f"{account_services.address_sent(new_email)} Until then they go to "
+                                       f"{request.user.email or 'no address'}.")
             elif not new_email and request.user.email:
                 request.user.email = ""
                 request.user.save(update_fields=["email"])
@@ -153,9 +152,7 @@ PASSWORD_PAGES = {
                              "Change password"),
     "change_done": _password_page("Password changed", "Your new password works from now on."),
     "reset": _password_page("Forgot your password?", "Type the email address of your account: we send you a link "
-                            "to choose a new password.", "Send the link",
-                            email_template_name="registration/password_reset_email.txt",
-                            subject_template_name="registration/password_reset_subject.txt"),
+                            "to choose a new password.", "Send the link", form_class=forms.PasswordResetForm),
     "reset_done": _password_page("Check your email", "If an account has this address, a link to choose a new "
                                  "password is on its way. It works once."),
     "reset_confirm": _password_page("Choose a new password", "", "Save the new password"),
