@@ -7,6 +7,7 @@ import logging
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Max, OuterRef, Subquery
@@ -51,18 +52,24 @@ STATUS_LABELS = {
 # ---------------------------------------------------------------- accounts
 
 
+def _over_budget(request, what: str):
+    """The API's sign-in budget per address (AuthThrottle) for a page's post: a 429 page, or None."""
+    throttle = AuthThrottle()
+    if request.method != "POST" or throttle.allow_request(request, None):
+        return None
+    wait = int(throttle.wait() or 60)
+    response = render(request, "registration/locked_out.html", {
+        "detail": f"Too many {what} from your address. Try again in {max(1, round(wait / 60))} minutes."}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
 def signup(request):
     if request.user.is_authenticated:
         return redirect("lobby")
-    if request.method == "POST":
-        throttle = AuthThrottle()  # the API's sign-in budget per address: no trying names in bulk
-        if not throttle.allow_request(request, None):
-            wait = int(throttle.wait() or 60)
-            response = render(request, "registration/locked_out.html", {
-                "detail": f"Too many sign-ups from your address. Try again in {max(1, round(wait / 60))} minutes."},
-                status=429)
-            response["Retry-After"] = str(wait)
-            return response
+    refused = _over_budget(request, "sign-ups")  # no trying names in bulk
+    if refused:
+        return refused
     form = forms.SignUpForm(request.POST or None)
     user = form.save() if request.method == "POST" and form.is_valid() else None
     if user is not None:
@@ -140,6 +147,13 @@ def settings_token(request):
     Token.objects.create(user=request.user)
     messages.success(request, "Your new API token is ready. Any older token no longer works.")
     return redirect(reverse("settings") + "#api")
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset page within the sign-in budget: nobody floods an inbox with reset links."""
+
+    def post(self, request, *args, **kwargs):
+        return _over_budget(request, "password resets") or super().post(request, *args, **kwargs)
 
 
 def _password_page(heading, intro="", button="", **extra):

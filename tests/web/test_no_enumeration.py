@@ -179,6 +179,18 @@ def test_the_password_reset_answers_an_unknown_address_like_a_known_one(client, 
     assert mail.to == ["alice@example.com"] and "/password/reset/" in mail.body
 
 
+def test_the_password_reset_page_shares_the_sign_in_budget_per_address(client, alice, settings, inbox):
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "auth": "2/min"}}
+    codes = [client.post(reverse("password_reset"), {"email": "alice@example.com"}).status_code for _ in range(3)]
+    assert codes == [302, 302, 429]
+    assert len(inbox()) == 2  # nobody floods alice's inbox
+    cache.clear()
+
+
 # ---------------------------------------------------------------- email
 
 
