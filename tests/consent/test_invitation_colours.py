@@ -99,9 +99,17 @@ def invitation_to(inbox, user):
 def test_the_invitation_email_says_how_to_choose_a_colour(api, alice, bob, inbox):
     kenta(api, alice, [{"user": "alice"}, {"user": "bob"}, {}])
     mail = invitation_to(inbox, bob)
-    assert "Your colour: blue, unless you choose another one still free (blue, green, yellow, purple)." in mail.body
+    assert "Your colour: blue, unless you choose another one still free: green, yellow, purple." in mail.body
     assert '"accept" plays blue; "accept purple" plays purple' in mail.body
     assert "<code>accept purple</code> plays purple" in mail.alternatives[0][0]
+
+
+def test_an_invitation_with_no_colour_left_to_choose_names_the_seats(api, alice, bob, charlie, make_user, inbox):
+    make_user("dora")
+    erin = make_user("erin")
+    kenta(api, alice, [{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}, {"user": "dora"}, {"user": "erin"}])
+    mail = invitation_to(inbox, erin)  # every colour is held by a seated player: only erin's own is left
+    assert "Your colour: purple." in mail.body and "accept purple" not in mail.body
 
 
 def test_a_knonsters_invitation_email_offers_no_colour(api, alice, bob, inbox):
