@@ -227,6 +227,10 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
 
     if row.kind in consent.KINDS:  # invitations and vacations have their own emails
         return consent.compose(row)
+    from kinplay.accounts import emails as account_emails
+
+    if row.kind in account_emails.KINDS:
+        return account_emails.compose(row)
     if row.kind in COMPOSERS:  # another app's (tournaments, leagues)
         return COMPOSERS[row.kind](row)
     if row.kind in (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED):
