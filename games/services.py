@@ -247,8 +247,8 @@ def _start(game: Game):
 
 
 def _deal(game: Game):
-    """The setup events and the bots' first answers, appended but not saved (a new game's row
-    may not exist yet: create_games). Returns (kind, state, appender, bots acted, bots owe)."""
+    """The setup events and the bots' first answers, appended but not saved (create_games
+    saves many games' in one INSERT). Returns (kind, state, appender, bots acted, bots owe)."""
     kind = get(game.kind)
     events = kind.rules.setup(len(game.seats.all()), game.options, Rng(game.seed, 0))
     state = replay(kind.rules, events)
