@@ -16,10 +16,6 @@ ROUND_STARTED, FINISHED, CANCELLED = "round_started", "tourney_over", "tourney_c
 KINDS = (ROUND_STARTED, FINISHED, CANCELLED)
 
 
-def _queue(t, rows):
-    queue(rows, switched=KINDS)
-
-
 def _users(ids):
     return get_user_model().objects.in_bulk(list(ids))
 
@@ -32,18 +28,18 @@ def round_started(t, number):
         for p in table["players"]:
             seats[p] = game
     users = _users(seats)
-    _queue(t, [Outbox(kind=ROUND_STARTED, game_id=seats[p], user=users[p], version=t.version, detail=f"{t.pk}|{number}")
-               for p in seats if p in users])
+    queue([Outbox(kind=ROUND_STARTED, game_id=seats[p], user=users[p], version=t.version, detail=f"{t.pk}|{number}")
+           for p in seats if p in users], switched=KINDS)
 
 
 def finished(t):
     users = _users(t.state["order"])
-    _queue(t, [Outbox(kind=FINISHED, user=u, version=t.version, detail=str(t.pk)) for u in users.values()])
+    queue([Outbox(kind=FINISHED, user=u, version=t.version, detail=str(t.pk)) for u in users.values()], switched=KINDS)
 
 
 def cancelled(t):
     users = _users(t.state["order"])
-    _queue(t, [Outbox(kind=CANCELLED, user=u, version=t.version, detail=str(t.pk)) for u in users.values()])
+    queue([Outbox(kind=CANCELLED, user=u, version=t.version, detail=str(t.pk)) for u in users.values()], switched=KINDS)
 
 
 def compose(row: Outbox) -> EmailMultiAlternatives:
