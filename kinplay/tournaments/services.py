@@ -224,21 +224,21 @@ def create_and_start(specs: list[dict], entrants: list[list], *, mail=True) -> l
     emails (a league sends its own)."""
     made = [_prepared(**spec) for spec in specs]
     ts = [t for t, _ in made]
-    Tournament.objects.bulk_create(ts)
-    ratings: dict = {}
-    for kind in {t.kind for t in ts}:
-        ratings[kind] = _ratings([u for t, users in zip(ts, entrants) if t.kind == kind for u in users], kind)
-    events = []
-    for (t, created), users in zip(made, entrants):
-        events.append(_event(t, "created", created))
-        events += [_join_event(t, u, ratings[t.kind][u.pk]) for u in users]
-        n, need = len(stream.active(t.state)), t.state["config"]["min_players"]
-        if n < need:
-            raise TournamentError(f"Too few players to start: {n} joined, at least {need} are needed.")
-        events.append(_start_event(t, n))
-    TournamentEvent.objects.bulk_create(events)
-    _start_rounds(ts, mail=mail)
-    sql.update_rows(Tournament, ts, SAVED_FIELDS)
+    ratings = {kind: _ratings([u for t, users in zip(ts, entrants) if t.kind == kind for u in users], kind)
+               for kind in {t.kind for t in ts}}
+    with transaction.atomic():
+        Tournament.objects.bulk_create(ts)
+        events = []
+        for (t, created), users in zip(made, entrants):
+            events.append(_event(t, "created", created))
+            events += [_join_event(t, u, ratings[t.kind][u.pk]) for u in users]
+            n, need = len(stream.active(t.state)), t.state["config"]["min_players"]
+            if n < need:
+                raise TournamentError(f"Too few players to start: {n} joined, at least {need} are needed.")
+            events.append(_start_event(t, n))
+        TournamentEvent.objects.bulk_create(events)
+        _start_rounds(ts, mail=mail)
+        sql.update_rows(Tournament, ts, SAVED_FIELDS)
     return ts
 
 
