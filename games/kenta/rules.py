@@ -916,7 +916,7 @@ def run(sim):
             return
         if s["react"] is not None:
             return
-        if s["stage"] != "resolve":
+        if s["stage"] != "resolve" and not all(s["hands"]):  # some hand is empty
             empty = [p for p, h in enumerate(s["hands"]) if not h and not s["resigned"][p]]
             if empty:
                 draw(sim, empty[0], "refill")
