@@ -406,8 +406,9 @@ def evolve(state, e):
         else:
             s["discard"] = _discard(s["discard"], d["card"])
     elif t == "move":
+        pos = s["pos"] = s["pos"][:]  # replaced, not changed: decide's working copy shares it
         for m in d["moves"]:
-            s["pos"][m["seat"]] = m["to"]
+            pos[m["seat"]] = m["to"]
     elif t == "pass":
         r = s["react"]
         if r is not None:
@@ -478,10 +479,13 @@ def evolve(state, e):
                      "candidates": list(d.get("candidates") or []), "next": d["next"]}
     elif t == "hot":
         i = HOT.index(d["square"])
+        hot_passed = s["hot_passed"] = s["hot_passed"][:]  # replaced, not changed (as "move")
+        hot_passed[i] = hot_passed[i][:]
+        points = s["points"] = s["points"][:]
         for seat, pts in zip(d["seats"], d["points"]):
-            if seat not in s["hot_passed"][i]:
-                s["hot_passed"][i].append(seat)
-            s["points"][seat] += pts
+            if seat not in hot_passed[i]:
+                hot_passed[i].append(seat)
+            points[seat] += pts
     elif t == "line":
         s["line"] = d["line"]
         if "stage" in d:
@@ -495,6 +499,7 @@ def evolve(state, e):
         s["discard"] = _discard(s["discard"], d["card"])
         if s["playing"] is not None:
             s["discard"] = _discard(s["discard"], s["playing"]["card"])
+            s["points"] = s["points"][:]  # replaced, not changed (as "move")
             s["points"][s["playing"]["seat"]] += 1
             s["last_card"] = {"seat": s["playing"]["seat"], "card": s["playing"]["card"],
                               "stopped_by": d["seat"]}
@@ -552,6 +557,7 @@ def evolve(state, e):
             _hand_sort(h)
     elif t == "resign":
         seat = d["seat"]
+        s["resigned"] = s["resigned"][:]  # replaced, not changed (as "move")
         s["resigned"][seat] = True
         v = s["vote"]
         if v is not None:
@@ -605,15 +611,13 @@ def fast_copy(x):
 
 
 def copy_state(s):
-    """A copy of a Kenta state deep enough for ``evolve``, which never mutates 'end', 'outcome',
-    'options', 'dice' or 'objectives' (it replaces them): those are shared."""
+    """A copy of a Kenta state deep enough for ``evolve``, which never changes 'end', 'outcome',
+    'options', 'dice', 'objectives', 'pos', 'points', 'resigned' or 'hot_passed' in place (it
+    replaces them): those are shared."""
     if not s:
         return {}
     c = dict(s)
-    for k in ("pos", "points", "resigned"):
-        c[k] = s[k][:]
     c["hands"] = [h[:] for h in s["hands"]]
-    c["hot_passed"] = [h[:] for h in s["hot_passed"]]
     if s["playing"] is not None:
         p = c["playing"] = dict(s["playing"])
         p["dirs"] = [d[:] for d in s["playing"]["dirs"]]
