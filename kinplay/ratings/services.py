@@ -41,9 +41,10 @@ def is_rated(game: Game) -> bool:
 
 
 def record_game_over(game: Game) -> None:
-    """Called by games.services in the transaction that finishes ``game``: stamps the finish
-    time and, for a rated game, updates its players' ratings. Keyed by the game: a second call
-    changes nothing; a game that is not finished is left alone."""
+    """The first games.services.ON_GAME_FINISHED hook (RatingsConfig.ready), in the transaction
+    that finishes ``game``: stamps the finish time and, for a rated game, updates its players'
+    ratings. Keyed by the game: a second call changes nothing; a game that is not finished is
+    left alone."""
     if game.status != Game.FINISHED or game.finished_at is not None:
         return
     if not is_rated(game):
