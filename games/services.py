@@ -167,19 +167,27 @@ def join_game(game_id: int, user, choice=None) -> Game:
         open_seats = [s for s in seats if s.is_open]
         if not open_seats:
             raise IllegalAction("No seat is open: this game waits for the players invited to it.")
-        if choice is not None:  # what the rules let a joining player choose (a Kenta colour)
-            rules = get(game.kind).rules
-            if not hasattr(rules, "choose_at_join"):
-                raise IllegalAction("There is nothing to choose when joining this game.")
-            taken = [s.index for s in seats if not s.is_open]
-            game.options = rules.choose_at_join(game.options, len(seats), open_seats[0].index, choice, taken)
-            game.save(update_fields=["options"])
+        _choose(game, seats, open_seats[0].index, choice)
         open_seats[0].user = user
         open_seats[0].save(update_fields=["user"])
         game.hold_seats(seats)
         if _ready(game):
             _start(game)
     return game
+
+
+def _choose(game, seats, index, choice) -> None:
+    """What the rules let a player taking seat ``index`` choose (a Kenta colour), joining an open
+    seat or accepting an invitation alike: any choice no other seated player holds
+    (selectors.seat_choices lists them). None keeps the seat's default."""
+    if choice is None:
+        return
+    rules = get(game.kind).rules
+    if not hasattr(rules, "choose_at_join"):
+        raise IllegalAction("There is nothing to choose when taking a seat at this game.")
+    taken = [s.index for s in seats if not s.is_open]
+    game.options = rules.choose_at_join(game.options, len(seats), index, choice, taken)
+    game.save(update_fields=["options"])
 
 
 def _start(game: Game):
@@ -526,12 +534,15 @@ def _answered(game, seat, outcome):
         done_at=timezone.now(), outcome=outcome)
 
 
-def accept_invitation(game_id: int, user) -> Game:
-    """The invited player says yes; the game starts once every seat is taken and accepted."""
+def accept_invitation(game_id: int, user, choice=None) -> Game:
+    """The invited player says yes, with a choice as a joining player makes one (a Kenta colour;
+    None keeps the seat's); the game starts once every seat is taken and accepted."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
-        game.hold_seats(list(game.seats.select_related("user")))
+        seats = list(game.seats.select_related("user"))
+        game.hold_seats(seats)
         seat = _invited_seat(game, user)
+        _choose(game, seats, seat.index, choice)
         seat.invited = False
         seat.save(update_fields=["invited"])
         _answered(game, seat, "accepted")

@@ -75,7 +75,10 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         fmt = {"kind": kind_name, "id": game.pk, "creator": creator, "who": who}
         seat = game.seat_of(row.user)
         if row.kind == Outbox.INVITATION and seat is not None:
+            from games.selectors import seat_choices
+
             reply_to = [reply_address(row)]  # "accept" / "decline" by email (replies.py)
+            context["choices"] = seat_choices(game, seat)  # "accept blue": a Kenta colour still free
     else:
         context.update({"detail": row.detail, "url": f"{site}/settings/"})
     subject = SUBJECTS[row.kind].format(**fmt)

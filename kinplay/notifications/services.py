@@ -190,6 +190,10 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
 
     if row.kind in consent.KINDS:  # invitations and vacations have their own emails
         return consent.compose(row)
+    from kinplay.accounts import emails as account_emails
+
+    if row.kind in account_emails.KINDS:
+        return account_emails.compose(row)
     from kinplay.tournaments import emails as tournament_emails
 
     if row.kind in tournament_emails.KINDS:
