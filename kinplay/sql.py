@@ -62,15 +62,17 @@ def instance(model, fields: tuple, values, alias="default"):
     return model.from_db(alias, attnames, [loaded[i] for i in order])
 
 
-def insert(model, objs, fields, alias="default") -> None:
-    """INSERT ``objs`` (their ``fields``) in one statement; the objects get no primary key."""
+def insert(model, objs, fields, alias="default", *, on_conflict="") -> None:
+    """INSERT ``objs`` (their ``fields``) in one statement; the objects get no primary key.
+    ``on_conflict``: what to do with a row that breaks a unique constraint, the SQL after
+    ON CONFLICT (PostgreSQL and SQLite spell it alike), e.g. "DO NOTHING"."""
     if not objs:
         return
     conn = connections[alias]
     cols = [model._meta.get_field(f) for f in fields]
     row = "(" + ", ".join(["%s"] * len(cols)) + ")"
     sql = (f"INSERT INTO {conn.ops.quote_name(model._meta.db_table)} ({columns(model, fields, alias=alias)}) "
-           f"VALUES {', '.join([row] * len(objs))}")
+           f"VALUES {', '.join([row] * len(objs))}" + (f" ON CONFLICT {on_conflict}" if on_conflict else ""))
     with conn.cursor() as cursor:
         cursor.execute(sql, [c.get_db_prep_save(getattr(o, c.attname), conn) for o in objs for c in cols])
 
