@@ -401,8 +401,9 @@ def evolve(state, e):
     if t == "draw":
         s["pile"] = s["pile"].partition(" ")[2]
         if d["kept"]:
-            s["hands"][d["seat"]].append(d["card"])
-            _hand_sort(s["hands"][d["seat"]])
+            hand = _hand(s, d["seat"])
+            hand.append(d["card"])
+            _hand_sort(hand)
         else:
             s["discard"] = _discard(s["discard"], d["card"])
     elif t == "move":
@@ -413,15 +414,17 @@ def evolve(state, e):
         r = s["react"]
         if r is not None:
             if d["seat"] in r["waiting"]:
-                r["waiting"].remove(d["seat"])
+                r = _own(s, "react")
+                _own(r, "waiting").remove(d["seat"])
             if not r["waiting"]:
                 s["react"] = None
     elif t == "vote":
         v = s["vote"]
         if v is not None:
-            v["ballots"][d["seat"]] = d.get("marker")
+            v = _own(s, "vote")
+            _own(v, "ballots")[d["seat"]] = d.get("marker")
             if d["seat"] in v["waiting"]:
-                v["waiting"].remove(d["seat"])
+                _own(v, "waiting").remove(d["seat"])
     elif t == "act":
         s["stage"] = "after_act"
     elif t == "cards":
@@ -438,7 +441,7 @@ def evolve(state, e):
         else:
             s["stage"] = "choose"
     elif t == "effect":
-        p = s["playing"]
+        p = _own(s, "playing")
         p["step"] += 1
         p["dirs"] = []
         if "target" in d:
@@ -448,11 +451,11 @@ def evolve(state, e):
         s["value"] = d["value"]
         s["stage"] = "action"
     elif t == "swap":
-        _take(s["hands"][d["seat"]], d["card"])
+        _take(_hand(s, d["seat"]), d["card"])
         s["discard"] = _discard(s["discard"], d["card"])
         s["uses"] += 1
     elif t == "announce":
-        _take(s["hands"][d["seat"]], d["card"])
+        _take(_hand(s, d["seat"]), d["card"])
         s["playing"] = {"seat": d["seat"], "card": d["card"], "step": 0, "target": None,
                         "dirs": [], "given": False}
         s["uses"] += 1
@@ -491,11 +494,12 @@ def evolve(state, e):
         if "stage" in d:
             s["stage"] = d["stage"]
     elif t == "dir":
-        s["playing"]["dirs"].append([d["mover"], d["dir"]])
+        p = _own(s, "playing")
+        p["dirs"] = p["dirs"] + [[d["mover"], d["dir"]]]
     elif t == "hot_stop":
         s["stage"] = "hot_line"
     elif t == "stop":
-        _take(s["hands"][d["seat"]], d["card"])
+        _take(_hand(s, d["seat"]), d["card"])
         s["discard"] = _discard(s["discard"], d["card"])
         if s["playing"] is not None:
             s["discard"] = _discard(s["discard"], s["playing"]["card"])
@@ -524,12 +528,13 @@ def evolve(state, e):
         s["outcome"] = {k: d[k] for k in ("ranks", "scores", "winners", "summary", "why")}
     elif t == "give":
         if d["what"] == "hand":
-            _take(s["hands"][d["from"]], d["card"])
+            _take(_hand(s, d["from"]), d["card"])
         elif s["playing"] is not None:
-            s["playing"]["given"] = True
+            _own(s, "playing")["given"] = True
         if d["kept"]:
-            s["hands"][d["to"]].append(d["card"])
-            _hand_sort(s["hands"][d["to"]])
+            hand = _hand(s, d["to"])
+            hand.append(d["card"])
+            _hand_sort(hand)
         else:
             s["discard"] = _discard(s["discard"], d["card"])
     elif t == "reshuffle":
@@ -537,7 +542,7 @@ def evolve(state, e):
         s["discard"] = ""
         s["pile_round"] = 2
     elif t == "discard":
-        _take(s["hands"][d["seat"]], d["card"])
+        _take(_hand(s, d["seat"]), d["card"])
         s["discard"] = _discard(s["discard"], d["card"])
     elif t == "setup":
         n = d["n"]
@@ -561,15 +566,17 @@ def evolve(state, e):
         s["resigned"][seat] = True
         v = s["vote"]
         if v is not None:
+            v = _own(s, "vote")
             for key in ("waiting", "voters", "candidates"):
                 if seat in v[key]:
-                    v[key].remove(seat)
-            v["ballots"][seat] = None
+                    _own(v, key).remove(seat)
+            _own(v, "ballots")[seat] = None
             if v["kind"] == "winner" and len(v["candidates"]) <= 1:
                 v["waiting"] = []
         r = s["react"]
         if r is not None and seat in r["waiting"]:
-            r["waiting"].remove(seat)
+            r = _own(s, "react")
+            _own(r, "waiting").remove(seat)
             if not r["waiting"]:
                 s["react"] = None
         if not s["race_over"] and seat == s["active"]:
@@ -593,6 +600,18 @@ def _discard(text, card):
     return f"{text} {card}" if text else card
 
 
+def _own(obj, key):
+    """``obj[key]`` replaced by a copy of its own to change: evolve never changes a list or dict
+    of the state in place, so decide's working copy (``copy_state``) shares them all."""
+    value = obj[key] = obj[key].copy()
+    return value
+
+
+def _hand(s, seat):
+    """A seat's hand, of its own to change (see ``_own``)."""
+    return _own(_own(s, "hands"), seat)
+
+
 def _take(hand, card):
     if card in hand:
         hand.remove(card)
@@ -611,23 +630,9 @@ def fast_copy(x):
 
 
 def copy_state(s):
-    """A copy of a Kenta state deep enough for ``evolve``, which never changes 'end', 'outcome',
-    'options', 'dice', 'objectives', 'pos', 'points', 'resigned' or 'hot_passed' in place (it
-    replaces them): those are shared."""
-    if not s:
-        return {}
-    c = dict(s)
-    c["hands"] = [h[:] for h in s["hands"]]
-    if s["playing"] is not None:
-        p = c["playing"] = dict(s["playing"])
-        p["dirs"] = [d[:] for d in s["playing"]["dirs"]]
-    if s["react"] is not None:
-        c["react"] = {"waiting": s["react"]["waiting"][:]}
-    if s["vote"] is not None:
-        v = c["vote"] = dict(s["vote"])
-        for k in ("voters", "waiting", "ballots", "candidates"):
-            v[k] = s["vote"][k][:]
-    return c
+    """decide's working copy of a Kenta state: a shallow copy, since ``evolve`` replaces every
+    list and dict it changes (``_own``) instead of changing it."""
+    return dict(s) if s else {}
 
 
 class Sim:
