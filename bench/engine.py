@@ -4,7 +4,7 @@
     python bench/engine.py [--seconds 3] [--kinds knonsters,karenza]
 
 For each kind: full random-bot games per second (a lean loop over the rules contract:
-setup, to_act, the random bot, decide, evolve; no contract checks, unlike the test
+setup, to_act, the random bot, decide and evolve (``decide_and_evolve``); no contract checks, unlike the test
 harness), events replayed per second (evolve over the recorded streams, from fresh copies
 as if just read from the database), and the time to replay 1,000 events. Timed in CPU
 seconds of this single-threaded process, so a busy machine does not distort the figures.
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import IllegalAction  # noqa: E402
+from games.engine import IllegalAction, decide_and_evolve  # noqa: E402
 from games.registry import kinds  # noqa: E402
 from games.rng import Rng  # noqa: E402
 
@@ -48,8 +48,7 @@ def player_counts(rules, options) -> list[int]:
 def play(kind, n, options, seed) -> list[dict]:
     """One whole game with random bots; returns its events."""
     rules, bot = kind.rules, kind.bots.random_bot
-    setup, to_act, decide, evolve, result, timers = (
-        rules.setup, rules.to_act, rules.decide, rules.evolve, rules.result, rules.timers)
+    setup, to_act, evolve, result, timers = rules.setup, rules.to_act, rules.evolve, rules.result, rules.timers
     events = setup(n, options, Rng(seed, 0))
     state: dict = {}
     for e in events:
@@ -64,9 +63,7 @@ def play(kind, n, options, seed) -> list[dict]:
             action = bot(state, seat, Rng(seed, f"bot:{step}"))
         else:
             seat, action = None, timers(state)[0]["action"]
-        new = decide(state, seat, action, Rng(seed, len(events)))
-        for e in new:
-            state = evolve(state, e)
+        new, state = decide_and_evolve(rules, state, seat, action, Rng(seed, len(events)))
         events.extend(new)
     raise RuntimeError(f"{kind.slug}: a game did not end in {MAX_STEPS} steps")
 

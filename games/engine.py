@@ -31,6 +31,13 @@ Module attributes and functions (``games.registry`` checks them at start-up):
                              "winners": [...], "summary": str}
     describe(event, names) -> str   one line for the log, from a redacted event
 
+Optional: ``decide_state(state, seat, action, rng) -> ([event], state)``: ``decide``'s events
+and the state after them, for an engine that works that state out while deciding (a scratch
+copy, to check moves and find automatic events). It must equal ``evolve`` of the events over
+``state`` (``tests/games/harness.py`` checks) and leave ``state`` untouched; it may share
+unchanged lists and dicts with it, since ``evolve`` replaces what it changes. Callers use it
+through ``decide_and_evolve`` below, so every event is not evolved twice.
+
 Optional: ``EVENT_VERSIONS`` ({type: version}, default 1) with ``upcast_<type>_vN_vN+1(data)``
 steps, and ``RULES_VERSION`` (default 1), raised with every change of the rules: see ``games.schema``.
 
@@ -189,6 +196,22 @@ def replay(rules: Rules, events: Iterable[Event], state: State | None = None) ->
         if e["type"] not in PLATFORM_EVENTS:
             state = evolve_(state, e)
     return state
+
+
+def decide_and_evolve(rules: Rules, state: State, seat: int | None, action: Action,
+                      rng: Rng) -> tuple[list[Event], State]:
+    """``decide``'s events and the state after them, from the engine's ``decide_state`` when it
+    has one (see the module's docs). Like ``evolve``, may update ``state`` in place: use only
+    the state returned."""
+    decide_state = getattr(rules, "decide_state", None)
+    if decide_state is not None:
+        new, after = decide_state(state, seat, action, rng)
+        return new, after
+    new = rules.decide(state, seat, action, rng)
+    evolve_ = rules.evolve
+    for e in new:
+        state = evolve_(state, e)
+    return new, state
 
 
 def apply(rules: Rules, state: State, events: Iterable[Event]) -> State:

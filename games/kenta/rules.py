@@ -1143,6 +1143,12 @@ def _texts(s, seat, a):
 
 
 def decide(state, seat, action, rng):
+    return decide_state(state, seat, action, rng)[0]
+
+
+def decide_state(state, seat, action, rng):
+    """``decide``'s events and the state after them (``games.engine``: optional contract), which
+    the simulator works out anyway: the caller need not evolve every event a second time."""
     s = state
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction("That is not a Kenta move.")
@@ -1156,7 +1162,7 @@ def decide(state, seat, action, rng):
     if action.get("type") == "resign" and len(action) == 1:  # action == {"type": "resign"}
         sim.emit("resign", seat=seat)
         run(sim)
-        return sim.events
+        return sim.events, sim.state
     timed_out = action == NO_MARKER and s["vote"] is not None and seat in s["vote"]["waiting"]
     if not timed_out and action not in actions(s, seat):
         if not to_act(s).get(seat):
@@ -1205,7 +1211,7 @@ def decide(state, seat, action, rng):
             sim.emit("give", what="hand", card=action["card"], to=to,
                      kept=len(st["hands"][to]) < 5, **{"from": seat})
     run(sim)
-    return sim.events
+    return sim.events, sim.state
 
 
 # What a voter's time running out does: no marker. Not one of the moves offered (RULES.md, Voting).

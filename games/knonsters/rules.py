@@ -852,6 +852,12 @@ def _after(out, rng):
 
 
 def decide(state, seat, action, rng):
+    return decide_state(state, seat, action, rng)[0]
+
+
+def decide_state(state, seat, action, rng):
+    """``decide``'s events and the state after them (``games.engine``: optional contract), which
+    decide works out anyway: the caller need not evolve every event a second time."""
     if not state:
         raise IllegalAction("The game has not started.")
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -872,11 +878,11 @@ def decide(state, seat, action, rng):
         out.emit(event("resigned", seat=seat, next=nxt))
         if len(_active(st)) <= 1:
             out.emit(_end_event(st, "resign"))
-            return out.events
+            return out.events, out.st
         if st["phase"] == "choose":
             _check_choices_complete(out, rng)
         _after(out, rng)
-        return out.events
+        return out.events, out.st
     clean = _normalise(state, action) if kind == "favourites" else action
     moves = _legal_moves(state, seat, clean)
     if moves is None:
@@ -890,7 +896,7 @@ def decide(state, seat, action, rng):
     else:
         _play(out, seat, action["card"], action.get("knonster") if kind == "power" else None, rng, moves=moves)
     _after(out, rng)
-    return out.events
+    return out.events, out.st
 
 
 def _legal_moves(state, seat, action):

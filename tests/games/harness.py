@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from games.engine import RESIGN, IllegalAction, canonical, clone, replay
+from games.engine import RESIGN, IllegalAction, apply, canonical, clone, decide_and_evolve, replay
 from games.rng import Rng
 
 NONSENSE = [{"type": "no-such-action"}, {}, {"type": None}]
@@ -40,13 +40,17 @@ def play(kind, n, options, seed, *, bot="random", max_steps=5000, check_every=7,
             timers = rules.timers(state)
             assert timers, f"nobody to act, no timer, and no result (step {step})"
             seat, action = None, timers[0]["action"]
-        before = canonical(state) if thorough else None
-        new = rules.decide(state, seat, action, Rng(seed, len(events)))
-        if thorough:
+        decided, expected = None, None
+        if thorough:  # decide alone, then the state that decide_state must return
+            before = canonical(state)
+            decided = rules.decide(state, seat, action, Rng(seed, len(events)))
             assert canonical(state) == before, "decide changed the state it was given"
+            expected = canonical(apply(rules, state, decided))
+        new, state = decide_and_evolve(rules, state, seat, action, Rng(seed, len(events)))
+        if thorough:
+            assert new == decided, "decide_state's events differ from decide's"
+            assert canonical(state) == expected, "decide_state's state differs from evolving its events"
         assert new, f"decide returned no event for {action}"
-        for e in new:
-            state = rules.evolve(state, e)
         events += new
     else:
         raise AssertionError(f"game did not end in {max_steps} steps")
