@@ -25,6 +25,10 @@ def seed_digest(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
+# randbelow's shift for n <= 256: the byte's top k bits, k the bits of n - 1 (at least 1)
+_SHIFT = [0] + [8 - ((n - 1).bit_length() or 1) for n in range(1, 257)]
+
+
 class Rng:
     # Bots and engines build one of these per decision and draw a few numbers from it: the bytes
     # are read from the pool at an offset (no re-slicing) and small draws take a single byte.
@@ -38,8 +42,11 @@ class Rng:
 
     def _fill(self, n: int) -> None:
         """At least ``n`` unread bytes in the pool (the unread ones kept, in order)."""
-        pool = self._pool[self._at:] if self._pool else b""
         counter = self._counter
+        if n <= 32 and self._at >= len(self._pool):  # the usual case: all read, one block is enough
+            self._pool, self._at, self._counter = _sha256(self._key + counter.to_bytes(8, "big")).digest(), 0, counter + 1
+            return
+        pool = self._pool[self._at:] if self._pool else b""
         while len(pool) < n:
             pool += _sha256(self._key + counter.to_bytes(8, "big")).digest()
             counter += 1
@@ -54,18 +61,22 @@ class Rng:
 
     def randbelow(self, n: int) -> int:
         """Uniform in ``0..n-1`` (rejection sampling: no modulo bias)."""
+        if 0 < n <= 256:  # one byte, its top k bits (k the bits of n - 1, at least 1)
+            shift = _SHIFT[n]
+            pool, at = self._pool, self._at
+            while True:
+                if at >= len(pool):
+                    self._at = at
+                    self._fill(1)
+                    pool, at = self._pool, 0
+                r = pool[at] >> shift
+                at += 1
+                if r < n:
+                    self._at = at
+                    return r
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
-        k = (n - 1).bit_length() or 1
-        if k <= 8:  # one byte, its top k bits
-            shift = 8 - k
-            while True:
-                if self._at >= len(self._pool):
-                    self._fill(1)
-                r = self._pool[self._at] >> shift
-                self._at += 1
-                if r < n:
-                    return r
+        k = (n - 1).bit_length()
         nbytes = (k + 7) // 8
         while True:
             r = int.from_bytes(self._bytes(nbytes), "big") >> (nbytes * 8 - k)
@@ -83,8 +94,9 @@ class Rng:
     def shuffled(self, seq: Iterable[T]) -> list[T]:
         """A new list, Fisher-Yates shuffled."""
         items = list(seq)
+        randbelow = self.randbelow
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            j = randbelow(i + 1)
             items[i], items[j] = items[j], items[i]
         return items
 
