@@ -6,6 +6,7 @@ Pure rules (games/engine.py contract). Interpretations: games/knonsters/RULES.md
 from __future__ import annotations
 
 import json
+import marshal
 from functools import lru_cache
 from itertools import permutations
 from pathlib import Path
@@ -262,11 +263,13 @@ def card_effect(pos: dict, podium: list, code: str):
         return k, c["steps"]
     if kind == "upto":
         return k, max(0, min(c["steps"], leader_pos(pos, podium) - c["behind"] - pos[k]))
-    # triple: only the sole rank-1 Knonster; its lead over rank 2 becomes three times as big
-    rk = ranks(pos, podium)
-    if rk[k] != 1 or sum(1 for r in rk.values() if r == 1) != 1:
+    # triple: only the sole rank-1 Knonster; its lead over rank 2 becomes three times as big.
+    # Rank 1 alone means nobody finished (a finished one holds rank 1) and strictly in front.
+    if podium:
         return k, 0
-    second = max(pos[o] for o in KNONSTERS if o != k)
+    second = max([pos[o] for o in KNONSTERS if o != k])
+    if pos[k] <= second:
+        return k, 0
     return k, 2 * (pos[k] - second)
 
 
@@ -430,18 +433,19 @@ def is_decided(state: dict) -> bool:
                     return False
     # the answer only changes when a Knonster finishes, a player resigns or a power is used,
     # and the race asks after every move: answers are kept by everything they depend on
-    return _decided((
-        state["n"], bool(state["options"].get("win_bet")), bool(state["options"].get("superpowers")),
-        tuple(podium), tuple(resigned), tuple(tuple(f) if f else None for f in state["favs"]),
-        tuple(state["bets"]), tuple(state["powers_used"]), tuple(tuple(r) for r in state["revealed"])))
+    # (marshal: the key in one C call; version 2 writes equal data as equal bytes, no back-references)
+    options = state["options"]
+    return _decided(marshal.dumps((
+        state["n"], bool(options.get("win_bet")), bool(options.get("superpowers")), podium, resigned,
+        state["favs"], state["bets"], state["powers_used"], state["revealed"]), 2))
 
 
 @lru_cache(maxsize=4096)
-def _decided(key: tuple) -> bool:
-    n, win_bet, superpowers, podium, resigned, favs, bets, powers_used, revealed = key
-    state = {"n": n, "options": {"win_bet": win_bet, "superpowers": superpowers}, "podium": list(podium),
-             "resigned": list(resigned), "favs": [list(f) if f else None for f in favs], "bets": list(bets),
-             "powers_used": list(powers_used), "revealed": [list(r) for r in revealed]}
+def _decided(key: bytes) -> bool:
+    n, win_bet, superpowers, podium, resigned, favs, bets, powers_used, revealed = marshal.loads(key)
+    state = {"n": n, "options": {"win_bet": win_bet, "superpowers": superpowers}, "podium": podium,
+             "resigned": resigned, "favs": [list(f) if f else None for f in favs], "bets": bets,
+             "powers_used": powers_used, "revealed": revealed}
     return _is_decided(state, [s for s in range(n) if not resigned[s]])
 
 
