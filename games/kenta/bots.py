@@ -6,8 +6,10 @@ from . import rules
 
 
 def random_bot(state, seat, rng):
-    """A legal move chosen uniformly (from the moves without their texts)."""
-    return rng.choice(rules.actions(state, seat))
+    """A legal move chosen uniformly (from the moves without their texts). The only move (e.g.
+    passing without a STOP card) needs no draw: each bot move has an ``rng`` of its own."""
+    moves = rules.actions(state, seat)
+    return moves[0] if len(moves) == 1 else rng.choice(moves)
 
 
 def _net_self_gain(key, seat, view):
