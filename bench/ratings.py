@@ -87,7 +87,7 @@ def bench_update(user_ids, rng, count):
         times, cpu, statements = [], [], 0
         for g in finished_games(count, user_ids, rng, finished=False):
             g = Game.objects.get_with_seats(g.pk)
-            if len(g.seats.all()) != size:
+            if len(g.seat_list) != size:
                 continue
             g.status = Game.FINISHED
             with transaction.atomic(), CaptureQueriesContext(connection) as queries:

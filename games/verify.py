@@ -61,7 +61,7 @@ def _rederive(game, rules, rows) -> str | None:
             version += len(batch)
             continue
         if command.get("setup"):
-            produced = rules.setup(len(game.seats.all()), game.options, rng)
+            produced = rules.setup(len(game.seat_list), game.options, rng)
         else:
             produced = rules.decide(clone(state), command["seat"], command["action"], rng)
         stored = [r.as_rules_event(rules) for r in batch]

@@ -28,7 +28,7 @@ def reschedule(game, state, entries: dict, acted: set, had_timers=True):
     pending rows to look for.
     """
     now = timezone.now()
-    humans = {s.index for s in game.seats.all() if s.user_id}
+    humans = {s.index for s in game.seat_list if s.user_id}
     running = game.status == "active"
     timer_keys = {t["key"]: t for t in get(game.kind).rules.timers(state)} if running else {}
     # A clocked game may show no deadline while its clocks are held (vacation): look anyway.

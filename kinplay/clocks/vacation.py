@@ -122,7 +122,7 @@ def sweep(now=None) -> int:
 
 def hold_new(game, rows):
     """Deadlines about to be set (unsaved) for seats whose players are away start held."""
-    users = {s.index: s.user_id for s in game.seats.all() if s.user_id}
+    users = {s.index: s.user_id for s in game.seat_list if s.user_id}
     seats = {d.seat for d in rows if d.kind in HELD_KINDS and d.seat in users}
     if not seats:
         return
@@ -159,7 +159,7 @@ def away_at(game) -> list[Away]:
     """The players of a friendly game who are on vacation, with when it ends at the latest."""
     if not friendly(game) or game.status != "active":
         return []
-    users = {s.user_id: s.name for s in game.seats.all() if s.user_id}
+    users = {s.user_id: s.name for s in game.seat_list if s.user_id}
     profiles = Profile.objects.filter(user_id__in=users, vacation_since__isnull=False).order_by("user_id")
     return [Away(users[p.user_id], p.vacation_ends_at) for p in profiles]
 

@@ -24,9 +24,9 @@ def game(alice, bob):
 def test_it_loads_a_game_its_seats_and_players_in_one_query(game, django_assert_num_queries):
     with django_assert_num_queries(1):
         loaded = Game.objects.get_with_seats(game.pk)
-        seats = [(s.index, s.user and s.user.username, s.user and s.user.email, s.bot) for s in loaded.seats.all()]
-        names = [s.name for s in loaded.seats.all()]
-        assert loaded.seats.count() == 3
+        seats = [(s.index, s.user and s.user.username, s.user and s.user.email, s.bot) for s in loaded.seat_list]
+        names = [s.name for s in loaded.seat_list]
+        assert len(loaded.seat_list) == 3
     assert seats == [(0, "alice", "alice@example.com", ""), (1, None, None, "random"), (2, None, None, "")]
     assert names == ["alice", "Bot 2 (random)", "open seat"]
     orm = Game.objects.get(pk=game.pk)

@@ -55,7 +55,7 @@ def rating_lines(game):
     changes = rating_changes(game)
     if not changes:
         return []
-    return [{"name": s.name, **changes[s.index]} for s in game.seats.all() if s.index in changes]
+    return [{"name": s.name, **changes[s.index]} for s in game.seat_list if s.index in changes]
 
 
 @register.filter
@@ -63,6 +63,6 @@ def rating_label(game):
     """Whether a game counts for the ratings, in words, for the game page's facts."""
     if not game.rated:
         return "Unrated: a friendly game"
-    if any(s.bot for s in game.seats.all()):
+    if any(s.bot for s in game.seat_list):
         return "Unrated: a bot plays"
     return "Rated"
