@@ -2,7 +2,7 @@
 when it is used, not when DRF is imported, so a changed setting takes effect at once.
 
 A fixed window per scope and caller: one counter per rate period (a minute for "240/min"),
-counted in one round trip to Redis (kinplay.cache.RedisCache.hit). DRF's own throttles keep
+counted with one Redis command (kinplay.cache.RedisCache.hit). DRF's own throttles keep
 each caller's whole history of the period, read and written back pickled on every request:
 about 12 % of a web worker's CPU per move in make bench-peer. The price: a caller can squeeze
 up to twice the rate into the seconds around a window's end.
