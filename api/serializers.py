@@ -33,6 +33,12 @@ class CreateGameSerializer(serializers.Serializer):
     invite_only = serializers.BooleanField(default=False, help_text="cancel the game if an invitation is declined or lapses, instead of opening the seat")
 
 
+class SeatChoiceSerializer(serializers.Serializer):
+    choice = serializers.CharField(required=False, allow_null=True, max_length=32, help_text=(
+        "what you choose taking the seat, where the game has a choice: a Kenta colour no other seated "
+        "player has (red, blue, green, yellow, purple); left out, the seat's own colour"))
+
+
 class ActionSerializer(serializers.Serializer):
     action = serializers.DictField(required=False)
     notation = serializers.CharField(required=False, max_length=MAX_NOTATION)
@@ -57,6 +63,8 @@ class RegisteredOut(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
     token = serializers.CharField()
+    detail = serializers.CharField(help_text="the address gets a confirmation link; it is used once followed "
+                                             "(the same answer whether or not it has an account already)")
 
 
 class TokenOut(serializers.Serializer):

@@ -45,7 +45,8 @@ def register(request):
     except DjangoValidationError as exc:
         raise drf.ValidationError(exc.message_dict) from None
     token = Token.objects.create(user=user)
-    return Response({"id": user.pk, "username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
+    return Response({"id": user.pk, "username": user.username, "token": token.key,
+                     "detail": accounts.address_sent(data["email"])}, status=status.HTTP_201_CREATED)
 
 
 @extend_schema(request=s.TokenRequestSerializer, responses={200: s.TokenOut, **documented(400, 401, 413, 415)}, auth=[])
@@ -131,19 +132,22 @@ def game_detail(request, id):
     return Response(selectors.game_for(game, request.user, at=at))
 
 
-@extend_schema(request=None, responses={200: s.GameOut, **documented(400, 401, 404)})
+@extend_schema(request=s.SeatChoiceSerializer, responses={200: s.GameOut, **documented(400, 401, 404, 413, 415)})
 @api_view(["POST"])
 def game_join(request, id):
-    choice = request.data.get("choice") if isinstance(request.data, dict) else None
+    """Take the first open seat, optionally with a choice (a Kenta colour)."""
+    choice = _valid(s.SeatChoiceSerializer, request).get("choice")
     game = services.join_game(_game(id).pk, request.user, choice=choice)
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
-@extend_schema(request=None, responses={200: s.GameOut, **documented(400, 401, 403, 404)})
+@extend_schema(request=s.SeatChoiceSerializer, responses={200: s.GameOut, **documented(400, 401, 403, 404, 413, 415)})
 @api_view(["POST"])
 def game_accept(request, id):
-    """Accept the invitation to this game; it starts when every invited player has."""
-    game = services.accept_invitation(_game(id).pk, request.user)
+    """Accept the invitation to this game, optionally with a choice as when joining (a Kenta
+    colour); it starts when every invited player has."""
+    choice = _valid(s.SeatChoiceSerializer, request).get("choice")
+    game = services.accept_invitation(_game(id).pk, request.user, choice=choice)
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 

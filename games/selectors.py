@@ -149,6 +149,17 @@ def invited_to(game, user) -> bool:
     return game.status == Game.WAITING and any(s.invited and s.user_id == user.pk for s in game.seat_list)
 
 
+def seat_choices(game, index: int) -> list:
+    """What a player taking seat ``index`` (joining it, or accepting its invitation) may choose
+    now, the seat's default first: a Kenta colour no other seated player holds. [] when the
+    game has nothing to choose."""
+    rules = get(game.kind).rules
+    if not hasattr(rules, "join_choices"):
+        return []
+    seats = list(game.seat_list)
+    return rules.join_choices(game.options, len(seats), index, [s.index for s in seats if not s.is_open])
+
+
 def open_games(user):
     """Games waiting for players that ``user`` could join."""
     qs = Game.objects.filter(status=Game.WAITING, seats__user__isnull=True, seats__bot="").distinct()

@@ -19,11 +19,12 @@ from games.engine import RESIGN, IllegalAction, clone, event, find_legal, replay
 from games.models import Event, Game, Seat
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
-from games.store import Appender, VersionConflict, load_state
+from games.store import Appender, VersionConflict, load_state, save_all
 from kinplay import sql
 from kinplay.clocks import scheduling
+from kinplay.clocks.models import Deadline
 from kinplay.notifications.consent import invitation_closed, invite
-from kinplay.notifications.services import notify_after_change
+from kinplay.notifications.services import change_mail, notify_after_change, queue
 from kinplay.ratings.services import record_game_over
 
 log = logging.getLogger("kinplay.games")
@@ -91,6 +92,63 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
                 invite_only=False, rated=True, window=None, accepted=False) -> Game:
     """``accepted``: the platform seats players who already consented (a tournament's
     entrants): nobody is invited, the game starts at once. Services only, never a request."""
+    return create_games([dict(creator=creator, kind=kind, options=options, seats=seats, per_move=per_move,
+                              on_timeout=on_timeout, invite_only=invite_only, rated=rated, window=window,
+                              accepted=accepted)])[0]
+
+
+def create_games(specs: list[dict]) -> list[Game]:
+    """Games in a few statements whatever their number (a tournament's round, a league's
+    divisions): each spec takes ``create_game``'s keywords. All or none: a BadRequest in any
+    spec creates nothing. Each game is dealt, its bots answer and its clocks, invitations and
+    emails are set as for one game (the same steps), and the rows are written together."""
+    named = _users_named(specs)
+    plans = [_plan(named, **spec) for spec in specs]
+    with transaction.atomic():
+        games = []
+        for fields, _ in plans:
+            seed = new_seed()
+            games.append(Game(seed=seed, seed_sha256=seed_digest(seed), **fields))
+        Game.objects.bulk_create(games)
+        for game, (_, planned) in zip(games, plans):
+            game.hold_seats([Seat(game=game, index=i, **p) for i, p in enumerate(planned)])
+        Seat.objects.bulk_create([seat for game in games for seat in game.seat_list])
+        dealt = [(game, *_deal(game)) for game in games if _ready(game)]
+        opened, now = [], timezone.now()
+        for game, kind, state, appender, _, _ in dealt:
+            opened.append((game, state, game.project(kind.rules, state)))
+            game.version, game.updated_at = appender.version, now
+        deadlines = scheduling.opening(opened) + [d for game in games for d in _invitation_deadlines(game)]
+        save_all([appender for _, _, _, appender, _, _ in dealt])
+        Deadline.objects.bulk_create(deadlines)
+        # Rows nobody else can see yet (this transaction made them): no compare-and-set.
+        sql.update_rows(Game, [game for game, *_ in dealt], ("version", "to_act", "status", "result", "deadline", "updated_at"))
+        for game in games:
+            _invite(game)
+        mail = []
+        for (game, _, _, _, acted, owe), (_, _, entries) in zip(dealt, opened):
+            record_game_over(game)  # a game the bots finished at once
+            mail += change_mail(game, before=set(), now=set(entries), acted=acted)
+            if owe:
+                _leave_bots_to_worker(game)
+        queue(mail)
+        for game, *_ in dealt:
+            if game.status == Game.FINISHED:
+                for hook in ON_GAME_FINISHED:
+                    hook(game)
+    return games
+
+
+def _users_named(specs) -> dict:
+    """The users the specs seat by name, by name: one query for them all."""
+    names = {seat["user"] for spec in specs if isinstance(spec.get("seats"), list) for seat in spec["seats"]
+             if isinstance(seat, dict) and isinstance(seat.get("user"), str)}
+    return {u.username: u for u in get_user_model().objects.filter(username__in=names)} if names else {}
+
+
+def _plan(named: dict, *, creator, kind: str, options=None, seats, per_move="default", on_timeout="bot",
+          invite_only=False, rated=True, window=None, accepted=False) -> tuple[dict, list[dict]]:
+    """One game's checked fields and seats; BadRequest with the reason for a player."""
     if kind not in kinds():
         raise BadRequest(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
     k = get(kind)
@@ -118,13 +176,12 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
         raise BadRequest("clock.window must be a positive number of seconds or null (as long as a move).")
     if window is not None and per_move is not None and window > per_move:
         raise BadRequest(f"clock.window ({window} s) cannot be longer than clock.per_move ({per_move} s).")
-    users = get_user_model().objects
     planned: list[dict] = []
     for i, spec in enumerate(seats):
         if not isinstance(spec, dict) or len(spec) > 1 or (spec and next(iter(spec)) not in ("user", "bot")):
             raise BadRequest(f"seat {i + 1} must be {{\"user\": name}}, {{\"bot\": \"random\"|\"heuristic\"}} or {{}}.")
         if "user" in spec:
-            user = users.filter(username=spec["user"]).first()
+            user = named.get(spec["user"]) if isinstance(spec["user"], str) else None
             if user is None:
                 raise BadRequest(f"seat {i + 1}: there is no user “{spec['user']}”.")
             if any(p.get("user") == user for p in planned):
@@ -137,18 +194,9 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
             planned.append({"bot": spec["bot"]})
         else:
             planned.append({})
-    seed = new_seed()
-    with transaction.atomic():
-        game = Game.objects.create(
-            kind=kind, options=options, seed=seed, seed_sha256=seed_digest(seed),
-            per_move=per_move, on_timeout=on_timeout, window=window, created_by=creator, invite_only=bool(invite_only),
-            rated=bool(rated),
-        )
-        game.hold_seats(Seat.objects.bulk_create([Seat(game=game, index=i, **p) for i, p in enumerate(planned)]))
-        _invite(game)
-        if _ready(game):
-            _start(game)
-    return game
+    fields = {"kind": kind, "options": options, "per_move": per_move, "on_timeout": on_timeout, "window": window,
+              "created_by": creator, "invite_only": bool(invite_only), "rated": bool(rated)}
+    return fields, planned
 
 
 def _ready(game) -> bool:
@@ -167,13 +215,7 @@ def join_game(game_id: int, user, choice=None) -> Game:
         open_seats = [s for s in seats if s.is_open]
         if not open_seats:
             raise IllegalAction("No seat is open: this game waits for the players invited to it.")
-        if choice is not None:  # what the rules let a joining player choose (a Kenta colour)
-            rules = get(game.kind).rules
-            if not hasattr(rules, "choose_at_join"):
-                raise IllegalAction("There is nothing to choose when joining this game.")
-            taken = [s.index for s in seats if not s.is_open]
-            game.options = rules.choose_at_join(game.options, len(seats), open_seats[0].index, choice, taken)
-            game.save(update_fields=["options"])
+        _choose(game, seats, open_seats[0].index, choice)
         open_seats[0].user = user
         open_seats[0].save(update_fields=["user"])
         game.hold_seats(seats)
@@ -182,9 +224,31 @@ def join_game(game_id: int, user, choice=None) -> Game:
     return game
 
 
+def _choose(game, seats, index, choice) -> None:
+    """What the rules let a player taking seat ``index`` choose (a Kenta colour), joining an open
+    seat or accepting an invitation alike: any choice no other seated player holds
+    (selectors.seat_choices lists them). None keeps the seat's default."""
+    if choice is None:
+        return
+    rules = get(game.kind).rules
+    if not hasattr(rules, "choose_at_join"):
+        raise IllegalAction("There is nothing to choose when taking a seat at this game.")
+    taken = [s.index for s in seats if not s.is_open]
+    game.options = rules.choose_at_join(game.options, len(seats), index, choice, taken)
+    game.save(update_fields=["options"])
+
+
 def _start(game: Game):
     """Deal and let the bots answer. Every human who must act gets a "your turn" email, the
     creator too: it is how a player by email makes the first move."""
+    kind, state, appender, bots_acted, bots_owe = _deal(game)
+    _after(game, kind, state, appender.save(), acted=bots_acted, old_version=0, new_version=appender.version,
+           bots_owe=bots_owe)
+
+
+def _deal(game: Game):
+    """The setup events and the bots' first answers, appended but not saved (create_games
+    saves many games' in one INSERT). Returns (kind, state, appender, bots acted, bots owe)."""
     kind = get(game.kind)
     events = kind.rules.setup(len(game.seat_list), game.options, Rng(game.seed, 0))
     state = replay(kind.rules, events)
@@ -192,8 +256,7 @@ def _start(game: Game):
     appender.add(events, state, seat=None, command={"setup": True})
     game.status = Game.ACTIVE
     state, bots_acted, bots_owe = _run_bots(game, kind, state, appender)
-    _after(game, kind, state, appender.save(), acted=bots_acted, old_version=0, new_version=appender.version,
-           bots_owe=bots_owe)
+    return kind, state, appender, bots_acted, bots_owe
 
 
 # ---------------------------------------------------------------- acting
@@ -492,19 +555,18 @@ def abort(game_id) -> None:
 INVITATION_DAYS = 7
 
 
-def _invite(game):
-    """Each invited seat gets one email and a deadline: unanswered after 7 days, it lapses."""
-    from datetime import timedelta
-
-    from kinplay.clocks.models import Deadline
-
-    invited = [s for s in game.seat_list if s.invited]
-    if not invited:
-        return
+def _invitation_deadlines(game) -> list[Deadline]:
+    """An invited seat unanswered after 7 days lapses: its deadline, unsaved."""
     due = timezone.now() + timedelta(days=INVITATION_DAYS)
-    Deadline.objects.bulk_create([Deadline(game=game, kind=Deadline.INVITATION, seat=s.index, due_at=due, version=0)
-                                  for s in invited])
-    invite(game, [s.user for s in invited])
+    return [Deadline(game=game, kind=Deadline.INVITATION, seat=s.index, due_at=due, version=0)
+            for s in game.seat_list if s.invited]
+
+
+def _invite(game):
+    """Each invited seat gets one email (its deadline: _invitation_deadlines)."""
+    invited = [s.user for s in game.seat_list if s.invited]
+    if invited:
+        invite(game, invited)
 
 
 def _invited_seat(game, user):
@@ -527,12 +589,15 @@ def _answered(game, seat, outcome):
         done_at=timezone.now(), outcome=outcome)
 
 
-def accept_invitation(game_id: int, user) -> Game:
-    """The invited player says yes; the game starts once every seat is taken and accepted."""
+def accept_invitation(game_id: int, user, choice=None) -> Game:
+    """The invited player says yes, with a choice as a joining player makes one (a Kenta colour;
+    None keeps the seat's); the game starts once every seat is taken and accepted."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
-        game.hold_seats(list(game.seats.select_related("user")))
+        seats = list(game.seats.select_related("user"))
+        game.hold_seats(seats)
         seat = _invited_seat(game, user)
+        _choose(game, seats, seat.index, choice)
         seat.invited = False
         seat.save(update_fields=["invited"])
         _answered(game, seat, "accepted")

@@ -165,16 +165,29 @@ class Appender:
 
     def save(self) -> list[Event]:
         """Store everything added; IntegrityError if another command took these numbers first."""
-        at = timezone.now()
-        for row in self.rows:
-            row.at = at
-        sql.insert(Event, self.rows,
-                   ("game", "seq", "type", "data", "seat", "at", "idempotency_key", "command", "schema_version"))
-        if self.snapshots:
-            Snapshot.objects.bulk_create(self.snapshots)
-        if self.rows:
-            states.put_on_commit(self.game, self.version, self.state)
+        save_all([self])
         return self.rows
+
+
+EVENT_FIELDS = ("game", "seq", "type", "data", "seat", "at", "idempotency_key", "command", "schema_version")
+INSERT_ROWS = 500  # events per INSERT: SQLite takes at most 32,766 parameters a statement
+
+
+def save_all(appenders: list[Appender]) -> None:
+    """Store the events of several games' appenders (games.services.create_games) in as few
+    INSERTs as their number allows."""
+    at = timezone.now()
+    rows = [row for a in appenders for row in a.rows]
+    for row in rows:
+        row.at = at
+    for i in range(0, len(rows), INSERT_ROWS):
+        sql.insert(Event, rows[i:i + INSERT_ROWS], EVENT_FIELDS)
+    snapshots = [s for a in appenders for s in a.snapshots]
+    if snapshots:
+        Snapshot.objects.bulk_create(snapshots)
+    for a in appenders:
+        if a.rows:
+            states.put_on_commit(a.game, a.version, a.state)
 
 
 def append(game, version: int, events: list[dict], state_after: dict, *, seat, command, idempotency_key=None) -> list[Event]:

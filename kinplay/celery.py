@@ -11,4 +11,4 @@ TRANSPORT_ALIASES.setdefault("kinplayfs", "kinplay.broker:FilesystemTransport")
 
 app = Celery("kinplay")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks(["games", "kinplay.clocks", "kinplay.notifications", "kinplay.tournaments", "kinplay.leagues"])
+app.autodiscover_tasks(["kinplay.accounts", "games", "kinplay.clocks", "kinplay.notifications", "kinplay.tournaments", "kinplay.leagues"])

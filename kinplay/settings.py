@@ -214,6 +214,7 @@ CELERY_TASK_ROUTES = {
     "kinplay.clocks.tasks.*": {"queue": "deadlines"},
     "games.tasks.*": {"queue": "deadlines"},  # owed bot moves: game play, never behind email
     "kinplay.notifications.tasks.*": {"queue": "email"},
+    "kinplay.accounts.tasks.*": {"queue": "email"},  # the password reset's lookup: it ends in an email
     "kinplay.tournaments.tasks.*": {"queue": "deadlines"},  # pairing rounds, adjudication: game play
 }
 CELERY_BEAT_SCHEDULE = {

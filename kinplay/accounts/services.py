@@ -1,20 +1,29 @@
-"""Writes to accounts: registering (page and API alike) and changing the email address."""
+"""Writes to accounts: registering (page and API alike) and changing the email address.
 
-from django.conf import settings
+An email address serves one account and is used only once its owner followed the link sent
+there, at registration as for a change; the answer to the request never says whether the
+address has an account already (kinplay.accounts.emails decides which email goes out).
+"""
+
 from django.contrib.auth import get_user_model, password_validation
 from django.core import signing
 from django.core.exceptions import ValidationError
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 
-from kinplay.accounts import usernames
+from kinplay.accounts import emails, usernames
+from kinplay.accounts.emails import EMAIL_CHANGE_DAYS, EMAIL_CHANGE_SALT
 
-EMAIL_CHANGE_SALT = "kinplay.accounts.email-change"
-EMAIL_CHANGE_DAYS = 3
+
+def address_sent(address: str) -> str:
+    """What the page or the API says after registering or changing to ``address``: the same
+    words whether the address is new to kinplay or not."""
+    return f"We sent a link to {address}: follow it to get kinplay's emails there."
 
 
 def register(username: str, email: str, password: str):
-    """A new player; ValidationError({field: [messages]}) for a bad or taken name or password."""
+    """A new player, whose address waits for its confirmation link; ValidationError({field:
+    [messages]}) for a bad or taken name or a weak password. Names are public (player pages,
+    leaderboards), so "taken" says nothing new; nothing here depends on the address."""
     try:
         username = usernames.clean(username)
     except ValidationError as exc:
@@ -26,26 +35,23 @@ def register(username: str, email: str, password: str):
         raise ValidationError({"password": exc.messages}) from None
     try:
         with transaction.atomic():
-            return user_model.objects.create_user(username, email, password)
+            user = user_model.objects.create_user(username, "", password)
+            emails.ask_address(user, email)
+            return user
     except IntegrityError:  # the same (or a look-alike) name registered at the same moment
         raise ValidationError({"username": ["This username is taken (or looks too much like one that is). Please choose another one."]}) from None
 
 
-def request_email_change(user, new_email: str, confirm_url) -> None:
-    """Mail a confirmation link to ``new_email``; the address changes only when it is followed
-    (``confirm_url(token)`` makes the link). Turn emails keep going to the old address till then."""
-    token = signing.dumps({"user": user.pk, "old": user.email, "new": new_email}, salt=EMAIL_CHANGE_SALT)
-    send_mail(
-        "Confirm your new kinplay email address",
-        f"Hello {user.username},\n\nSomeone (we hope you) asked kinplay to send your turn emails to this "
-        f"address. To confirm, open this link within {EMAIL_CHANGE_DAYS} days:\n\n{confirm_url(token)}\n\n"
-        "If it was not you, ignore this email: nothing changes.\n",
-        settings.DEFAULT_FROM_EMAIL, [new_email],
-    )
+def request_email_change(user, new_email: str) -> None:
+    """Mail a confirmation link to ``new_email`` (or, if another account has it, the news that it
+    does); the address changes only when the link is followed. Mail keeps going to the old
+    address till then."""
+    emails.ask_address(user, new_email)
 
 
 def confirm_email_change(user, token: str) -> str:
-    """Apply a confirmed change; ValidationError if the link is foreign, stale or expired."""
+    """Apply a confirmed change; ValidationError if the link is foreign, stale or expired, or the
+    address went to another account meanwhile (only the mailbox's owner has the link)."""
     try:
         data = signing.loads(token, salt=EMAIL_CHANGE_SALT, max_age=EMAIL_CHANGE_DAYS * 24 * 3600)
     except signing.SignatureExpired:
@@ -56,6 +62,8 @@ def confirm_email_change(user, token: str) -> str:
         raise ValidationError("This confirmation link belongs to another account.")
     if data.get("old") != user.email:
         raise ValidationError("Your address changed since this link was sent. Please ask for a new one.")
+    if emails.owner_of(data["new"], besides=user) is not None:
+        raise ValidationError("This address belongs to another kinplay account now, and an address serves one account.")
     user.email = data["new"]
     user.save(update_fields=["email"])
     return user.email

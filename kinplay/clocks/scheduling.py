@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games.registry import get
 from kinplay.clocks.models import Deadline
-from kinplay.clocks.vacation import hold_new
+from kinplay.clocks.vacation import hold_new, hold_new_many
 
 REMIND_FROM = 3600  # clocks shorter than an hour get no reminder
 REMIND_BEFORE_MAX = 24 * 3600
@@ -28,7 +28,6 @@ def reschedule(game, state, entries: dict, acted: set, had_timers=True):
     pending rows to look for.
     """
     now = timezone.now()
-    humans = {s.index for s in game.seat_list if s.user_id}
     running = game.status == "active"
     timer_keys = {t["key"]: t for t in get(game.kind).rules.timers(state)} if running else {}
     # A clocked game may show no deadline while its clocks are held (vacation): look anyway.
@@ -45,10 +44,30 @@ def reschedule(game, state, entries: dict, acted: set, had_timers=True):
             stale.append(d.pk)
     if stale:
         Deadline.objects.filter(pk__in=stale, done_at__isnull=True).update(done_at=now, outcome="superseded")
-    kept_seats = {d.seat for d in kept}
+    new = plan(game, entries, keep={d.seat for d in kept}, now=now)
+    if timer_keys:
+        # A key is known while its row is pending, or once it went off (or the rules refused
+        # it): a fired fuse is not lit again. A row that ended any other way does not count.
+        timers = Deadline.objects.filter(game=game, kind=Deadline.TIMER, key__in=list(timer_keys))
+        known = set(timers.filter(Q(done_at__isnull=True) | Q(outcome="applied") | Q(outcome__startswith="refused"))
+                    .values_list("key", flat=True))
+        for key, timer in timer_keys.items():
+            if key not in known:
+                new.append(_timer(game, timer, now))
+    if new:
+        hold_new(game, new)  # a player on vacation: their clock starts held (kinplay.clocks.vacation)
+        Deadline.objects.bulk_create(new)
+    return earliest(kept + new)
+
+
+def plan(game, entries: dict, *, keep=frozenset(), now=None) -> list[Deadline]:
+    """The clocks (and reminders) of the seats in ``entries`` that keep no running clock
+    (``keep``), unsaved; a game's row may not exist yet (games.services.create_games)."""
+    now = now or timezone.now()
+    humans = {s.index for s in game.seat_list if s.user_id}
     new = []
     for seat, entry in entries.items():
-        if seat in kept_seats:
+        if seat in keep:
             continue
         seconds = game.seconds_for(entry)
         if not seconds:
@@ -58,17 +77,29 @@ def reschedule(game, state, entries: dict, acted: set, had_timers=True):
         if seat in humans and seconds >= REMIND_FROM:  # windows too: they last days now
             before = min(REMIND_BEFORE_MAX, seconds // 4)
             new.append(Deadline(game=game, kind=Deadline.REMINDER, seat=seat, due_at=due - timedelta(seconds=before), version=game.version))
-    if timer_keys:
-        # A key is known while its row is pending, or once it went off (or the rules refused
-        # it): a fired fuse is not lit again. A row that ended any other way does not count.
-        timers = Deadline.objects.filter(game=game, kind=Deadline.TIMER, key__in=list(timer_keys))
-        known = set(timers.filter(Q(done_at__isnull=True) | Q(outcome="applied") | Q(outcome__startswith="refused"))
-                    .values_list("key", flat=True))
-        for key, timer in timer_keys.items():
-            if key not in known:
-                new.append(Deadline(game=game, kind=Deadline.TIMER, key=key, due_at=now + timedelta(seconds=timer["seconds"]), version=game.version))
-    if new:
-        hold_new(game, new)  # a player on vacation: their clock starts held (kinplay.clocks.vacation)
-        Deadline.objects.bulk_create(new)
-    moves = [d.due_at for d in kept + new if d.kind == Deadline.MOVE and d.paused_left is None]
+    return new
+
+
+def opening(games_states) -> list[Deadline]:
+    """The first deadlines of games just dealt, ``(game, state, entries)`` each, unsaved; sets
+    each game's ``deadline``. A new game has no clock running and no timer that went off:
+    no query, but one for the players away (vacation.hold_new_many)."""
+    now, planned = timezone.now(), []
+    for game, state, entries in games_states:
+        timers = get(game.kind).rules.timers(state) if game.status == "active" else []
+        planned.append((game, plan(game, entries, now=now) + [_timer(game, t, now) for t in timers]))
+    hold_new_many(planned)
+    for game, new in planned:
+        game.deadline = earliest(new)
+    return [d for _, new in planned for d in new]
+
+
+def _timer(game, timer: dict, now) -> Deadline:
+    return Deadline(game=game, kind=Deadline.TIMER, key=timer["key"], due_at=now + timedelta(seconds=timer["seconds"]),
+                    version=game.version)
+
+
+def earliest(rows):
+    """What the game row shows: the earliest move clock that runs (a held one shows nowhere)."""
+    moves = [d.due_at for d in rows if d.kind == Deadline.MOVE and d.paused_left is None]
     return min(moves) if moves else None

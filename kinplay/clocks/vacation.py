@@ -122,18 +122,24 @@ def sweep(now=None) -> int:
 
 def hold_new(game, rows):
     """Deadlines about to be set (unsaved) for seats whose players are away start held."""
-    users = {s.index: s.user_id for s in game.seat_list if s.user_id}
-    seats = {d.seat for d in rows if d.kind in HELD_KINDS and d.seat in users}
-    if not seats:
+    hold_new_many([(game, rows)])
+
+
+def hold_new_many(games_rows):
+    """``hold_new`` for several games, ``(game, rows)`` each: one query for all the players.
+    (A game may have no row yet: games.services.create_games, so none is a dict key.)"""
+    seated = [{s.index: s.user_id for s in game.seat_list if s.user_id} for game, _ in games_rows]
+    asked = {users[d.seat] for (_, rows), users in zip(games_rows, seated) for d in rows
+             if d.kind in HELD_KINDS and d.seat in users}
+    if not asked:
         return
-    away = set(Profile.objects.filter(user_id__in=[users[s] for s in seats], vacation_since__isnull=False)
-               .values_list("user_id", flat=True))
-    if not away or not friendly(game):  # friendly() may query: only when someone is away
-        return
+    away = set(Profile.objects.filter(user_id__in=asked, vacation_since__isnull=False).values_list("user_id", flat=True))
     now = timezone.now()
-    for d in rows:
-        if d.kind in HELD_KINDS and users.get(d.seat) in away:
-            d.paused_left, d.due_at = max(0, int((d.due_at - now).total_seconds())), PAUSED
+    for (game, rows), users in zip(games_rows, seated):
+        held = [d for d in rows if d.kind in HELD_KINDS and users.get(d.seat) in away]
+        if held and friendly(game):  # friendly() may query: only when someone is away
+            for d in held:
+                d.paused_left, d.due_at = max(0, int((d.due_at - now).total_seconds())), PAUSED
 
 
 # ---------------------------------------------------------------- reads

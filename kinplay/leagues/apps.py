@@ -16,4 +16,8 @@ class LeaguesConfig(AppConfig):
     label = "leagues"
 
     def ready(self):
+        from kinplay.leagues import emails
+        from kinplay.notifications.services import register_composer
+
+        register_composer(emails.KINDS, emails.compose)
         post_migrate.connect(_ensure_triggers, sender=self)

@@ -1,6 +1,6 @@
 """The league's email: one per player when a season starts (their division, its players and
 their first game). Its own templates (templates/mail/league.*); the "email me" switch of the
-settings page is respected through the tournament emails' queue."""
+settings page is respected (notifications.services.queue)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 
 from kinplay.notifications.models import Outbox
+from kinplay.notifications.services import queue
 
 SEASON_STARTED = "league_season"
 KINDS = (SEASON_STARTED,)
@@ -28,14 +29,12 @@ def _first_games(season) -> dict:
 
 
 def season_started(league, number):
-    from kinplay.tournaments.emails import _queue
-
     season = league.state["seasons"][number - 1]
     first = _first_games(season)
     players = [p for d in season["divisions"] for p in d["players"]]
     users = get_user_model().objects.in_bulk(players)
-    _queue(league, [Outbox(kind=SEASON_STARTED, game_id=first.get(p), user=users[p], version=league.version,
-                           detail=f"{league.pk}|{number}") for p in players if p in users])
+    queue([Outbox(kind=SEASON_STARTED, game_id=first.get(p), user=users[p], version=league.version,
+                           detail=f"{league.pk}|{number}") for p in players if p in users], switched=KINDS)
 
 
 def compose(row: Outbox) -> EmailMultiAlternatives:

@@ -19,6 +19,7 @@ from django.utils.dateparse import parse_datetime
 
 from games import services as games
 from games.registry import get, kinds
+from kinplay import sql
 from kinplay.leagues import stream
 from kinplay.leagues.models import Division, League, LeagueEvent, Placement
 from kinplay.tournaments import pairing
@@ -154,7 +155,7 @@ def leave(lid, user) -> League:
 
 def _ratings(league, players) -> dict:
     users = get_user_model().objects.in_bulk(list(players))
-    return {p: tournaments._rating(users[p], league.kind) for p in players if p in users}
+    return tournaments._ratings(list(users.values()), league.kind)
 
 
 def _finish_season(league) -> tuple[list[list[int]], list[dict]]:
@@ -178,33 +179,28 @@ def _finish_season(league) -> tuple[list[list[int]], list[dict]]:
 
 
 def _start_season(league, divisions: list[list[int]], now) -> None:
-    """One tournament per division, started together; one email per player."""
+    """One tournament per division, created and started together (their first rounds' games
+    in one batch); one email per player, the league's (not the round's as well)."""
     from kinplay.leagues import emails
-    from kinplay.notifications.models import Outbox
-    from kinplay.tournaments.emails import ROUND_STARTED
 
     s = league.state
     cfg = s["config"]
     number = len(s["seasons"]) + 1
     users = get_user_model().objects.in_bulk([p for d in divisions for p in d])
-    out = []
+    specs = []
     for i, players in enumerate(divisions, start=1):
         # The season's days split over the division's rounds, as the tournament will count them.
         rounds = cfg["rounds"] or pairing.swiss_rounds(len(players), cfg["sizes"])
         if cfg["format"] == "round_robin":
             rounds = len(players) - 1 if len(players) % 2 == 0 else len(players)
         # A tournament needs an organiser: the league's, or (account gone) the division's first player.
-        t = tournaments.create(
+        specs.append(dict(
             organiser=league.organiser or users[players[0]], name=f"{league.name[:56]} · S{number} D{i}", kind=league.kind,
             format=cfg["format"], options=s["options"], rounds=cfg["rounds"] if cfg["format"] == "swiss" else None,
             table_size=cfg["table_size"], points=cfg["points"], clock=cfg["clock"],
-            round_days=cfg["season_days"] / max(1, rounds), rated=cfg["rated"], max_timeouts=cfg["drop_limit"] + 1)
-        for p in players:
-            tournaments.join(t.pk, users[p])
-        tournaments.start(t.pk)
-        out.append({"tournament": t.pk, "players": list(players)})
-        # The league's own email names the division and the first game: not the round's too.
-        Outbox.objects.filter(kind=ROUND_STARTED, detail=f"{t.pk}|1").delete()
+            round_days=cfg["season_days"] / max(1, rounds), rated=cfg["rated"], max_timeouts=cfg["drop_limit"] + 1))
+    made = tournaments.create_and_start(specs, [[users[p] for p in players] for players in divisions], mail=False)
+    out = [{"tournament": t.pk, "players": list(players)} for t, players in zip(made, divisions)]
     ends = now + timedelta(days=cfg["season_days"])
     _append(league, "season_started", {"number": number, "starts_at": now.isoformat(), "ends_at": ends.isoformat(),
                                        "divisions": out})
@@ -258,7 +254,7 @@ def _placements(league, number):
         p = rows.get(row["player"])
         if p:
             p.rank, p.move = row["rank"], row["move"]
-    Placement.objects.bulk_update(list(rows.values()), ["rank", "move"])
+    sql.update_rows(Placement, list(rows.values()), ["rank", "move"])
 
 
 def sweep(now=None) -> int:

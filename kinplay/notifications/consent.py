@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
 from django.template.loader import render_to_string
 
 from kinplay.notifications.models import Outbox
@@ -24,12 +23,9 @@ SUBJECTS = {
 
 
 def _queue(rows):
-    from kinplay.notifications.services import kick
+    from kinplay.notifications.services import queue
 
-    rows = [r for r in rows if r.user is not None and r.user.email]
-    if rows:
-        Outbox.objects.bulk_create(rows)
-        transaction.on_commit(kick)
+    queue([r for r in rows if r.user is not None], switched=())  # consent is asked whatever the switch says
 
 
 def invite(game, users):
@@ -75,7 +71,10 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         fmt = {"kind": kind_name, "id": game.pk, "creator": creator, "who": who}
         seat = game.seat_of(row.user)
         if row.kind == Outbox.INVITATION and seat is not None:
+            from games.selectors import seat_choices
+
             reply_to = [reply_address(row)]  # "accept" / "decline" by email (replies.py)
+            context["choices"] = seat_choices(game, seat)  # "accept blue": a Kenta colour still free
     else:
         context.update({"detail": row.detail, "url": f"{site}/settings/"})
     subject = SUBJECTS[row.kind].format(**fmt)

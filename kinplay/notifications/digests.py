@@ -16,8 +16,9 @@ from django.utils import timezone
 from kinplay.accounts.models import Profile
 from kinplay.notifications.models import Outbox
 
-# Answers to the player's own email move: they just wrote to us, they are awake.
-NEVER_HELD = (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED)
+# Answers to the player's own email move: they just wrote to us, they are awake; and the account
+# emails (an address to confirm, a password reset), which someone waits for at the screen.
+NEVER_HELD = (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED, Outbox.ADDRESS, Outbox.PASSWORD_RESET)
 
 
 def hold_reason(row: Outbox, profile: Profile, now: datetime) -> str | None:

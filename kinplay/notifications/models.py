@@ -17,6 +17,8 @@ class Outbox(models.Model):
 
     INVITATION, INVITE_DECLINED, INVITE_EXPIRED = "invitation", "invite_declined", "invite_expired"
     VACATION_OVER = "vacation_over"  # about no game: game is None (kinplay.notifications.consent)
+    # Account emails (kinplay.accounts.emails): game is None, ``detail`` is the address written to.
+    ADDRESS, PASSWORD_RESET = "address", "password_reset"
 
     kind = models.CharField(max_length=16)
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+")

@@ -188,6 +188,9 @@ def commands(row: Outbox, lines: list[str]) -> list[tuple[int, str]]:
     return []
 
 
+# "accept" keeps the seat's colour; "accept blue" (or "accept, blue", "accept as blue", "accept
+# colour blue") chooses one as a joining player does (games.services._choose).
+ACCEPT = re.compile(r"^accept(?:[\s,:;-]+(?:(?:as|with|in|the|colou?r)\s+)*(?P<choice>[^\s,.!]+))?[.!]*$")
 SAY = re.compile(r"^say:\s*", re.IGNORECASE)  # table talk: "say: good game" (or "#12 say: …")
 
 
@@ -229,9 +232,13 @@ def apply_one(row, user, game_id: int, version: int, command: str) -> Line:
         return Line(game_id, False, f"#{game_id}: this game is over; nothing was changed.")
     if SAY.match(command):  # "#12 say: …" in a digest reply
         return say(game_id, user, SAY.sub("", command))
-    if row.kind == Outbox.INVITATION and words in ("accept", "decline"):
-        return dispatch(game, f"{words}_invitation", (game_id, user),
-                        f"you {'accepted' if words == 'accept' else 'declined'} the invitation.")
+    accept = ACCEPT.match(words) if row.kind == Outbox.INVITATION else None
+    if accept:
+        choice = accept.group("choice")
+        return dispatch(game, "accept_invitation", (game_id, user, choice),
+                        "you accepted the invitation" + (f" and play {choice}." if choice else "."))
+    if row.kind == Outbox.INVITATION and words.rstrip(".!") == "decline":
+        return dispatch(game, "decline_invitation", (game_id, user), "you declined the invitation.")
     if words in STANDING_WORDS:
         value = STANDING_WORDS[words]
         return dispatch(game, "set_standing_answer", (game_id, user, value),

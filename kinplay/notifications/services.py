@@ -6,6 +6,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 
 import css_inline
 from django.conf import settings
@@ -23,28 +24,53 @@ log = logging.getLogger("kinplay.notifications")
 
 
 def notify_after_change(game, *, before: set, now: set, acted: set, present=None):
-    """One "your turn" per turn change to each human who must act; "game over" at the end.
+    """One "your turn" per turn change to each human who must act; "game over" at the end."""
+    queue(change_mail(game, before=before, now=now, acted=acted, present=present))
+
+
+def change_mail(game, *, before: set, now: set, acted: set, present=None) -> list[Outbox]:
+    """The rows ``notify_after_change`` writes, unsaved (games.services.create_games writes
+    many games' at once); ``queue`` leaves out players whose "email me" switch is off.
 
     The player who made the move (``present``) is looking at the game: when the turn comes
     straight back to them (bots answered, an extra turn) they get no email about it.
     """
     humans = {s.index: s.user for s in game.seat_list if s.user_id}
-    rows = []
     if game.status == "finished":
-        rows = [Outbox(kind=Outbox.GAME_OVER, game=game, user=u, version=game.version) for u in humans.values()]
-    else:
-        for seat in sorted(now):
-            turn_changed = seat not in before or seat in acted
-            if seat in humans and seat != present and turn_changed and wants_turn_mail(humans[seat]):
-                rows.append(Outbox(kind=Outbox.YOUR_TURN, game=game, user=humans[seat], version=game.version))
-    rows = [r for r in rows if r.user.email]
+        return [Outbox(kind=Outbox.GAME_OVER, game=game, user=u, version=game.version) for u in humans.values()]
+    rows = []
+    for seat in sorted(now):
+        turn_changed = seat not in before or seat in acted
+        if seat in humans and seat != present and turn_changed:
+            rows.append(Outbox(kind=Outbox.YOUR_TURN, game=game, user=humans[seat], version=game.version))
+    return rows
+
+
+# What the "email me" switch of the settings page governs: turn emails, and the emails of
+# other apps that say so when they queue theirs (tournaments, leagues).
+SWITCHED = (Outbox.YOUR_TURN, Outbox.REMINDER)
+
+
+def queue(rows: list[Outbox], *, switched=SWITCHED):
+    """Write outbox rows in one INSERT and relay them after commit. Rows of a ``switched`` kind
+    go only to players who want them (one query for all); none to a player without an address."""
+    asked = [r.user for r in rows if r.kind in switched]
+    wanted = wanting(asked) if asked else set()
+    rows = [r for r in rows if r.user.email and (r.kind not in switched or r.user_id in wanted)]
     if rows:
         Outbox.objects.bulk_create(rows)
         transaction.on_commit(kick)
 
 
+def wanting(users) -> set:
+    """The ids of ``users`` whose "email me" switch is on (a player without a profile row has
+    the default, on): one query."""
+    ids = {u.pk for u in users}
+    return ids - set(Profile.objects.filter(user_id__in=ids, email_turns=False).values_list("user_id", flat=True))
+
+
 def wants_turn_mail(user) -> bool:
-    return Profile.of(user).email_turns
+    return user.pk in wanting([user])
 
 
 def remind(game_id, seat) -> str:
@@ -172,6 +198,17 @@ def hold(row: Outbox) -> bool:
     return bool(reason)
 
 
+# Other apps' emails (tournaments, leagues) are written by their own modules, which register
+# them here when their app is ready: notifications never imports them, so nothing it imports
+# leads back to games.services (the import-linter contract in pyproject.toml).
+COMPOSERS: dict[str, Callable[[Outbox], EmailMultiAlternatives]] = {}
+
+
+def register_composer(kinds, compose: Callable[[Outbox], EmailMultiAlternatives]):
+    for kind in kinds:
+        COMPOSERS[kind] = compose
+
+
 DIGEST_BOARDS = 3  # games drawn as boards in a digest's HTML (each board is 8–25 kB)
 
 SUBJECTS = {
@@ -190,15 +227,12 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
 
     if row.kind in consent.KINDS:  # invitations and vacations have their own emails
         return consent.compose(row)
-    from kinplay.tournaments import emails as tournament_emails
+    from kinplay.accounts import emails as account_emails
 
-    if row.kind in tournament_emails.KINDS:
-        return tournament_emails.compose(row)
-    from kinplay.leagues import emails as league_emails
-
-    if row.kind in league_emails.KINDS:
-        return league_emails.compose(row)
-
+    if row.kind in account_emails.KINDS:
+        return account_emails.compose(row)
+    if row.kind in COMPOSERS:  # another app's (tournaments, leagues)
+        return COMPOSERS[row.kind](row)
     if row.kind in (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED):
         return answers.compose(row)  # answers to replies: their own email, with no reply token
     user = row.user

@@ -17,8 +17,11 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         from games import services
+        from kinplay.notifications.services import register_composer
+        from kinplay.tournaments import emails
         from kinplay.tournaments.services import game_finished
 
         if game_finished not in services.ON_GAME_FINISHED:
             services.ON_GAME_FINISHED.append(game_finished)
+        register_composer(emails.KINDS, emails.compose)
         post_migrate.connect(_ensure_triggers, sender=self)

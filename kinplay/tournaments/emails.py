@@ -7,22 +7,13 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
 from django.template.loader import render_to_string
 
 from kinplay.notifications.models import Outbox
+from kinplay.notifications.services import queue
 
 ROUND_STARTED, FINISHED, CANCELLED = "round_started", "tourney_over", "tourney_cancel"
 KINDS = (ROUND_STARTED, FINISHED, CANCELLED)
-
-
-def _queue(t, rows):
-    from kinplay.notifications.services import kick, wants_turn_mail
-
-    rows = [r for r in rows if r.user.email and wants_turn_mail(r.user)]
-    if rows:
-        Outbox.objects.bulk_create(rows)
-        transaction.on_commit(kick)
 
 
 def _users(ids):
@@ -37,18 +28,18 @@ def round_started(t, number):
         for p in table["players"]:
             seats[p] = game
     users = _users(seats)
-    _queue(t, [Outbox(kind=ROUND_STARTED, game_id=seats[p], user=users[p], version=t.version, detail=f"{t.pk}|{number}")
-               for p in seats if p in users])
+    queue([Outbox(kind=ROUND_STARTED, game_id=seats[p], user=users[p], version=t.version, detail=f"{t.pk}|{number}")
+           for p in seats if p in users], switched=KINDS)
 
 
 def finished(t):
     users = _users(t.state["order"])
-    _queue(t, [Outbox(kind=FINISHED, user=u, version=t.version, detail=str(t.pk)) for u in users.values()])
+    queue([Outbox(kind=FINISHED, user=u, version=t.version, detail=str(t.pk)) for u in users.values()], switched=KINDS)
 
 
 def cancelled(t):
     users = _users(t.state["order"])
-    _queue(t, [Outbox(kind=CANCELLED, user=u, version=t.version, detail=str(t.pk)) for u in users.values()])
+    queue([Outbox(kind=CANCELLED, user=u, version=t.version, detail=str(t.pk)) for u in users.values()], switched=KINDS)
 
 
 def compose(row: Outbox) -> EmailMultiAlternatives:

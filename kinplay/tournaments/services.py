@@ -22,6 +22,7 @@ from games.engine import RESIGN, IllegalAction, clone
 from games.models import Game
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
+from kinplay import sql
 from kinplay.tournaments import plan, stream
 from kinplay.tournaments.models import Tournament, TournamentEvent, TournamentGame
 
@@ -62,15 +63,23 @@ def _locked(tid) -> Tournament:
 
 
 def _append(t: Tournament, type_: str, data: dict):
+    _event(t, type_, data).save()
+
+
+def _event(t: Tournament, type_: str, data: dict) -> TournamentEvent:
+    """The next event folded into ``t``, unsaved (several are written in one INSERT)."""
     t.version += 1
-    TournamentEvent.objects.create(tournament=t, seq=t.version, type=type_, data=data)
     t.state = stream.evolve(t.state, type_, data)
     t.state_version = t.version
     t.status = t.state["status"]
+    return TournamentEvent(tournament=t, seq=t.version, type=type_, data=data)
+
+
+SAVED_FIELDS = ["version", "state", "state_version", "status", "round_ends_at", "needs_advance", "starts_at"]
 
 
 def _save(t: Tournament):
-    t.save(update_fields=["version", "state", "state_version", "status", "round_ends_at", "needs_advance", "starts_at"])
+    t.save(update_fields=SAVED_FIELDS)
 
 
 # ---------------------------------------------------------------- creating
@@ -174,6 +183,17 @@ def config_of(*, kind, options, format, rounds=None, double=False, best_of=1, ta
 
 
 def create(*, organiser, name, kind, format, options=None, starts_at=None, **settings_) -> Tournament:
+    with transaction.atomic():
+        t, created = _prepared(organiser=organiser, name=name, kind=kind, format=format, options=options,
+                               starts_at=starts_at, **settings_)
+        t.save()
+        _append(t, "created", created)
+        _save(t)
+    return t
+
+
+def _prepared(*, organiser, name, kind, format, options=None, starts_at=None, **settings_) -> tuple[Tournament, dict]:
+    """A checked tournament, unsaved, and its "created" event's data."""
     if not isinstance(name, str) or not name.strip() or len(name) > 80:
         raise TournamentError("name must be 1 to 80 characters.")
     options, config = config_of(kind=kind, options=options, format=format, **settings_)
@@ -187,16 +207,39 @@ def create(*, organiser, name, kind, format, options=None, starts_at=None, **set
             raise TournamentError("starts_at must be in the future.")
         starts_at = when
     seed = new_seed()
+    t = Tournament(name=name.strip(), kind=kind, format=format, organiser=organiser, seed=seed,
+                   seed_sha256=seed_digest(seed), starts_at=starts_at)
+    return t, {
+        "name": t.name, "kind": kind, "options": options, "format": format, "config": config,
+        "organiser": organiser.pk, "seed_sha256": t.seed_sha256,
+        "starts_at": starts_at.isoformat() if starts_at else None,
+    }
+
+
+def create_and_start(specs: list[dict], entrants: list[list], *, mail=True) -> list[Tournament]:
+    """Tournaments created with their players and started together (a league's divisions):
+    each spec takes ``create``'s keywords, each entrants list the users who join it. Their
+    streams are those of create, a join per player and start; written in a few statements for
+    all of them, the first round's games too (games.create_games). ``mail``: the round's
+    emails (a league sends its own)."""
+    made = [_prepared(**spec) for spec in specs]
+    ts = [t for t, _ in made]
+    ratings = {kind: _ratings([u for t, users in zip(ts, entrants) if t.kind == kind for u in users], kind)
+               for kind in {t.kind for t in ts}}
     with transaction.atomic():
-        t = Tournament.objects.create(name=name.strip(), kind=kind, format=format, organiser=organiser,
-                                      seed=seed, seed_sha256=seed_digest(seed), starts_at=starts_at)
-        _append(t, "created", {
-            "name": t.name, "kind": kind, "options": options, "format": format, "config": config,
-            "organiser": organiser.pk, "seed_sha256": t.seed_sha256,
-            "starts_at": starts_at.isoformat() if starts_at else None,
-        })
-        _save(t)
-    return t
+        Tournament.objects.bulk_create(ts)
+        events = []
+        for (t, created), users in zip(made, entrants):
+            events.append(_event(t, "created", created))
+            events += [_join_event(t, u, ratings[t.kind][u.pk]) for u in users]
+            n, need = len(stream.active(t.state)), t.state["config"]["min_players"]
+            if n < need:
+                raise TournamentError(f"Too few players to start: {n} joined, at least {need} are needed.")
+            events.append(_start_event(t, n))
+        TournamentEvent.objects.bulk_create(events)
+        _start_rounds(ts, mail=mail)
+        sql.update_rows(Tournament, ts, SAVED_FIELDS)
+    return ts
 
 
 # ---------------------------------------------------------------- joining and leaving
@@ -212,6 +255,17 @@ def _rating(user, kind):
         value = rating_of(user, kind)
     except Exception:  # no rating yet
         return None
+    return _rating_value(value)
+
+
+def _ratings(users, kind) -> dict:
+    """``_rating`` for many players, by user id: one query."""
+    from kinplay.ratings.selectors import ratings_of
+
+    return {pk: _rating_value(value) for pk, value in ratings_of(users, kind).items()}
+
+
+def _rating_value(value):
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return value
     if getattr(value, "pk", None) is None or not getattr(value, "games", 0):
@@ -222,18 +276,22 @@ def _rating(user, kind):
 def join(tid, user) -> Tournament:
     with transaction.atomic():
         t = _locked(tid)
-        s = t.state
-        if t.status != Tournament.OPEN:
-            raise TournamentError(f"This tournament is {t.status}: joining is closed.")
-        me = s["players"].get(str(user.pk))
-        if me and me["status"] == "active":
-            raise TournamentError("You have already joined this tournament.")
-        cap = s["config"]["max_players"]
-        if cap is not None and len(stream.active(s)) >= cap:
-            raise TournamentError(f"This tournament is full ({cap} players).")
-        _append(t, "joined", {"player": user.pk, "name": user.username, "rating": _rating(user, t.kind)})
+        _join_event(t, user, _rating(user, t.kind)).save()
         _save(t)
     return t
+
+
+def _join_event(t, user, rating) -> TournamentEvent:
+    s = t.state
+    if t.status != Tournament.OPEN:
+        raise TournamentError(f"This tournament is {t.status}: joining is closed.")
+    me = s["players"].get(str(user.pk))
+    if me and me["status"] == "active":
+        raise TournamentError("You have already joined this tournament.")
+    cap = s["config"]["max_players"]
+    if cap is not None and len(stream.active(s)) >= cap:
+        raise TournamentError(f"This tournament is full ({cap} players).")
+    return _event(t, "joined", {"player": user.pk, "name": user.username, "rating": rating})
 
 
 def withdraw(tid, user, *, reason="asked") -> Tournament:
@@ -298,11 +356,14 @@ def start(tid, user=None) -> Tournament:
                 raise TournamentError(f"Too few players to start: {n} joined, at least {need} are needed.")
             _cancel(t, f"Only {n} player{'s' if n != 1 else ''} joined by the start time; at least {need} were needed.")
             return t
-        seeds = plan.seeding(t.state, t.seed)
-        _append(t, "started", {"seeds": seeds, "rounds": plan.total_rounds(t.state, n)})
+        _start_event(t, n).save()
         _start_next_round(t)
         _save(t)
     return t
+
+
+def _start_event(t, n) -> TournamentEvent:
+    return _event(t, "started", {"seeds": plan.seeding(t.state, t.seed), "rounds": plan.total_rounds(t.state, n)})
 
 
 def cancel(tid, user) -> Tournament:
@@ -330,50 +391,73 @@ def _cancel(t, reason):
 
 def _start_next_round(t) -> bool:
     """Pair and start the next round (games created, already accepted), or finish."""
+    return _start_rounds([t])[0]
+
+
+def _start_rounds(ts, *, mail=True) -> list[bool]:
+    """``_start_next_round`` for several tournaments, their games created together."""
     from kinplay.tournaments import emails
 
-    tables = plan.next_round(t.state, t.seed)
-    if not tables or all(tb["bye"] for tb in tables):
-        _finish(t)
-        return False
-    number = len(t.state["rounds"]) + 1
-    now = timezone.now()
-    ends = now + timedelta(days=t.state["config"]["round_days"])
-    out = []
-    for i, tb in enumerate(tables):
-        row = {"players": tb["players"], "bye": tb["bye"], "games": []}
-        if not tb["bye"]:
-            gid = _new_game(t, tb["players"], number, i)
-            row["games"].append({"game": gid, "players": tb["players"]})
-        out.append(row)
-    _append(t, "round_started", {"number": number, "starts_at": now.isoformat(), "ends_at": ends.isoformat(), "tables": out})
-    t.round_ends_at, t.needs_advance = ends, False
-    emails.round_started(t, number)
-    return True
+    now, paired, wanted = timezone.now(), [], []
+    for t in ts:
+        tables = plan.next_round(t.state, t.seed)
+        if not tables or all(tb["bye"] for tb in tables):
+            _finish(t)
+            continue
+        paired.append((t, tables))
+        number = len(t.state["rounds"]) + 1
+        wanted += [(t, tb["players"], number, i) for i, tb in enumerate(tables) if not tb["bye"]]
+    gids = iter(_new_games(wanted))
+    events = []
+    for t, tables in paired:
+        number = len(t.state["rounds"]) + 1
+        ends = now + timedelta(days=t.state["config"]["round_days"])
+        out = [{"players": tb["players"], "bye": tb["bye"],
+                "games": [] if tb["bye"] else [{"game": next(gids), "players": tb["players"]}]} for tb in tables]
+        events.append(_event(t, "round_started", {"number": number, "starts_at": now.isoformat(),
+                                                  "ends_at": ends.isoformat(), "tables": out}))
+        t.round_ends_at, t.needs_advance = ends, False
+    TournamentEvent.objects.bulk_create(events)
+    if mail:
+        for t, _ in paired:
+            emails.round_started(t, len(t.state["rounds"]))
+    started = {id(t) for t, _ in paired}
+    return [id(t) in started for t in ts]
 
 
 def _new_game(t, players, number, table) -> int:
-    """A game already accepted by its players (joining was consent), linked to its table."""
+    return _new_games([(t, players, number, table)])[0]
+
+
+def _new_games(wanted) -> list[int]:
+    """Games already accepted by their players (joining was consent), one per (tournament,
+    players, round, table), created together and linked to their tables."""
     from kinplay.clocks import vacation
     from kinplay.clocks.models import Deadline
 
-    s = t.state
-    clock = s["config"]["clock"]
-    seats = [{"user": s["players"][str(p)]["name"]} for p in players]
-    game = games.create_game(creator=None, kind=t.kind, options=s["options"], seats=seats,
-                             per_move=clock["per_move"], on_timeout=clock["on_timeout"], accepted=True,
-                             rated=s["config"].get("rated", True))
-    TournamentGame.objects.create(game_id=game.pk, tournament=t, round=number, table=table)
-    # The first clock was set before the link existed, so a player away may have had it held:
+    specs = []
+    for t, players, _, _ in wanted:
+        s = t.state
+        clock = s["config"]["clock"]
+        specs.append({"creator": None, "kind": t.kind, "options": s["options"], "accepted": True,
+                      "seats": [{"user": s["players"][str(p)]["name"]} for p in players],
+                      "per_move": clock["per_move"], "on_timeout": clock["on_timeout"],
+                      "rated": s["config"].get("rated", True)})
+    made = games.create_games(specs)
+    TournamentGame.objects.bulk_create([TournamentGame(game_id=g.pk, tournament=t, round=number, table=table)
+                                        for g, (t, _, number, table) in zip(made, wanted)])
+    # The first clocks were set before the links existed, so a player away may have had one held:
     # a tournament game is not friendly, its clocks run (kinplay.clocks.vacation.friendly).
-    held = list(Deadline.objects.filter(game_id=game.pk, done_at__isnull=True, paused_left__isnull=False))
+    held = list(Deadline.objects.filter(game_id__in=[g.pk for g in made], done_at__isnull=True,
+                                        paused_left__isnull=False)) if made else []
     if held:
         now = timezone.now()
         for d in held:
             d.due_at, d.paused_left = now + timedelta(seconds=d.paused_left), None
         Deadline.objects.bulk_update(held, ["due_at", "paused_left"])
-        vacation._show_deadline(game.pk)
-    return game.pk
+        for game_id in {d.game_id for d in held}:
+            vacation._show_deadline(game_id)
+    return [g.pk for g in made]
 
 
 def _finish(t):

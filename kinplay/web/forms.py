@@ -7,9 +7,11 @@ from functools import cache
 from zoneinfo import available_timezones
 
 from django import forms
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model, password_validation
 
 from games.services import BOTS
+from kinplay.accounts import emails as account_emails
 from kinplay.accounts import services as account_services
 from kinplay.accounts import usernames
 from kinplay.accounts.models import Profile
@@ -78,6 +80,14 @@ class SignUpForm(forms.Form):
             for field, errors in exc.message_dict.items():
                 self.add_error(field, errors)
             return None
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's reset page, but the request only queues the lookup (kinplay.accounts.emails):
+    a known address and an unknown one get the same page after the same work."""
+
+    def save(self, *args, **kwargs):
+        account_emails.ask_password_reset(self.cleaned_data["email"])
 
 
 class SettingsForm(forms.Form):

@@ -17,7 +17,7 @@ urlpatterns = [
     path("password/change/", auth_views.PasswordChangeView.as_view(**views.PASSWORD_PAGES["change"]), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(**views.PASSWORD_PAGES["change_done"]),
          name="password_change_done"),
-    path("password/reset/", auth_views.PasswordResetView.as_view(**views.PASSWORD_PAGES["reset"]), name="password_reset"),
+    path("password/reset/", views.PasswordResetView.as_view(**views.PASSWORD_PAGES["reset"]), name="password_reset"),
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(**views.PASSWORD_PAGES["reset_done"]),
          name="password_reset_done"),
     path("password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(**views.PASSWORD_PAGES["reset_confirm"]),

@@ -7,6 +7,7 @@ import logging
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Max, OuterRef, Subquery
@@ -51,23 +52,30 @@ STATUS_LABELS = {
 # ---------------------------------------------------------------- accounts
 
 
+def _over_budget(request, what: str):
+    """The API's sign-in budget per address (AuthThrottle) for a page's post: a 429 page, or None."""
+    throttle = AuthThrottle()
+    if request.method != "POST" or throttle.allow_request(request, None):
+        return None
+    wait = int(throttle.wait() or 60)
+    response = render(request, "registration/locked_out.html", {
+        "detail": f"Too many {what} from your address. Try again in {max(1, round(wait / 60))} minutes."}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
 def signup(request):
     if request.user.is_authenticated:
         return redirect("lobby")
-    if request.method == "POST":
-        throttle = AuthThrottle()  # the API's sign-in budget per address: no trying names in bulk
-        if not throttle.allow_request(request, None):
-            wait = int(throttle.wait() or 60)
-            response = render(request, "registration/locked_out.html", {
-                "detail": f"Too many sign-ups from your address. Try again in {max(1, round(wait / 60))} minutes."},
-                status=429)
-            response["Retry-After"] = str(wait)
-            return response
+    refused = _over_budget(request, "sign-ups")  # no trying names in bulk
+    if refused:
+        return refused
     form = forms.SignUpForm(request.POST or None)
     user = form.save() if request.method == "POST" and form.is_valid() else None
     if user is not None:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to kinplay, {user.username}! Start a game or join an open one.")
+        messages.info(request, account_services.address_sent(form.cleaned_data["email"]))
         return redirect("lobby")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -82,11 +90,9 @@ def settings_page(request):
             new_email = form.cleaned_data["email"]
             if new_email and new_email.lower() != (request.user.email or "").lower():
                 # Mail goes to a new address only once its owner follows the link sent there.
-                account_services.request_email_change(
-                    request.user, new_email,
-                    lambda token: request.build_absolute_uri(reverse("settings-email-confirm", args=[token])))
-                messages.info(request, f"We sent a confirmation link to {new_email}. Your emails go to "
-                                       f"{request.user.email or 'no address'} until you follow it.")
+                account_services.request_email_change(request.user, new_email)
+                messages.info(request, f"{account_services.address_sent(new_email)} Until then they go to "
+                                       f"{request.user.email or 'no address'}.")
             elif not new_email and request.user.email:
                 request.user.email = ""
                 request.user.save(update_fields=["email"])
@@ -143,6 +149,13 @@ def settings_token(request):
     return redirect(reverse("settings") + "#api")
 
 
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset page within the sign-in budget: nobody floods an inbox with reset links."""
+
+    def post(self, request, *args, **kwargs):
+        return _over_budget(request, "password resets") or super().post(request, *args, **kwargs)
+
+
 def _password_page(heading, intro="", button="", **extra):
     return {"template_name": "registration/password_page.html",
             "extra_context": {"heading": heading, "intro": intro, "button": button}, **extra}
@@ -153,9 +166,7 @@ PASSWORD_PAGES = {
                              "Change password"),
     "change_done": _password_page("Password changed", "Your new password works from now on."),
     "reset": _password_page("Forgot your password?", "Type the email address of your account: we send you a link "
-                            "to choose a new password.", "Send the link",
-                            email_template_name="registration/password_reset_email.txt",
-                            subject_template_name="registration/password_reset_subject.txt"),
+                            "to choose a new password.", "Send the link", form_class=forms.PasswordResetForm),
     "reset_done": _password_page("Check your email", "If an account has this address, a link to choose a new "
                                  "password is on its way. It works once."),
     "reset_confirm": _password_page("Choose a new password", "", "Save the new password"),
@@ -171,6 +182,7 @@ def _card(game, user):
     kind = kinds().get(game.kind)
     seats = list(game.seat_list)
     me = game.seat_of(user)
+    invited = selectors.invited_to(game, user)
     return {
         "game": game,
         "wait": selectors.waiting(game, me) if game.status == Game.ACTIVE else None,
@@ -181,7 +193,8 @@ def _card(game, user):
                    "winner": bool(game.result) and s.index in (game.result.get("winners") or [])}
                   for s in seats],
         "my_turn": selectors.waiting_for(game, user),
-        "invited": selectors.invited_to(game, user),
+        "invited": invited,
+        "choices": selectors.seat_choices(game, me) if invited else [],  # the accept form's picker
         "pending": [s.name for s in seats if s.invited] if game.status == Game.WAITING else [],
         "open_seats": sum(1 for s in seats if s.is_open),
         "won": bool(game.result) and me is not None and me in (game.result.get("winners") or []),
@@ -400,11 +413,10 @@ def game_page(request, pk):
     if explain:  # every move explained where it is offered (the card's or power's text)
         moves = [dict(a, help=explain(a)) for a in moves]
     can_join = game.status == Game.WAITING and seat is None and any(s["open"] for s in seats)
-    join_choices = []
-    if can_join and hasattr(kind.rules, "join_choices"):  # e.g. a Kenta colour, picked when joining
-        first_open = next(s["index"] for s in seats if s["open"])
-        join_choices = kind.rules.join_choices(game.options, len(seats), first_open,
-                                               [s["index"] for s in seats if not s["open"]])
+    invited = selectors.invited_to(game, request.user)
+    # e.g. a Kenta colour, picked when joining or accepting: the seat's own first, only the free ones
+    join_choices = selectors.seat_choices(game, next(s["index"] for s in seats if s["open"])) if can_join else []
+    accept_choices = selectors.seat_choices(game, seat) if invited else []
     wait = selectors.waiting(game, seat, names=names, due=False) if at is None else {"line": "", "window": False}
     pending = [s.name for s in game.seat_list if s.invited] if game.status == Game.WAITING else []
     channels = chat.visible_channels(game, request.user)
@@ -419,8 +431,8 @@ def game_page(request, pk):
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
         "legend": mark_safe(getattr(kind, "legend", "")) if board else "",  # our code
         "options": _options_summary(kind, game.options), "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
-        "join_choices": join_choices,
-        "invited": selectors.invited_to(game, request.user), "pending": pending,
+        "join_choices": join_choices, "accept_choices": accept_choices,
+        "invited": invited, "pending": pending,
         "away": vacation.away_at(game),
         "creator": game.created_by.username if game.created_by_id else None,
         "long_moves": any(len(a["label"]) > 26 for a in moves),
@@ -609,7 +621,7 @@ def join(request, pk):
 @require_POST
 def accept(request, pk):
     try:
-        game = services.accept_invitation(_game(pk).pk, request.user)
+        game = services.accept_invitation(_game(pk).pk, request.user, choice=request.POST.get("choice") or None)
     except (IllegalAction, services.NotYourSeat) as exc:
         messages.error(request, getattr(exc, "reason", None) or str(exc))
     else:

@@ -150,7 +150,7 @@ def test_it_places_newcomers_by_rating_when_the_league_says_so(players, monkeypa
     assert len(_divisions(league)) == 1
     rating = {ps[4].pk: 40.0, ps[5].pk: None}
     rating.update({u.pk: 20.0 for u in ps[:4]})
-    monkeypatch.setattr(tournaments, "_rating", lambda user, kind: rating[user.pk])
+    monkeypatch.setattr(tournaments, "_ratings", lambda users, kind: {u.pk: rating[u.pk] for u in users})
     for u in ps[4:]:
         services.sign_up(league.pk, u)
     play_season(league, {u.pk: i for i, u in enumerate(ps)})

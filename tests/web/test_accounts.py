@@ -53,14 +53,14 @@ def test_it_refuses_a_password_like_the_name(api):
     assert r.status_code == 400 and "password" in r.json()["detail"]
 
 
-def _change_email(client, user, new, mailoutbox):
+def _change_email(client, user, new, inbox):
     client.force_login(user)
     client.post(reverse("settings"), {"email": new, "email_turns": "on"})
-    return re.search(r"https?://\S+", mailoutbox[-1].body).group(0)
+    return re.search(r"https?://\S+", inbox()[-1].body).group(0)
 
 
-def test_an_email_change_waits_for_the_new_addresss_confirmation(client, alice, bob, mailoutbox):
-    link = _change_email(client, alice, "alice@new.example", mailoutbox)
+def test_an_email_change_waits_for_the_new_addresss_confirmation(client, alice, bob, inbox):
+    link = _change_email(client, alice, "alice@new.example", inbox)
     alice.refresh_from_db()
     assert alice.email == "alice@example.com"  # nothing goes there yet
     client.force_login(bob)
@@ -73,14 +73,14 @@ def test_an_email_change_waits_for_the_new_addresss_confirmation(client, alice, 
     assert alice.email == "alice@new.example"
 
 
-def test_an_email_change_link_expires_and_dies_with_a_newer_change(client, alice, mailoutbox):
-    old_link = _change_email(client, alice, "one@example.com", mailoutbox)
+def test_an_email_change_link_expires_and_dies_with_a_newer_change(client, alice, inbox):
+    old_link = _change_email(client, alice, "one@example.com", inbox)
     with time_machine.travel(timezone.now() + timezone.timedelta(days=4)):
         client.get(old_link)
     alice.refresh_from_db()
     assert alice.email == "alice@example.com"
-    first = _change_email(client, alice, "two@example.com", mailoutbox)
-    second = _change_email(client, alice, "three@example.com", mailoutbox)
+    first = _change_email(client, alice, "two@example.com", inbox)
+    second = _change_email(client, alice, "three@example.com", inbox)
     client.get(second)
     client.get(first)  # sent for the address alice had before
     alice.refresh_from_db()

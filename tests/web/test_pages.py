@@ -31,13 +31,19 @@ def legal(game, seat):
 # ---------------------------------------------------------------- accounts
 
 
-def test_it_signs_up_and_lands_in_the_lobby(client):
+def test_it_signs_up_and_lands_in_the_lobby(client, inbox):
     r = client.post(reverse("signup"), {"username": "dora", "email": "dora@example.com", "password": "a-long-password"})
     assert r.status_code == 302 and r["Location"] == reverse("lobby")
     user = get_user_model().objects.get(username="dora")
-    assert user.email == "dora@example.com" and user.check_password("a-long-password")
+    assert user.check_password("a-long-password")
     page = client.get(reverse("lobby")).content.decode()
-    assert "Hello, dora" in page and "Welcome to kinplay" in page
+    assert "Hello, dora" in page and "Welcome to kinplay" in page and "We sent a link to dora@example.com" in page
+    # the address is used once its owner follows the link sent there, as for a change
+    assert user.email == ""
+    [mail] = inbox()
+    client.get(re.search(r"https?://\S+", mail.body).group(0))
+    user.refresh_from_db()
+    assert user.email == "dora@example.com"
 
 
 def test_it_shows_a_taken_username_as_a_field_error(client, alice):
@@ -310,7 +316,7 @@ def test_it_plays_a_real_kind_through_the_page(signed_in, alice, slug):
 # ---------------------------------------------------------------- settings
 
 
-def test_it_saves_the_turn_email_switch_and_the_address(signed_in, alice, mailoutbox):
+def test_it_saves_the_turn_email_switch_and_the_address(signed_in, alice, inbox):
     c = signed_in(alice)
     page = c.get(reverse("settings")).content.decode()
     assert "Email me when it is my turn" in page and "alice@example.com" in page
@@ -319,7 +325,7 @@ def test_it_saves_the_turn_email_switch_and_the_address(signed_in, alice, mailou
     alice.refresh_from_db()
     # the new address is used only once its owner follows the link sent to it
     assert Profile.of(alice).email_turns is False and alice.email == "alice@example.com"
-    [mail] = mailoutbox
+    [mail] = inbox()
     assert mail.to == ["new@example.com"]
     link = re.search(r"https?://\S+", mail.body).group(0)
     c.get(link)

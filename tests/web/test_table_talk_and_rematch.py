@@ -198,7 +198,7 @@ def test_it_replays_with_first_previous_next_last_and_the_event_highlighted(sign
     assert '<li data-seq="2" class="is-current" aria-current="step">' in page
 
 
-def test_it_changes_and_resets_a_password_with_djangos_views(client, signed_in, alice, mailoutbox):
+def test_it_changes_and_resets_a_password_with_djangos_views(client, signed_in, alice, inbox):
     import re
 
     page = signed_in(alice).get(reverse("password_change"))
@@ -211,7 +211,7 @@ def test_it_changes_and_resets_a_password_with_djangos_views(client, signed_in, 
 
     client.logout()
     client.post(reverse("password_reset"), {"email": alice.email})
-    link = re.search(r"https?://[^/]+(/password/reset/\S+/)", mailoutbox[-1].body).group(1)
+    link = re.search(r"https?://[^/]+(/password/reset/\S+/)", inbox()[-1].body).group(1)
     form = client.get(link, follow=True)
     assert "Choose a new password" in form.content.decode()
     client.post(form.redirect_chain[-1][0], {"new_password1": "third-long-pass-99", "new_password2": "third-long-pass-99"})
