@@ -7,6 +7,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from api.errors import documented, error
+from api.organised import Organised
 from api.tournaments import TournamentClock, TournamentTableSize
 from kinplay.leagues import selectors, services
 from kinplay.leagues.models import League
@@ -61,17 +62,7 @@ class SeasonOut(serializers.Serializer):
     divisions = serializers.JSONField(help_text="[{number, tournament, players: [{player, rank, move: up|down|stay|dropped|left|null}]}]")
 
 
-def _league(pk):
-    league = League.objects.select_related("organiser").filter(pk=pk).first()
-    if league is None:
-        from django.http import Http404
-
-        raise Http404
-    return league
-
-
-def _out(league, user, code=status.HTTP_200_OK):
-    return Response(selectors.league_for(_league(league.pk), user), status=code)
+LEAGUES = Organised("league", League, selectors.league_for, LeagueOut)
 
 
 @extend_schema(methods=["GET"], responses={200: LeagueOut(many=True)}, operation_id="leagues_list")
@@ -81,18 +72,7 @@ def _out(league, user, code=status.HTTP_200_OK):
 @permission_classes([AllowAny])
 def league_list(request):
     if request.method == "POST":
-        if not request.user.is_authenticated:
-            return error("not_authenticated", "Sign in to organise a league.", status.HTTP_401_UNAUTHORIZED)
-        ser = CreateLeague(data=request.data)
-        ser.is_valid(raise_exception=True)
-        data = {k: v for k, v in ser.validated_data.items() if v is not None}
-        if isinstance(data.get("points"), list):  # whole numbers stay whole
-            data["points"] = [int(x) if float(x).is_integer() else x for x in data["points"]]
-        for key in ("table_size", "clock"):
-            if key in data:
-                data[key] = dict(data[key])
-        league = services.create(organiser=request.user, **data)
-        return _out(league, request.user, status.HTTP_201_CREATED)
+        return LEAGUES.create(request, CreateLeague, services.create)
     return Response([selectors.summary(x, request.user) for x in selectors.leagues()[:200]])
 
 
@@ -100,30 +80,18 @@ def league_list(request):
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def league_detail(request, id):
-    return _out(_league(id), request.user)
+    return LEAGUES.respond(id, request.user)
 
 
 @extend_schema(responses={200: SeasonOut, **documented(404)})
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def league_season(request, id, n):
-    data = selectors.season_for(_league(id), n)
+    data = selectors.season_for(LEAGUES.load(id), n)
     if data is None:
         return error("not_found", f"This league has no season {n}.", status.HTTP_404_NOT_FOUND)
     return Response(data)
 
 
-def _action(fn, name):
-    @extend_schema(request=None, responses={200: LeagueOut, **documented(400, 401, 404)})
-    @api_view(["POST"])
-    def view(request, id):
-        league = _league(id)
-        fn(league.pk, request.user)
-        return _out(league, request.user)
-
-    view.__name__ = view.cls.__name__ = f"league_{name}"
-    return view
-
-
-league_signup = _action(services.sign_up, "signup")
-league_leave = _action(services.leave, "leave")
+league_signup = LEAGUES.action(services.sign_up, "signup", 400, 401, 404)
+league_leave = LEAGUES.action(services.leave, "leave", 400, 401, 404)

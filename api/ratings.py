@@ -13,9 +13,10 @@ from games.registry import kinds
 from kinplay.ratings import selectors
 
 
-class LeaderboardRowOut(serializers.Serializer):
+class KindRatingOut(serializers.Serializer):
+    """A player's rating in one kind: a leaderboard row and a player page say it alike."""
+
     rank = serializers.IntegerField()
-    player = serializers.CharField()
     rating = serializers.IntegerField(help_text="1500 + (200/σ₀)·(μ − 3σ), rounded; a new player has 1500")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
@@ -23,13 +24,10 @@ class LeaderboardRowOut(serializers.Serializer):
     provisional = serializers.BooleanField(help_text="fewer than 10 rated games of this kind")
 
 
-class KindRatingOut(serializers.Serializer):
-    rating = serializers.IntegerField()
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
-    games = serializers.IntegerField()
-    provisional = serializers.BooleanField()
-    rank = serializers.IntegerField()
+class LeaderboardRowOut(KindRatingOut):
+    """One row of a kind's leaderboard."""
+
+    player = serializers.CharField()
 
 
 class HistoryPointOut(serializers.Serializer):

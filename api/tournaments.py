@@ -7,6 +7,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from api.errors import documented, error
+from api.organised import Organised
 from kinplay.tournaments import selectors, services
 from kinplay.tournaments.models import Tournament
 
@@ -79,40 +80,18 @@ class TournamentOut(serializers.Serializer):
     crosstable = serializers.JSONField(required=False, help_text="round robin: [{player, results: {opponent: [points]}}]")
 
 
-def _tournament(pk):
-    t = Tournament.objects.select_related("organiser").filter(pk=pk).first()
-    if t is None:
-        from django.http import Http404
-
-        raise Http404
-    return t
-
-
-def _out(t, user, code=status.HTTP_200_OK):
-    return Response(selectors.tournament_for(_tournament(t.pk), user), status=code)
+TOURNAMENTS = Organised("tournament", Tournament, selectors.tournament_for, TournamentOut)
 
 
 @extend_schema(methods=["GET"], responses={200: TournamentSummaryOut(many=True), **documented(400)}, operation_id="tournaments_list", parameters=[
     OpenApiParameter("status", str, enum=["open", "running", "finished", "cancelled"])])
-@extend_schema(methods=["POST"], request=CreateTournament, responses={201: TournamentOut, **documented(400, 401, 413)},
+@extend_schema(methods=["POST"], request=CreateTournament, responses={201: TournamentOut, **documented(400, 401, 413, 415)},
                operation_id="tournaments_create")
 @api_view(["GET", "POST"])
 @permission_classes([AllowAny])
 def tournament_list(request):
     if request.method == "POST":
-        if not request.user.is_authenticated:
-            return error("not_authenticated", "Sign in to organise a tournament.", status.HTTP_401_UNAUTHORIZED)
-        ser = CreateTournament(data=request.data)
-        ser.is_valid(raise_exception=True)
-        data = {k: v for k, v in ser.validated_data.items() if v is not None}
-        if isinstance(data.get("points"), list):  # whole numbers stay whole
-            data["points"] = [int(x) if float(x).is_integer() else x for x in data["points"]]
-        if "table_size" in data:
-            data["table_size"] = dict(data["table_size"])
-        if "clock" in data:
-            data["clock"] = dict(data["clock"])
-        t = services.create(organiser=request.user, **data)
-        return _out(t, request.user, status.HTTP_201_CREATED)
+        return TOURNAMENTS.create(request, CreateTournament, services.create)
     wanted = request.query_params.get("status")
     if wanted and wanted not in dict(Tournament.STATUSES):
         return error("bad_request", "status must be one of open, running, finished, cancelled.", status.HTTP_400_BAD_REQUEST)
@@ -123,22 +102,10 @@ def tournament_list(request):
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def tournament_detail(request, id):
-    return _out(_tournament(id), request.user)
+    return TOURNAMENTS.respond(id, request.user)
 
 
-def _action(fn):
-    @extend_schema(request=None, responses={200: TournamentOut, **documented(400, 401, 403, 404)})
-    @api_view(["POST"])
-    def view(request, id):
-        t = _tournament(id)
-        fn(t.pk, request.user)
-        return _out(t, request.user)
-
-    view.__name__ = view.cls.__name__ = f"tournament_{fn.__name__}"
-    return view
-
-
-tournament_join = _action(services.join)
-tournament_withdraw = _action(services.withdraw)
-tournament_start = _action(services.start)
-tournament_cancel = _action(services.cancel)
+tournament_join = TOURNAMENTS.action(services.join, "join", 400, 401, 403, 404)
+tournament_withdraw = TOURNAMENTS.action(services.withdraw, "withdraw", 400, 401, 403, 404)
+tournament_start = TOURNAMENTS.action(services.start, "start", 400, 401, 403, 404)
+tournament_cancel = TOURNAMENTS.action(services.cancel, "cancel", 400, 401, 403, 404)

@@ -32,7 +32,7 @@ Module attributes and functions (``games.registry`` checks them at start-up):
     describe(event, names) -> str   one line for the log, from a redacted event
 
 Optional: ``EVENT_VERSIONS`` ({type: version}, default 1) with ``upcast_<type>_vN_vN+1(data)``
-steps, and ``RULES_VERSION`` (default 1) for snapshots: see ``games.schema``.
+steps, and ``RULES_VERSION`` (default 1), raised with every change of the rules: see ``games.schema``.
 
 and ``games/<slug>/bots.py`` with ``random_bot(state, seat, rng)`` and
 ``heuristic_bot(state, seat, rng)`` returning an action from

@@ -210,31 +210,59 @@ class AppendOnly(Exception):
     pass
 
 
-class EventQuerySet(models.QuerySet):
+class AppendOnlyQuerySet(models.QuerySet):
+    """Refuses bulk changes to a stream's rows (the row guard is AppendOnlyModel's)."""
+
     def update(self, **kwargs):
-        raise AppendOnly("events are append-only")
+        raise AppendOnly(f"{self.model._meta.verbose_name_plural} are append-only")
 
     def delete(self):
-        raise AppendOnly("events are append-only")
+        raise AppendOnly(f"{self.model._meta.verbose_name_plural} are append-only")
 
 
-class Event(models.Model):
+class AppendOnlyModel(models.Model):
+    """A row of an append-only stream: the model refuses to update or delete it, and so does the
+    database (list the table in games.triggers.APPEND_ONLY)."""
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnly(f"{self._meta.verbose_name_plural} are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnly(f"{self._meta.verbose_name_plural} are append-only")
+
+
+class StreamEvent(AppendOnlyModel):
+    """One fact in a stream (a game, a tournament, a league). Each stream adds its foreign key
+    and the unique (stream, seq) constraint."""
+
+    seq = models.PositiveIntegerField()  # gap-free from 1 within the stream
+    type = models.CharField(max_length=32)
+    data = models.JSONField(default=dict)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
+class Event(StreamEvent):
     """One fact in a game's history. Rows are never updated or deleted (a trigger agrees)."""
 
     # db_index=False: the unique (game, seq) index serves every lookup by game.
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
-    seq = models.PositiveIntegerField()
-    type = models.CharField(max_length=64)
-    data = models.JSONField(default=dict)
+    type = models.CharField(max_length=64)  # wider than a tournament's or league's: engines name their own
     seat = models.SmallIntegerField(null=True)  # the acting seat; None for the system
-    at = models.DateTimeField(auto_now_add=True)
     idempotency_key = models.CharField(max_length=128, null=True, blank=True)  # the acting seat's
     # On the first event of each command: what was decided, so verify_game can decide it again.
     command = models.JSONField(null=True, blank=True)
     # The schema version of this event's type when it was written; NULL: 1 (games.schema).
     schema_version = models.PositiveSmallIntegerField(null=True, blank=True)
-
-    objects = EventQuerySet.as_manager()
 
     class Meta:
         ordering = ["game", "seq"]
@@ -248,14 +276,6 @@ class Event(models.Model):
             ),
         ]
 
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise AppendOnly("events are append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AppendOnly("events are append-only")
-
     def as_rules_event(self, rules=None):
         """The event as its engine (``rules``, else the game's) reads it today: upcast to its
         type's current version."""
@@ -265,7 +285,7 @@ class Event(models.Model):
         return upcast(rules or get(self.game.kind).rules, self.type, self.data, self.schema_version)
 
 
-class ChatMessage(models.Model):
+class ChatMessage(AppendOnlyModel):
     """Table talk: one line of a game's chat. Each channel is its own append-only stream beside
     the game's events (players and spectators talk apart); rows are never updated or deleted
     (a trigger agrees), and nothing here ever touches the game's version or state."""
@@ -281,19 +301,9 @@ class ChatMessage(models.Model):
     text = models.CharField(max_length=MAX_LENGTH)
     at = models.DateTimeField(auto_now_add=True)
 
-    objects = EventQuerySet.as_manager()  # the same refusals as events
-
     class Meta:
         ordering = ["game", "channel", "seq"]
         constraints = [models.UniqueConstraint(fields=["game", "channel", "seq"], name="chat_unique_seq")]
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise AppendOnly("chat messages are append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AppendOnly("chat messages are append-only")
 
 
 class Snapshot(models.Model):

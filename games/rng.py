@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import TypeVar
 
 T = TypeVar("T")
+_sha256 = hashlib.sha256
 
 
 def new_seed() -> str:
@@ -25,24 +26,46 @@ def seed_digest(seed: str) -> str:
 
 
 class Rng:
+    # Bots and engines build one of these per decision and draw a few numbers from it: the bytes
+    # are read from the pool at an offset (no re-slicing) and small draws take a single byte.
+    __slots__ = ("_key", "_counter", "_pool", "_at")
+
     def __init__(self, seed: str, context: str | int = ""):
         self._key = f"{seed}:{context}".encode()
         self._counter = 0
         self._pool = b""
+        self._at = 0
+
+    def _fill(self, n: int) -> None:
+        """At least ``n`` unread bytes in the pool (the unread ones kept, in order)."""
+        pool = self._pool[self._at:] if self._pool else b""
+        counter = self._counter
+        while len(pool) < n:
+            pool += _sha256(self._key + counter.to_bytes(8, "big")).digest()
+            counter += 1
+        self._pool, self._at, self._counter = pool, 0, counter
 
     def _bytes(self, n: int) -> bytes:
-        while len(self._pool) < n:
-            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
-            self._counter += 1
-            self._pool += block
-        out, self._pool = self._pool[:n], self._pool[n:]
-        return out
+        if self._at + n > len(self._pool):
+            self._fill(n)
+        at = self._at
+        self._at = at + n
+        return self._pool[at:at + n]
 
     def randbelow(self, n: int) -> int:
         """Uniform in ``0..n-1`` (rejection sampling: no modulo bias)."""
         if n <= 0:
             raise ValueError("randbelow needs n > 0")
-        k = max(1, (n - 1).bit_length())
+        k = (n - 1).bit_length() or 1
+        if k <= 8:  # one byte, its top k bits
+            shift = 8 - k
+            while True:
+                if self._at >= len(self._pool):
+                    self._fill(1)
+                r = self._pool[self._at] >> shift
+                self._at += 1
+                if r < n:
+                    return r
         nbytes = (k + 7) // 8
         while True:
             r = int.from_bytes(self._bytes(nbytes), "big") >> (nbytes * 8 - k)
@@ -54,8 +77,8 @@ class Rng:
         return a + self.randbelow(b - a + 1)
 
     def choice(self, seq: Iterable[T]) -> T:
-        seq = list(seq)
-        return seq[self.randbelow(len(seq))]
+        items = seq if isinstance(seq, (list, tuple)) else list(seq)
+        return items[self.randbelow(len(items))]
 
     def shuffled(self, seq: Iterable[T]) -> list[T]:
         """A new list, Fisher-Yates shuffled."""

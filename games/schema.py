@@ -14,9 +14,12 @@ version and adds the step that turns the old shape into the new one, in its rule
 The store upcasts on read (``upcast``, the one place), so ``evolve``, ``redact`` and
 ``describe`` only ever see the current shapes; stored rows are never rewritten.
 
-Snapshots carry the engine's ``RULES_VERSION`` (default 1): raising it after changing what
-``evolve`` builds makes the store ignore older snapshots (it replays from the events) and
-``rebuild_projections`` write new ones.
+An engine's ``RULES_VERSION`` (default 1) is raised whenever its rules change what a command
+decides or what ``evolve`` builds, with a line under "Rules versions" in its RULES.md saying
+what changed. Snapshots carry it: the store ignores another version's (it replays from the
+events) and ``rebuild_projections`` writes new ones. Each command records it too
+(``Event.command["rules"]``; absent on commands stored before: version 1), so ``verify_game``
+tells a game played under older rules from a corrupted one.
 """
 
 from __future__ import annotations
@@ -39,8 +42,13 @@ def current_version(rules: Rules | Any, type_: str) -> int:
 
 
 def rules_version(rules: Rules | Any) -> int:
-    """The version of what the engine's ``evolve`` builds: snapshots of another are stale."""
+    """The version of the engine's rules today: snapshots of another are stale."""
     return getattr(rules, "RULES_VERSION", 1)
+
+
+def command_rules_version(command: dict) -> int:
+    """The rules version a stored command was decided under."""
+    return command.get("rules", 1)
 
 
 def _step(rules: Rules | Any, type_: str, version: int):

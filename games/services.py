@@ -25,7 +25,6 @@ from kinplay.clocks import scheduling
 from kinplay.clocks.models import Deadline
 from kinplay.notifications.consent import invitation_closed, invite
 from kinplay.notifications.services import change_mail, notify_after_change, queue
-from kinplay.ratings.services import record_game_over
 
 log = logging.getLogger("kinplay.games")
 
@@ -35,8 +34,9 @@ BOTS_GRACE_SECONDS = 60  # after this the deadline sweep plays owed bot moves th
 MAX_IDEMPOTENCY_KEY = 128
 MAX_NOTATION = 200  # a longer text is no move of any game (and is not echoed back)
 
-# Called as hook(game) in the transaction of the move that finishes a game (tournaments,
-# ratings): apps append theirs in AppConfig.ready. Keep them cheap: they run in the move.
+# Called as hook(game) in the transaction of the move that finishes a game (ratings, which
+# stamp the finish time, then tournaments): apps add theirs in AppConfig.ready. Keep them
+# cheap: they run in the move.
 ON_GAME_FINISHED: list = []
 
 
@@ -127,7 +127,6 @@ def create_games(specs: list[dict]) -> list[Game]:
             _invite(game)
         mail = []
         for (game, _, _, _, acted, owe), (_, _, entries) in zip(dealt, opened):
-            record_game_over(game)  # a game the bots finished at once
             mail += change_mail(game, before=set(), now=set(entries), acted=acted)
             if owe:
                 _leave_bots_to_worker(game)
@@ -470,7 +469,6 @@ def _after(game, kind, state, rows, *, acted, old_version, new_version, present=
     game.updated_at = timezone.now()
     if not sql.update_if(game, ("version", "to_act", "status", "result", "deadline", "updated_at"), {"version": old_version}):
         raise VersionConflict(Game.objects.get(pk=game.pk).version)
-    record_game_over(game)  # ratings and finish time, once, when this change finished the game
     notify_after_change(game, before=before, now=set(entries), acted=acted, present=present)
     if bots_owe:
         _leave_bots_to_worker(game)

@@ -149,6 +149,7 @@ class Appender:
 
     def add(self, events: list[dict], state_after: dict, *, seat, command, idempotency_key=None) -> None:
         version, rules = self.version, get(self.game.kind).rules
+        command = {**command, "rules": rules_version(rules)}  # the rules it was decided under (verify_game)
         self.rows += [
             Event(
                 game=self.game, seq=version + i, type=e["type"], data=e["data"], seat=seat,

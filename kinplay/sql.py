@@ -97,15 +97,17 @@ def _json_writer(vendor):
     return lambda value: None if value is None else to_json(value).decode()
 
 
-def insert(model, objs, fields, alias="default") -> None:
-    """INSERT ``objs`` (their ``fields``) in one statement; the objects get no primary key."""
+def insert(model, objs, fields, alias="default", *, on_conflict="") -> None:
+    """INSERT ``objs`` (their ``fields``) in one statement; the objects get no primary key.
+    ``on_conflict``: what to do with a row that breaks a unique constraint, the SQL after
+    ON CONFLICT (PostgreSQL and SQLite spell it alike), e.g. "DO NOTHING"."""
     if not objs:
         return
     conn = connections[alias]
     writers = _writers(model, tuple(fields), alias)
     row = "(" + ", ".join(["%s"] * len(writers)) + ")"
     sql = (f"INSERT INTO {conn.ops.quote_name(model._meta.db_table)} ({columns(model, fields, alias=alias)}) "
-           f"VALUES {', '.join([row] * len(objs))}")
+           f"VALUES {', '.join([row] * len(objs))}" + (f" ON CONFLICT {on_conflict}" if on_conflict else ""))
     with conn.cursor() as cursor:
         cursor.execute(sql, [write(getattr(o, attname)) for o in objs for attname, write in writers])
 

@@ -6,8 +6,7 @@ from games.kinapa import rules
 
 
 def random_bot(state, seat, rng):
-    legal = rules.legal_actions(state, seat)
-    return rng.choice(legal)["action"]
+    return dict(rng.choice(rules.actions(state, seat)))
 
 
 def _num(card):

@@ -12,6 +12,7 @@ indexes n..2n-1 are the BOT decks (n + seat is the BOT of that seat).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from typing import Any
@@ -112,8 +113,14 @@ RECENT = 3  # events kept in the state for the view's "what just happened"
 # --------------------------------------------------------------------------- helpers
 
 
+# Every card of the game and its sort key, looked up instead of parsed (this runs per event).
+_NUMBERS = {f"{k}{i}": i for i in range(1, 2 * MAX_PLAYERS + 1) for k in "AS"}
+_ORDER = {c: (i, c[0]) for c, i in _NUMBERS.items()}
+
+
 def num(card: str) -> int:
-    return int(card[1:])
+    found = _NUMBERS.get(card)
+    return int(card[1:]) if found is None else found
 
 
 def card_name(card: str) -> str:
@@ -133,7 +140,10 @@ def object_name(k: int) -> str:
 
 
 def sort_cards(cards):
-    return sorted(cards, key=lambda c: (num(c), c[0]))
+    try:
+        return sorted(cards, key=_ORDER.__getitem__)
+    except KeyError:  # not a card of the game: the same order, computed
+        return sorted(cards, key=lambda c: (num(c), c[0]))
 
 
 def _options(options):
@@ -268,25 +278,44 @@ def _new_state(e):
     }
 
 
+def _with(items, i, value):
+    """A copy of ``items`` with one entry replaced.
+
+    ``evolve`` never changes a list in place, it replaces it: so ``decide``'s working state can
+    share every list with the state it was given (a shallow copy) and leave that state alone.
+    """
+    items = list(items)
+    items[i] = value
+    return items
+
+
 def _move(state, card, src, dst):
-    if card in state["hands"][src]:
-        state["hands"][src].remove(card)
-        state["hands"][dst] = sort_cards(state["hands"][dst] + [card])
-    for h in (src,):
-        if h < state["n"] and state["hidden"][h] == card:
-            state["hidden"][h] = None
+    hands = state["hands"]
+    if card in hands[src]:
+        hands = list(hands)
+        hand = list(hands[src])
+        hand.remove(card)
+        hands[src] = hand
+        hands[dst] = sort_cards(hands[dst] + [card])
+        state["hands"] = hands
+    if src < state["n"] and state["hidden"][src] == card:
+        state["hidden"] = _with(state["hidden"], src, None)
 
 
 def _fox_turn(s):
     """A turn of penalty has passed: each punished player gives back a Fox (not in the liar's own round)."""
+    if not any(s["foxes"]):
+        return
+    foxes, wait, hidden = list(s["foxes"]), list(s["fox_wait"]), list(s["hidden"])
     for p in range(s["n"]):
-        if s["foxes"][p] > 0:
-            if s["fox_wait"][p]:
-                s["fox_wait"][p] = False
+        if foxes[p] > 0:
+            if wait[p]:
+                wait[p] = False
             else:
-                s["foxes"][p] -= 1
-                if s["foxes"][p] == 0:
-                    s["hidden"][p] = None
+                foxes[p] -= 1
+                if foxes[p] == 0:
+                    hidden[p] = None
+    s["foxes"], s["fox_wait"], s["hidden"] = foxes, wait, hidden
 
 
 def evolve(state, e):
@@ -296,16 +325,24 @@ def evolve(state, e):
     elif not state:
         return state
     s = state
-    if t == "deal":
+    if t == "answer":  # the commonest event first
+        seat = d["seat"]
+        if seat in s["waiting"]:
+            waiting = s["waiting"] = list(s["waiting"])
+            waiting.remove(seat)
+        if "raise" in d:
+            s["answers"] = _with(s["answers"], seat, bool(d["raise"]))
+    elif t == "deal":
         s["hands"] = [list(h) for h in d["hands"]]
         s["objects"] = list(d["objects"])
         s["known"] = [False] * len(d["objects"])
         s["pairs"] = [None] * len(d["objects"])
     elif t == "switch":
         seat, n = d["seat"], s["n"]
-        s["hands"][seat], s["hands"][n + seat] = s["hands"][n + seat], s["hands"][seat]
-        if s["hidden"][seat] not in s["hands"][seat]:
-            s["hidden"][seat] = None
+        hands = s["hands"] = list(s["hands"])
+        hands[seat], hands[n + seat] = hands[n + seat], hands[seat]
+        if s["hidden"][seat] not in hands[seat]:
+            s["hidden"] = _with(s["hidden"], seat, None)
         if not d.get("setup"):
             s["switched"] = True
             s["phase"] = "flip"
@@ -316,9 +353,11 @@ def evolve(state, e):
         s["emperor"] = seat
         if d.get("sheep"):
             s["last_sheep"] = seat
-        s["sheep"][seat] = True
-        if all(s["sheep"][p] for p in range(s["n"]) if s["active"][p]):
-            s["sheep"] = [p == seat for p in range(s["n"])]
+        sheep = _with(s["sheep"], seat, True)
+        active = s["active"]
+        if all(sheep[p] for p in range(s["n"]) if active[p]):
+            sheep = [p == seat for p in range(s["n"])]
+        s["sheep"] = sheep
     elif t == "round":
         if s.get("fox_rounds"):
             _fox_turn(s)
@@ -332,22 +371,18 @@ def evolve(state, e):
         s["flipped"], s["switched"], s["pair_shown"] = None, False, False
     elif t == "announce":
         s["announced"] = d["number"]
-        s["waiting"] = [p for p in _silent_order(s) if s["active"][p] and s["foxes"][p] == 0]
+        active, foxes = s["active"], s["foxes"]
+        s["waiting"] = [p for p in _silent_order(s) if active[p] and foxes[p] == 0]
         s["phase"] = "window"
-    elif t == "answer":
-        seat = d["seat"]
-        if seat in s["waiting"]:
-            s["waiting"].remove(seat)
-        if "raise" in d:
-            s["answers"][seat] = bool(d["raise"])
     elif t == "reveal":
         s["raised"] = list(d["raised"])
         s["silent"] = list(d["silent"])
+        answers = s["answers"] = list(s["answers"])
         for p in d["raised"]:
-            s["answers"][p] = True
+            answers[p] = True
         for p in d["silent"]:
             if p < s["n"]:
-                s["answers"][p] = False
+                answers[p] = False
         s["waiting"] = []
         s["phase"] = "resolve"
     elif t == "choose_target":
@@ -378,23 +413,25 @@ def evolve(state, e):
     elif t == "give":
         _move(s, d["card"], d["emperor"], d["to"])
         if s["expose_give"] and d["to"] == s["liar"]:
-            s["hidden"][d["to"]] = d["card"]
+            s["hidden"] = _with(s["hidden"], d["to"], d["card"])
         s["expose_give"] = False
         s["taken"] = None
         s["phase"] = "flip"
     elif t == "flip":
-        s["known"][d["pos"]] = True
+        s["known"] = _with(s["known"], d["pos"], True)
         s["flipped"] = d["pos"]
         s["phase"] = "flipped"
     elif t == "place":
         seat, pos, number = d["seat"], d["pos"], d["number"]
+        hands = s["hands"] = list(s["hands"])
+        hand = hands[seat] = list(hands[seat])
         for c in (f"A{number}", f"S{number}"):
-            if c in s["hands"][seat]:
-                s["hands"][seat].remove(c)
+            if c in hand:
+                hand.remove(c)
             if s["hidden"][seat] == c:
-                s["hidden"][seat] = None
-        s["pairs"][pos] = {"seat": seat, "number": number}
-        s["placed"][seat] += 1
+                s["hidden"] = _with(s["hidden"], seat, None)
+        s["pairs"] = _with(s["pairs"], pos, {"seat": seat, "number": number})
+        s["placed"] = _with(s["placed"], seat, s["placed"][seat] + 1)
         s["flipped"] = None
         s["phase"] = "flip"
     elif t == "hide":
@@ -408,19 +445,20 @@ def evolve(state, e):
             card = s["taken"]
             _move(s, card, seat, back)
             if s.get("taken_hidden"):
-                s["hidden"][back] = card
-        s["active"][seat] = False
-        s["resigned"].append(seat)
+                s["hidden"] = _with(s["hidden"], back, card)
+        s["active"] = _with(s["active"], seat, False)
+        s["resigned"] = s["resigned"] + [seat]
         if d.get("sheep_reset"):
             s["sheep"] = [p == d["sheep_kept"] for p in range(s["n"])]
-        s["hands"][seat] = []
-        s["hidden"][seat] = None
-        s["foxes"][seat] = 0
-        s["fox_wait"][seat] = False
+        s["hands"] = _with(s["hands"], seat, [])
+        s["hidden"] = _with(s["hidden"], seat, None)
+        s["foxes"] = _with(s["foxes"], seat, 0)
+        s["fox_wait"] = _with(s["fox_wait"], seat, False)
         if seat in s["waiting"]:
-            s["waiting"].remove(seat)
+            s["waiting"] = [p for p in s["waiting"] if p != seat]
         if seat in s["silent"]:
-            s["silent"].remove(seat)
+            silent = s["silent"] = list(s["silent"])
+            silent.remove(seat)
         if s["phase"] not in ("over", "setup"):
             if seat == s["emperor"]:
                 s["phase"] = "emperor_gone"
@@ -431,24 +469,18 @@ def evolve(state, e):
     elif t == "end":
         s["phase"] = "over"
         s["end"] = dict(d)
-    s["recent"] = (s["recent"] + [e])[-RECENT:] if t not in ("setup", "deal") else s["recent"]
+    if t not in ("setup", "deal"):
+        s["recent"] = [*s["recent"][1 - RECENT:], e]  # the last RECENT events
     return s
 
 
 # --------------------------------------------------------------------------- decide
 
 
-_LISTS = ("known", "pairs", "active", "resigned", "sheep", "foxes", "fox_wait", "hidden", "placed",
-          "answers", "waiting", "raised", "silent", "recent", "objects")
-
-
 def _copy(state):
-    """A copy safe for ``evolve`` (which replaces, never mutates, nested dicts and events)."""
-    s = dict(state)
-    s["hands"] = [list(h) for h in state["hands"]]
-    for key in _LISTS:
-        s[key] = list(state[key])
-    return s
+    """A working copy for ``decide``: a shallow one is enough, since ``evolve`` replaces the lists
+    it changes instead of changing them (see ``_with``)."""
+    return dict(state)
 
 
 def _end_event(s, reason, winner=None):
@@ -473,8 +505,10 @@ def _auto(s, rng):
     phase = s["phase"]
     if phase in ("over", "setup"):
         return []
-    actives = [p for p in range(s["n"]) if s["active"][p]]
-    if len(actives) <= 1:
+    if phase == "window" and s["waiting"] and s["active"].count(True) > 1:
+        return []  # the commonest case: answers still awaited (nothing below applies)
+    if s["active"].count(True) <= 1:
+        actives = [p for p in range(s["n"]) if s["active"][p]]
         return [_end_event(s, "resign", actives[0] if actives else None)]
     emp = s["emperor"]
     if phase == "emperor_gone":
@@ -563,53 +597,74 @@ def _holder_name(s, h):
     return seat_ref(h)
 
 
-def legal_actions(state, seat):
+_ANSWERS = ({"type": "answer", "raise": True}, {"type": "answer", "raise": False})
+
+
+@functools.cache
+def _announcements(numbers, two):
+    return tuple([{"type": "announce", "number": k} for k in range(1, numbers + 1)]  # p.5: "then a number",
+                 + ([{"type": "switch"}] if two else []))                           # even one already put down
+
+
+def actions(state, seat):
+    """The actions of ``legal_actions``, in its order, without their texts (bots and ``decide``
+    need no more). Shared lists: copy an action before handing it out."""
     if not _running(state) or seat is None or not (0 <= seat < state["n"]) or not state["active"][seat]:
-        return []
-    s = state
+        return ()
+    return _actions(state, seat)
+
+
+def _actions(s, seat):
+    """``actions`` of a running game's active player."""
     phase = _phase(s)
-    emp = s["emperor"]
-    out = []
     if phase == "window":
-        if seat in s["waiting"]:
-            out.append({"notation": "raise", "label": "Raise my hand (“I don't have it”)",
-                        "action": {"type": "answer", "raise": True}})
-            out.append({"notation": "nothing", "label": "Do nothing (“maybe I have it…”)",
-                        "action": {"type": "answer", "raise": False}})
-        return out
-    if seat != emp:
-        return []
+        return _ANSWERS if seat in s["waiting"] else ()
+    if seat != s["emperor"]:
+        return ()
     if phase == "announce":
-        for k in range(1, s["numbers"] + 1):  # p.5: "then a number", even one already put down
-            out.append({"notation": f"kinapa {k}", "label": f"KINAPA a {k}?",
-                        "action": {"type": "announce", "number": k}})
-        if s["two"]:
-            out.append({"notation": "switch", "label": "Switch: lay down my hand and take my BOT deck",
-                        "action": {"type": "switch"}})
-    elif phase == "target":
-        for h in _target_candidates(s):
-            if h >= s["n"]:
-                note, label = f"take bot {h - s['n'] + 1}", f"Take a card at random from {_holder_name(s, h)}"
-            else:
-                note, label = f"take {h + 1}", f"Take a card at random from {_holder_name(s, h)}"
-            out.append({"notation": note, "label": label, "action": {"type": "take", "from": h}})
-    elif phase == "give":
-        for c in sort_cards(set(s["hands"][emp])):
-            if c == s["taken"]:
-                continue
-            out.append({"notation": f"give {c.lower()}", "label": f"Give {card_name(c)}",
-                        "action": {"type": "give", "card": c}})
-    elif phase == "flip":
-        for p in _face_down(s):
-            if s["known"][p]:
-                label = f"Turn over object {p + 1} (it is {object_name(s['objects'][p])})"
-            else:
-                label = f"Turn over object {p + 1} (never seen)"
-            out.append({"notation": f"turn {p + 1}", "label": label, "action": {"type": "flip", "pos": p}})
-    elif phase == "next":
-        for p in next_candidates(s):
-            out.append({"notation": f"emperor {p + 1}", "label": f"Pass the Emperor card to {seat_ref(p)}",
-                        "action": {"type": "next", "seat": p}})
+        return _announcements(s["numbers"], s["two"])
+    if phase == "target":
+        return [{"type": "take", "from": h} for h in _target_candidates(s)]
+    if phase == "give":
+        taken = s["taken"]
+        return [{"type": "give", "card": c} for c in sort_cards(set(s["hands"][s["emperor"]])) if c != taken]
+    if phase == "flip":
+        return [{"type": "flip", "pos": p} for p in _face_down(s)]
+    if phase == "next":
+        return [{"type": "next", "seat": p} for p in next_candidates(s)]
+    return ()
+
+
+def _texts(s, a):
+    """The notation and label of one of ``actions``."""
+    t = a["type"]
+    if t == "answer":
+        if a["raise"]:
+            return "raise", "Raise my hand (“I don't have it”)"
+        return "nothing", "Do nothing (“maybe I have it…”)"
+    if t == "announce":
+        return f"kinapa {a['number']}", f"KINAPA a {a['number']}?"
+    if t == "switch":
+        return "switch", "Switch: lay down my hand and take my BOT deck"
+    if t == "take":
+        h = a["from"]
+        note = f"take bot {h - s['n'] + 1}" if h >= s["n"] else f"take {h + 1}"
+        return note, f"Take a card at random from {_holder_name(s, h)}"
+    if t == "give":
+        return f"give {a['card'].lower()}", f"Give {card_name(a['card'])}"
+    if t == "flip":
+        p = a["pos"]
+        if s["known"][p]:
+            return f"turn {p + 1}", f"Turn over object {p + 1} (it is {object_name(s['objects'][p])})"
+        return f"turn {p + 1}", f"Turn over object {p + 1} (never seen)"
+    return f"emperor {a['seat'] + 1}", f"Pass the Emperor card to {seat_ref(a['seat'])}"
+
+
+def legal_actions(state, seat):
+    out = []
+    for a in actions(state, seat):
+        notation, label = _texts(state, a)
+        out.append({"notation": notation, "label": label, "action": dict(a)})
     return out
 
 
@@ -637,10 +692,11 @@ def decide(state, seat, action, rng):
             data["sheep_kept"] = kept if kept in others else state["emperor"]
         evs = [event("resign", **data)]
     else:
-        legal = [item["action"] for item in legal_actions(state, seat)]
-        if action not in legal:
-            raise IllegalAction(_why_not(state, seat, action))
-        action = legal[legal.index(action)]  # the canonical form (True is not 1 here)
+        legal = _actions(state, seat)  # the game runs and the seat plays: checked above
+        try:
+            action = legal[legal.index(action)]  # the canonical form (True is not 1 here)
+        except ValueError:
+            raise IllegalAction(_why_not(state, seat, action)) from None
         evs = _events_for(state, seat, action, rng)
     s = _copy(state)
     for e in evs:

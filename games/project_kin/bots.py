@@ -11,8 +11,7 @@ from . import rules
 
 
 def random_bot(state, seat, rng):
-    legal = rules.legal_actions(state, seat)
-    return rng.choice(legal)["action"]
+    return rules._copy_item(rng.choice(rules._legal(state, seat)))["action"]
 
 
 def _evaluate(state, seat):

@@ -248,19 +248,20 @@ PIECES = load_pieces(os.path.join(HERE, "data", "pieces.json"))
 # --------------------------------------------------------------------------- helpers
 
 def _clone(state):
-    """A fast deep copy of this game's state (its shape is fixed)."""
+    """A copy of this game's state that ``evolve`` can update without touching ``state``.
+
+    ``evolve`` changes only the points, the bomb (and its countdown) and the turn in place, and
+    replaces the other values whole, so those others are shared (``decide`` copies per command).
+    """
     if not state:
         return {}
     bomb = dict(state["bomb"])
     if bomb.get("countdown"):
         bomb["countdown"] = dict(bomb["countdown"])
     return {
-        "options": dict(state["options"]), "pos": state["pos"], "points": list(state["points"]),
-        "bomb": bomb, "turn": dict(state["turn"]),
-        "result": None if state.get("result") is None else {
-            "winners": list(state["result"]["winners"]), "reason": state["result"]["reason"]},
-        "last_roll": list(state["last_roll"]) if state.get("last_roll") else None,
-        "last_move": list(state["last_move"]) if state.get("last_move") else None,
+        "options": state["options"], "pos": state["pos"], "points": list(state["points"]),
+        "bomb": bomb, "turn": dict(state["turn"]), "result": state.get("result"),
+        "last_roll": state.get("last_roll") or None, "last_move": state.get("last_move") or None,
     }
 
 
@@ -318,10 +319,31 @@ def encode_positions(pos):
     return " ".join(f"{k}:{v}" for k, v in pos.items())
 
 
+def _remember(cache, key, value):
+    if len(cache) > 4096:
+        cache.clear()
+    cache[key] = value
+
+
+_MOVED: dict = {}
+
+
 def _setpos(state, **moves):
-    pos = dict(positions(state))
-    pos.update(moves)
-    state["pos"] = encode_positions(pos)
+    # decide applies each event to its working copy, then the caller applies it again to the
+    # same text: the second time is a look-up (and so is reading the new text's positions).
+    text = state["pos"]
+    key = (text, *moves.items())
+    new = _MOVED.get(key)
+    if new is None:
+        pos = dict(positions(state))
+        pos.update(moves)
+        new = _edited(text, moves) if len(pos) == len(positions(state)) else None
+        if new is None:
+            new = encode_positions(pos)
+        _remember(_MOVED, key, new)
+        if new not in _POS_CACHE:
+            _remember(_POS_CACHE, new, pos)
+    state["pos"] = new
 
 
 def _pieces(state):
@@ -339,18 +361,42 @@ def _on_board(state, seat=None):
 
 
 def _occupant(state, node):
-    for pid, loc in positions(state).items():
-        if loc == node:
-            return _mk(pid, loc)
-    return None
+    if node in ZONES:
+        return next((_mk(pid, loc) for pid, loc in positions(state).items() if loc == node), None)
+    pid = _occ_map(state).get(node)
+    return None if pid is None else _mk(pid, node)
 
 
 def _zone(state, seat, zone):
     return [_mk(pid, loc) for pid, loc in positions(state).items() if loc == zone and pseat(pid) == seat]
 
 
+_CENSUS: dict = {}
+
+
+def _census(state):
+    """Per seat: pieces in the Out Pool, pieces on the board, whether the King is in its spawn
+    pool. Cached like ``positions`` (the end-of-turn checks read it after every event)."""
+    text = state["pos"]
+    found = _CENSUS.get(text)
+    if found is None:
+        out, board, king_lost = [0, 0], [0, 0], [False, False]
+        for pid, loc in positions(state).items():
+            seat = 0 if pid[0] == "r" else 1
+            if loc == "out":
+                out[seat] += 1
+            elif loc == "spawn":
+                if pid[1] == "K":
+                    king_lost[seat] = True
+            elif loc not in ZONES:
+                board[seat] += 1
+        found = (tuple(out), tuple(board), tuple(king_lost))
+        _remember(_CENSUS, text, found)
+    return found
+
+
 def _out_count(state, seat):
-    return sum(1 for pid, loc in positions(state).items() if loc == "out" and pseat(pid) == seat)
+    return _census(state)[0][seat]
 
 
 def _is_special(p):
@@ -363,7 +409,8 @@ def _can_back(state, p):
 
 def _active_limit_reached(state, seat):
     """Two enemy pieces out: this seat may only have three active pieces."""
-    return _out_count(state, 1 - seat) >= 2 and len(_on_board(state, seat)) >= 3
+    out, board, _king_lost = _census(state)
+    return out[1 - seat] >= 2 and board[seat] >= 3
 
 
 def turns_left(state):
@@ -373,34 +420,83 @@ def turns_left(state):
     return BOARD["tracker"] - cd["pos"]
 
 
+_OCC_CACHE: dict = {}
+
+
+def _edited(text, moves):
+    """``text`` with the locations of the moved pieces replaced in place (what encoding the
+    updated positions gives, without re-encoding every piece); None if a piece is not found."""
+    text = " " + text
+    for pid, loc in moves.items():
+        start = text.find(f" {pid}:")
+        if start < 0:
+            return None
+        start += len(pid) + 2
+        end = text.find(" ", start)
+        text = text[:start] + loc + (text[end:] if end >= 0 else "")
+    return text[1:]
+
+
 def _occ_map(state):
-    return {loc: pid for pid, loc in positions(state).items() if loc not in ZONES}
+    """{node: piece id} of the pieces on the board. Read-only (shared, cached like ``positions``)."""
+    text = state["pos"]
+    found = _OCC_CACHE.get(text)
+    if found is None:
+        found = {}
+        for pid, loc in positions(state).items():
+            if loc not in ZONES:
+                found.setdefault(loc, pid)  # the first, as a scan of the positions finds it
+        _remember(_OCC_CACHE, text, found)
+    return found
 
 
-def _blocks(occ, node, seat):
-    """Whether a piece of ``seat`` may not move past ``node``."""
-    pid = occ.get(node)
-    if pid is None or pseat(pid) == seat:
-        return False
-    nd = BOARD["nodes"][node]
-    if nd["kind"] == "guard" and nd["seat"] != seat:
-        return True
-    return ptype(pid) == "wall"
+_BLOCKERS: dict = {}
 
 
-def _destinations(state, p, roll):
-    """Reachable end nodes for piece p with a roll: {dest: (direction, path)}."""
+def _blockers(state, seat):
+    """The nodes a piece of ``seat`` may not move past: an enemy piece on the other side's guard,
+    or an enemy Wall. Shared, cached."""
+    key = (state["pos"], seat)
+    found = _BLOCKERS.get(key)
+    if found is None:
+        mine, guards = PREFIX[seat], _ENEMY_GUARDS[seat]
+        found = frozenset(node for node, pid in _occ_map(state).items()
+                          if pid[0] != mine and (node in guards or ptype(pid) == "wall")) or _NOTHING
+        _remember(_BLOCKERS, key, found)
+    return found
+
+
+_NOTHING: frozenset = frozenset()
+# per seat, the guard nodes of the other side
+_ENEMY_GUARDS = [frozenset(n for n, nd in BOARD["nodes"].items() if nd["kind"] == "guard" and nd["seat"] != seat)
+                 for seat in (0, 1)]
+
+
+_DESTINATIONS: dict = {}
+
+
+def _destinations(state, p, roll, blockers=None):
+    """Reachable end nodes for piece p with a roll: {dest: (direction, path)}. Read-only (shared:
+    the walk depends only on the cache key, so it is made once)."""
     seat = p["seat"]
-    enemy_base = BOARD["base"][1 - seat]
     steps = 1 if p["type"] == "wall" else roll
-    dirs = ["forward"]
-    if roll == 1 or _can_back(state, p):
-        dirs.append("backward")
+    back = roll == 1 or _can_back(state, p)
+    if blockers is None:
+        blockers = _blockers(state, seat)
+    key = (seat, p["at"], steps, back, blockers)
+    found = _DESTINATIONS.get(key)
+    if found is None:
+        found = _walk(seat, p["at"], steps, back, blockers)
+        _remember(_DESTINATIONS, key, found)
+    return found
+
+
+def _walk(seat, start, steps, back, blockers):
+    enemy_base = BOARD["base"][1 - seat]
     found = {}
-    occ = _occ_map(state)
-    for d in dirs:
+    for d in ("forward", "backward") if back else ("forward",):
         adj = BOARD["fwd"][seat] if d == "forward" else BOARD["back"][seat]
-        stack = [(p["at"], steps, [p["at"]])]
+        stack = [(start, steps, [start])]
         while stack:
             node, left, path = stack.pop()
             for nxt, kind in adj[node]:
@@ -411,7 +507,7 @@ def _destinations(state, p, roll):
                 if kind in ("dotted", "loop") or rem == 0:
                     found.setdefault(nxt, (d, npath))
                     continue
-                if nxt == enemy_base or _blocks(occ, nxt, seat):
+                if nxt == enemy_base or nxt in blockers:
                     continue  # must land exactly there
                 stack.append((nxt, rem, npath))
     return found
@@ -434,28 +530,32 @@ def _enemy_base_dir(seat, node):
 def _move_actions(state, seat):
     t = state["turn"]
     roll = t["roll"]
-    pieces = _on_board(state, seat)
+    pos = positions(state)
+    pids = sorted(pid for pid, loc in pos.items() if loc not in ZONES and pseat(pid) == seat)
     if t.get("piece"):
-        pieces = [p for p in pieces if p["id"] == t["piece"]]
+        pids = [pid for pid in pids if pid == t["piece"]]
     out = []
     occmap = _occ_map(state)
+    blockers = _blockers(state, seat)
     points = state["points"][seat]
-    for p in sorted(pieces, key=lambda q: q["id"]):
-        if p["type"] == "bulldozer":
+    for pid in pids:
+        if ptype(pid) == "bulldozer":
             continue
-        for dest, (_d, _path) in sorted(_destinations(state, p, roll).items()):
+        p = _mk(pid, pos[pid])
+        for dest in sorted(_destinations(state, p, roll, blockers)):
             opid = occmap.get(dest)
-            occ = _mk(opid, dest) if opid else None
-            base = f"move {p['id']} {dest}"
-            label = f"Move {_pname(p)} to {_nname(dest)}"
-            if occ is None or occ["seat"] != seat:
+            if opid is None:
+                out.append(_plain_move(pid, dest))
+                continue
+            base, label = _move_texts(pid, dest)
+            occ = _mk(opid, dest)
+            if occ["seat"] != seat:
                 act = {"type": "move", "piece": p["id"], "to": dest}
-                if occ is not None and state["bomb"]["carrier"] == occ["id"]:
+                if state["bomb"]["carrier"] == occ["id"]:
                     out.append(_item(base + " steal", label + ", taking the bomb carrier and stealing the bomb", dict(act, bomb="steal")))
                     out.append(_item(base + " reset", label + ", taking the bomb carrier and resetting the bomb", dict(act, bomb="reset")))
                 else:
-                    extra = f", taking {_pname(occ)}" if occ else ""
-                    out.append(_item(base, label + extra, act))
+                    out.append(_item(base, label + f", taking {_pname(occ)}", act))
                 continue
             # a friendly piece on the destination
             if p["type"] == "sage" and _tkc(state):
@@ -483,21 +583,40 @@ def _move_actions(state, seat):
     return out
 
 
+@functools.lru_cache(maxsize=4096)
+def _move_texts(pid, dest):
+    """The notation and label of moving a piece to a node (the same texts every time)."""
+    return f"move {pid} {dest}", f"Move {_pname(_mk(pid, 'spawn'))} to {_nname(dest)}"
+
+
+@functools.lru_cache(maxsize=8192)
+def _plain_move(pid, dest):
+    """The item of a move to an empty node: the same every time, so one shared item (lists of
+    legal actions are read-only; ``legal_actions`` hands out copies)."""
+    base, label = _move_texts(pid, dest)
+    return _item(base, label, {"type": "move", "piece": pid, "to": dest})
+
+
 def _item(notation, label, action):
     return {"notation": notation, "label": label, "action": action}
 
 
+_ROLL = _item("roll", "Roll the d4 and move", {"type": "roll"})
+# shared items, like every item of the cached lists of legal actions
+_SPAWN = {k: _item("spawn", "Spawn a piece on your base and move it", {"type": "spawn", "kind": k}) if k == "normal"
+          else _item(f"spawn {k}", f"Spawn your {k} piece on your base" + ("" if k == "bulldozer" else " and move it"),
+                     {"type": "spawn", "kind": k})
+          for k in ("normal", "final", "king", *SPECIALS)}
+
+
 def _start_actions(state, seat):
-    out = [_item("roll", "Roll the d4 and move", {"type": "roll"})]
+    out = [_ROLL]
     base = BOARD["base"][seat]
-    if _occupant(state, base) is None and not _active_limit_reached(state, seat):
-        kinds = sorted({p["type"] for p in _zone(state, seat, "spawn")}, key=_type_order)
-        for k in kinds:
-            if k == "normal":
-                out.append(_item("spawn", "Spawn a piece on your base and move it", {"type": "spawn", "kind": k}))
-            else:
-                out.append(_item(f"spawn {k}", f"Spawn your {k} piece on your base" + ("" if k == "bulldozer" else " and move it"),
-                                 {"type": "spawn", "kind": k}))
+    if base not in _occ_map(state) and not _active_limit_reached(state, seat):
+        mine = PREFIX[seat]
+        kinds = sorted({ptype(pid) for pid, loc in positions(state).items() if loc == "spawn" and pid[0] == mine},
+                       key=_type_order)
+        out.extend(_SPAWN[k] for k in kinds)
     bomb = state["bomb"]
     carrier = _piece(state, bomb["carrier"]) if bomb["carrier"] else None
     if carrier is not None and carrier["seat"] == seat:
@@ -579,6 +698,11 @@ def _copy_item(item):
 
 
 def legal_actions(state, seat):
+    return [_copy_item(i) for i in _legal(state, seat)]
+
+
+def _legal(state, seat):
+    """``legal_actions`` without the copies: shared, read-only (bots and ``decide`` only read it)."""
     if not state or state.get("result") or seat is None:
         return []
     t = state["turn"]
@@ -594,7 +718,7 @@ def legal_actions(state, seat):
         if len(_LEGAL_CACHE) > 512:
             _LEGAL_CACHE.clear()
         _LEGAL_CACHE[key] = found
-    return [_copy_item(i) for i in found]
+    return found
 
 
 # --------------------------------------------------------------------------- setup
@@ -671,6 +795,10 @@ def evolve(state, e):
         return state
     if not state:
         return state
+    if t == "turn":  # the commonest event first
+        state["turn"] = {"seat": d["seat"], "number": d["number"], "phase": "start", "roll": None,
+                         "piece": None, "extra": False}
+        return state
     bomb = state["bomb"]
     turn = state["turn"]
     if t == "rolled":
@@ -732,9 +860,6 @@ def evolve(state, e):
         turn["extra"] = True
     elif t in ("no_move", "stayed"):
         pass
-    elif t == "turn":
-        state["turn"] = {"seat": d["seat"], "number": d["number"], "phase": "start", "roll": None,
-                         "piece": None, "extra": False}
     elif t == "game_over":
         state["result"] = {"winners": list(d["winners"]), "reason": d["reason"]}
     return state
@@ -788,7 +913,7 @@ def decide(state, seat, action, rng):
         raise IllegalAction("Only the fuse can set off the bomb.")
     if state["turn"]["seat"] != seat:
         raise IllegalAction("It is not your turn.")
-    legal = legal_actions(state, seat)
+    legal = _legal(state, seat)
     if not any(item["action"] == action for item in legal):
         if typ == "move" and state["turn"]["phase"] == "start":
             raise IllegalAction("Roll the die (or spawn) before moving.")
@@ -836,7 +961,7 @@ def decide(state, seat, action, rng):
 
 
 def _after_roll(b, seat):
-    if not legal_actions(b.s, seat):
+    if not _legal(b.s, seat):
         b.ev("no_move", seat=seat, value=b.s["turn"]["roll"])
         _end_turn(b)
 
@@ -846,7 +971,7 @@ def _do_move(b, seat, action):
     dest = action["to"]
     d, path = _destinations(b.s, p, b.s["turn"]["roll"])[dest]
     occ = _occupant(b.s, dest)
-    b.ev("moved", seat=seat, piece=p["id"], frm=p["at"], to=dest, path=path, direction=d)
+    b.ev("moved", seat=seat, piece=p["id"], frm=p["at"], to=dest, path=list(path), direction=d)
     if action.get("split"):
         f, back = action["split"]
         new = sorted((q for q in _zone(b.s, seat, "extra") if q["type"] == "normal"), key=lambda q: q["id"])[0]
@@ -957,10 +1082,10 @@ def _end_turn(b):
         if owner == seat:
             continue
         for target in targets:
-            victim = _occupant(b.s, target)
-            if victim is not None and victim["seat"] == seat:
-                b.ev("turret_fired", seat=owner, turret=tnode, target=target, piece=victim["id"])
-                b.ev("captured", seat=owner, piece=victim["id"], at=target, by=tnode)
+            victim = _occ_map(b.s).get(target)
+            if victim is not None and pseat(victim) == seat:
+                b.ev("turret_fired", seat=owner, turret=tnode, target=target, piece=victim)
+                b.ev("captured", seat=owner, piece=victim, at=target, by=tnode)
     if _check_end(b):
         return
     # 3. the turn tracker counts down a live bomb
@@ -987,16 +1112,10 @@ def _check_end(b):
         return True
     losers = set()
     reasons = []
-    out, board, king_lost = [0, 0], [0, 0], [False, False]
-    for pid, loc in positions(s).items():
-        seat = 0 if pid[0] == "r" else 1
-        if loc == "out":
-            out[seat] += 1
-        elif loc == "spawn":
-            if pid[1] == "K":
-                king_lost[seat] = True
-        elif loc not in ZONES:
-            board[seat] += 1
+    out, board, king_lost = _census(s)
+    if out[0] < PIECES["pawns"] and out[1] < PIECES["pawns"] and not king_lost[0] and not king_lost[1] \
+            and (out[0] or board[0]) and (out[1] or board[1]):
+        return False  # the common case, decided without building the texts below
     for seat in (0, 1):
         if out[seat] >= PIECES["pawns"]:
             b.ev("game_over", winners=[seat], reason=f"{seat_ref(seat)} got all their pawns to the enemy base")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from games.models import AppendOnly
+from games.models import StreamEvent
 
 
 class League(models.Model):
@@ -31,34 +31,12 @@ class League(models.Model):
         return self.name
 
 
-class EventQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise AppendOnly("league events are append-only")
-
-    def delete(self):
-        raise AppendOnly("league events are append-only")
-
-
-class LeagueEvent(models.Model):
+class LeagueEvent(StreamEvent):
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="events", db_index=False)
-    seq = models.PositiveIntegerField()
-    type = models.CharField(max_length=32)
-    data = models.JSONField(default=dict)
-    at = models.DateTimeField(auto_now_add=True)
-
-    objects = EventQuerySet.as_manager()
 
     class Meta:
         ordering = ["league", "seq"]
         constraints = [models.UniqueConstraint(fields=["league", "seq"], name="league_event_unique_seq")]
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise AppendOnly("league events are append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AppendOnly("league events are append-only")
 
 
 class Division(models.Model):

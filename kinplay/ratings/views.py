@@ -31,7 +31,9 @@ def leaderboard(request, kind):
     k = kinds().get(kind)
     if k is None:
         raise Http404("No such kind of game.")
+    tabs = selectors.kinds_rated()
     paginator = Paginator(selectors.leaderboard(kind), PER_PAGE)
+    paginator.count = next(t["players"] for t in tabs if t["slug"] == kind)  # a cached property: the tabs' count spares its COUNT
     page = paginator.get_page(request.GET.get("page"))
     offset = (page.number - 1) * PER_PAGE
     rows = selectors.ranked_rows(page.object_list, kind, offset)
@@ -39,7 +41,7 @@ def leaderboard(request, kind):
         row["you"] = row["player"] == request.user.username
     mine = selectors.standing_of(request.user, kind)
     return render(request, "ratings/leaderboard.html", {
-        "kind": k, "kinds": selectors.kinds_rated(), "rows": rows, "page": page,
+        "kind": k, "kinds": tabs, "rows": rows, "page": page,
         "my_rank": mine and mine[0], "my_page": mine and (mine[1] - 1) // PER_PAGE + 1,
         "provisional_games": PROVISIONAL_GAMES,
     })

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from games.models import AppendOnly
+from games.models import StreamEvent
 
 
 class Tournament(models.Model):
@@ -41,34 +41,12 @@ class Tournament(models.Model):
         return self.name
 
 
-class EventQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise AppendOnly("tournament events are append-only")
-
-    def delete(self):
-        raise AppendOnly("tournament events are append-only")
-
-
-class TournamentEvent(models.Model):
+class TournamentEvent(StreamEvent):
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="events", db_index=False)
-    seq = models.PositiveIntegerField()
-    type = models.CharField(max_length=32)
-    data = models.JSONField(default=dict)
-    at = models.DateTimeField(auto_now_add=True)
-
-    objects = EventQuerySet.as_manager()
 
     class Meta:
         ordering = ["tournament", "seq"]
         constraints = [models.UniqueConstraint(fields=["tournament", "seq"], name="tournament_event_unique_seq")]
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise AppendOnly("tournament events are append-only")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AppendOnly("tournament events are append-only")
 
 
 class TournamentGame(models.Model):

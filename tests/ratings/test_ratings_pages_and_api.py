@@ -105,6 +105,19 @@ def test_it_pages_the_leaderboard_page(signed_in, alice, bob, tiny, make_user, m
     assert 'class="is-you"' in second
 
 
+def test_it_links_my_rank_to_the_page_my_row_is_on_when_ratings_tie(signed_in, alice, bob, charlie, make_user,
+                                                                      tiny, monkeypatch):
+    from kinplay.ratings import views
+
+    monkeypatch.setattr(views, "PER_PAGE", 1)
+    dora = make_user("dora")
+    won_by(0, game_of(alice, bob))
+    won_by(0, game_of(charlie, dora))  # bob and dora share rank 3; bob, the earlier account, comes first
+    page = signed_in(dora).get(reverse("leaderboard", args=["tiny"])).content.decode()
+    assert 'href="?page=4#me">You are #3</a>' in page
+    assert 'class="is-you"' in signed_in(dora).get(reverse("leaderboard", args=["tiny"]) + "?page=4").content.decode()
+
+
 def test_it_404s_unknown_kinds_and_players_on_the_pages(signed_in, alice):
     client = signed_in(alice)
     assert client.get(reverse("leaderboard", args=["chess"])).status_code == 404

@@ -268,7 +268,7 @@ def test_it_raises_an_error_django_maps_to_its_own_exceptions(stored):
 
 @pytest.mark.django_db
 def test_it_has_the_database_refuse_a_queryset_that_bypasses_the_model_guard(stored):
-    """Even code that builds a plain QuerySet (skipping EventQuerySet's guard) cannot change
+    """Even code that builds a plain QuerySet (skipping AppendOnlyQuerySet's guard) cannot change
     history: the trigger is the last line."""
     before = _event_rows(stored)
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():

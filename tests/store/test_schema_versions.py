@@ -1,8 +1,10 @@
 """Event schema versions, upcasting on read, and snapshots an older engine built (games.schema)."""
 
+import io
 import types
 
 import pytest
+from django.core.management import CommandError, call_command
 
 from games import projections, schema, selectors, services
 from games.engine import canonical, event, replay
@@ -132,3 +134,57 @@ def test_it_rebuilds_the_snapshots_and_game_row_the_moves_wrote(alice, bob, sett
     assert list(Snapshot.objects.filter(game=game).order_by("seq").values_list("seq", "state")) == snapshots
     assert Game.objects.values("version", "status", "to_act", "result").get(pk=game.pk) == row
     assert get(game.kind).rules.result(load_state(game, cached=False)) == row["result"]
+
+
+def _announcing(rules):
+    """Version 2 of the tiny game's rules: a played card is announced (the same move now
+    decides other events; evolve reads them as before)."""
+    old_decide = tinygame.decide
+
+    def decide(state, seat, action, rng):
+        return [event("played", **e["data"], announced=True) if e["type"] == "played" else e
+                for e in old_decide(state, seat, action, rng)]
+
+    rules.RULES_VERSION, rules.decide = 2, decide
+
+
+def _verify(game):
+    out = io.StringIO()
+    call_command("verify_game", game.pk, stdout=out)
+    return out.getvalue()
+
+
+def test_it_verifies_a_game_played_before_a_rules_change_and_says_what_it_could_not_prove(tiny, alice, bob, settings):
+    settings.SNAPSHOT_EVERY = 2
+    game = _game(alice, cards=3)
+    step(game)
+    step(game)  # the deal and two cards under version 1
+    _announcing(tiny.rules)  # a deploy changes the rules mid-game
+    states.clear()
+    game = finish(game)
+    commands = Event.objects.filter(game=game, command__isnull=False).order_by("seq").values_list("command", flat=True)
+    assert [c["rules"] for c in commands] == [1, 1, 1, 2, 2, 2, 2]
+
+    out = _verify(game)
+    assert "played under rules versions 1 and 2; today's rules are version 2" in out
+    assert "3 command(s) decided under older rules, 2 of them give other events today" in out
+    assert "1 snapshot(s) built under another rules version skipped" in out
+    assert f"OK: game {game.pk}, 7 events (re-derived from the revealed seed: 5 of 7 commands" in out
+    assert "MISMATCH" not in out
+
+
+def test_it_still_calls_a_difference_under_todays_rules_a_mismatch(tiny, alice, bob):
+    game = finish(_game(alice))
+    assert "Note" not in _verify(game)
+    old_result = tiny.rules.result
+    tiny.rules.result = lambda state: old_result(state) and {**old_result(state), "winners": []}  # scoring changed
+
+    with pytest.raises(CommandError, match=r"the game row \(to_act/result\) differs from the replay"):
+        _verify(game)  # the engine changed without saying so: the read model is wrong for today's rules
+
+    tiny.rules.RULES_VERSION = 2  # said so: the game was played under version 1
+    out = _verify(game)
+    assert "played under rules version 1; today's rules are version 2" in out
+    assert "differs from the replay with today's rules: expected" in out
+    assert "every roll and shuffle still re-derived" in out
+    assert "OK: game" in out and "(every roll and shuffle re-derived from the revealed seed)" in out

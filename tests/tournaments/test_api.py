@@ -108,6 +108,11 @@ def test_it_answers_any_creation_body_with_a_4xx_or_a_tournament_never_a_500(api
     assert set(r.json()) >= ({"id", "standings"} if r.status_code == 201 else {"error", "detail"})
 
 
+def test_it_refuses_a_body_it_does_not_read_as_its_schema_says(api, alice):
+    r = api(alice).post("/api/tournaments/", "name=Winter duel", content_type="text/plain")
+    assert r.status_code == 415 and r.json()["error"] and not Tournament.objects.exists()
+
+
 def test_it_lets_a_player_leave_and_come_back_while_registration_is_open(api, alice, bob):
     tid = create(api(alice)).json()["id"]
     api(bob).post(f"/api/tournaments/{tid}/join/")

@@ -43,7 +43,7 @@ def test_it_says_a_bot_played_when_a_turn_times_out_and_the_game_still_verifies(
     for who in ("alice", "bob"):  # the move made for them follows in the same line, as the spectator sees it
         assert f"{who}'s time ran out: a bot played for them — {who} has chosen their favourites." in texts
     rows = list(Event.objects.filter(game=game, type="timed_out"))
-    assert [r.command for r in rows] == [{"platform": "timed_out"}] * 2
+    assert [r.command for r in rows] == [{"platform": "timed_out", "rules": 1}] * 2
     assert first_mismatch(game) is None
     finish(game)  # the seed is revealed: every command is decided again, the timeouts skipped
     game.refresh_from_db()
