@@ -74,7 +74,7 @@ def _writers(model, fields: tuple, alias: str):
     for name in fields:
         field = model._meta.get_field(name)
         kind = field.get_internal_type()
-        if kind in conn.ops.integer_field_ranges:
+        if kind in conn.ops.integer_field_ranges and not kind.endswith("AutoField"):  # primary keys: Django's way
             write = partial(conn.ops.adapt_integerfield_value, internal_type=kind)
         elif kind == "DateTimeField":  # aware times only (timezone.now()): no naive-time warning to give
             write = conn.ops.adapt_datetimefield_value
