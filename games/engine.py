@@ -198,7 +198,12 @@ def apply(rules: Rules, state: State, events: Iterable[Event]) -> State:
 
 def canonical(data: Any) -> str:
     """One text for equal data: used to compare states and events."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return _CANONICAL.encode(data)
+
+
+# json.dumps(data, sort_keys=True, separators=(",", ":")) without building an encoder per call
+# (Karenza's evolve writes one text per event)
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 
 
 def find_legal(rules: Rules, state: State, seat: int, *, action: Action | None = None,

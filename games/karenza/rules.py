@@ -409,9 +409,11 @@ def _counts(hand):
 
 def _addon_sequences(counts, role):
     """Every distinct ordered pile of add-ons (bottom first) from the hand, for a technique of ``role``."""
-    usable = sorted(c for c in counts if CARDS[c]["type"] == "ability" and CARDS[c]["ability"] == "addon"
-                    and CARDS[c]["applies_to"] in ("any", role))
+    addons = _ADDONS[role]
+    usable = sorted(c for c in counts if c in addons)
     out = [[]]
+    if not usable:
+        return out
 
     def grow(prefix, left):
         for code in usable:
@@ -424,6 +426,12 @@ def _addon_sequences(counts, role):
 
     grow([], {c: counts[c] for c in usable})
     return out
+
+
+# the add-on cards that may go on a technique of each role
+_ADDONS = {role: frozenset(c for c, card in CARDS.items() if card["type"] == "ability" and card["ability"] == "addon"
+                           and card["applies_to"] in ("any", role))
+           for role in ("attack", "defence")}
 
 
 def _fits_chain(player, card, addons):
@@ -463,19 +471,30 @@ def _plays(state, seat, role, full=True):
     counts = _counts(p["hand"])
     out = []
     attack = state["attack"]
+    verb = "attack" if role == "attack" else "defend"
+    addon_piles = None  # the same for every technique of the hand (add-ons are never techniques)
+    end = chain_end(p)
     for code in sorted(counts):
         card = CARDS[code]
         if card.get("function") != role:
             continue
-        piles = _addon_sequences({c: n - (c == code) for c, n in counts.items()}, role) \
-            if card["type"] == "technique" else [[]]
+        if card["type"] == "technique":
+            if addon_piles is None:
+                addon_piles = _addon_sequences(counts, role)
+            piles = [list(pile) for pile in addon_piles]  # each action its own list
+        else:
+            piles = [[]]
         for pile in piles:
-            if not _fits_chain(p, card, pile):
+            # _fits_chain, with the chain's end looked up once
+            if (card["type"] == "technique" and end is not None and card["trajectory"][0] != end
+                    and not any(CARDS[a]["effect"]["op"] == "ignore_chain" for a in pile)):
+                continue
+            if not full and role == "attack":  # no power needed: attacks have no minimum
+                out.append({"action": {"type": verb, "card": code, "addons": pile}})
                 continue
             power = card_power(state, seat, card, pile, role)
             if role == "defence" and power < attack["min_defence"]:
                 continue
-            verb = "attack" if role == "attack" else "defend"
             if not full:
                 out.append({"action": {"type": verb, "card": code, "addons": pile}})
                 continue

@@ -6,8 +6,8 @@ from . import rules
 
 
 def random_bot(state, seat, rng):
-    legal = rules.legal_actions(state, seat)
-    return rng.choice(legal)["action"]
+    """A legal move chosen uniformly (from the moves without their texts)."""
+    return rng.choice(rules.actions(state, seat))
 
 
 def _net_self_gain(key, seat, view):

@@ -11,7 +11,7 @@ import os
 import re
 from typing import Any
 
-from games.engine import IllegalAction, event, seat_ref
+from games.engine import IllegalAction, seat_ref
 
 SLUG = "kenta"
 NAME = "Kenta"
@@ -233,6 +233,7 @@ CARDS, CARD_ORDER = load_cards(os.path.join(DATA_DIR, "cards.json"))
 LENGTH = BOARD["length"]
 HOT = BOARD["hot_spots"]
 STOP_TOTAL = sum(c["copies"] for c in CARDS.values() if c["stop"])
+STOP_KEYS = [k for k, c in CARDS.items() if c["stop"]]
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
 
@@ -241,7 +242,10 @@ def square(pos):
 
 
 def _hand_sort(hand):
-    hand.sort(key=CARD_ORDER.index)
+    hand.sort(key=_CARD_RANK.__getitem__)
+
+
+_CARD_RANK = {k: i for i, k in enumerate(CARD_ORDER)}
 
 
 # --------------------------------------------------------------------------------------------
@@ -327,7 +331,8 @@ def valid_targets(s, seat):
 
 def stop_possible(s):
     """False only when every STOP card lies face up in the discard pile (public knowledge)."""
-    return sum(1 for k in cards_of(s["discard"]) if CARDS[k]["stop"]) < STOP_TOTAL
+    discard = cards_of(s["discard"])
+    return sum(discard.count(k) for k in STOP_KEYS) < STOP_TOTAL
 
 
 def movers(s, eff):
@@ -392,7 +397,154 @@ def pending(s):
 def evolve(state, e):
     t, d = e["type"], e["data"]
     s = state
-    if t == "setup":
+    # the commonest events first (a replay tries each type in turn)
+    if t == "draw":
+        s["pile"] = s["pile"].partition(" ")[2]
+        if d["kept"]:
+            hand = _hand(s, d["seat"])
+            hand.append(d["card"])
+            _hand_sort(hand)
+        else:
+            s["discard"] = _discard(s["discard"], d["card"])
+    elif t == "move":
+        pos = s["pos"] = s["pos"][:]  # replaced, not changed: decide's working copy shares it
+        for m in d["moves"]:
+            pos[m["seat"]] = m["to"]
+    elif t == "pass":
+        r = s["react"]
+        if r is not None:
+            if d["seat"] in r["waiting"]:
+                r = _own(s, "react")
+                _own(r, "waiting").remove(d["seat"])
+            if not r["waiting"]:
+                s["react"] = None
+    elif t == "vote":
+        v = s["vote"]
+        if v is not None:
+            v = _own(s, "vote")
+            _own(v, "ballots")[d["seat"]] = d.get("marker")
+            if d["seat"] in v["waiting"]:
+                _own(v, "waiting").remove(d["seat"])
+    elif t == "act":
+        s["stage"] = "after_act"
+    elif t == "cards":
+        s["stage"] = "cards"
+    elif t == "turn":
+        s.update(active=d["seat"], stage="roll", uses=0, dice=None, value=None, playing=None)
+        s["turn_no"] += 1
+    elif t == "roll":
+        s["dice"] = {"black": d["black"], "white": d["white"]}
+        if d["black"] == d["white"]:
+            s["disc"] = "white" if s["disc"] == "black" else "black"
+            s["value"] = d["black"]
+            s["stage"] = "doubles"
+        else:
+            s["stage"] = "choose"
+    elif t == "effect":
+        p = _own(s, "playing")
+        p["step"] += 1
+        p["dirs"] = []
+        if "target" in d:
+            p["target"] = d["target"]
+    elif t == "die":
+        s["disc"] = d["color"]
+        s["value"] = d["value"]
+        s["stage"] = "action"
+    elif t == "swap":
+        _take(_hand(s, d["seat"]), d["card"])
+        s["discard"] = _discard(s["discard"], d["card"])
+        s["uses"] += 1
+    elif t == "announce":
+        _take(_hand(s, d["seat"]), d["card"])
+        s["playing"] = {"seat": d["seat"], "card": d["card"], "step": 0, "target": None,
+                        "dirs": [], "given": False}
+        s["uses"] += 1
+        s["stage"] = "resolve"
+        s["react"] = {"waiting": list(d["window"])} if d["window"] else None
+    elif t == "done":
+        p = s["playing"]
+        if p is not None and not p["given"]:
+            s["discard"] = _discard(s["discard"], p["card"])
+        if p is not None:
+            s["last_card"] = {"seat": p["seat"], "card": p["card"], "stopped_by": None}
+        s["playing"] = None
+        s["stage"] = "cards"
+    elif t == "vote_reveal":
+        v = s["vote"]
+        s["vote"] = None
+        if d["kind"] == "line":
+            s["line"] = d["line"]
+        if v is not None and not s["race_over"]:
+            s["stage"] = v["next"]
+    elif t == "vote_open":
+        s["vote"] = {"kind": d["kind"], "why": d["why"], "voters": list(d["voters"]),
+                     "waiting": list(d["voters"]), "ballots": [None] * s["n"],
+                     "candidates": list(d.get("candidates") or []), "next": d["next"]}
+    elif t == "hot":
+        i = HOT.index(d["square"])
+        hot_passed = s["hot_passed"] = s["hot_passed"][:]  # replaced, not changed (as "move")
+        hot_passed[i] = hot_passed[i][:]
+        points = s["points"] = s["points"][:]
+        for seat, pts in zip(d["seats"], d["points"]):
+            if seat not in hot_passed[i]:
+                hot_passed[i].append(seat)
+            points[seat] += pts
+    elif t == "line":
+        s["line"] = d["line"]
+        if "stage" in d:
+            s["stage"] = d["stage"]
+    elif t == "dir":
+        p = _own(s, "playing")
+        p["dirs"] = p["dirs"] + [[d["mover"], d["dir"]]]
+    elif t == "hot_stop":
+        s["stage"] = "hot_line"
+    elif t == "stop":
+        _take(_hand(s, d["seat"]), d["card"])
+        s["discard"] = _discard(s["discard"], d["card"])
+        if s["playing"] is not None:
+            s["discard"] = _discard(s["discard"], s["playing"]["card"])
+            s["points"] = s["points"][:]  # replaced, not changed (as "move")
+            s["points"][s["playing"]["seat"]] += 1
+            s["last_card"] = {"seat": s["playing"]["seat"], "card": s["playing"]["card"],
+                              "stopped_by": d["seat"]}
+        s["playing"] = None
+        s["react"] = None
+        s["stage"] = "cards"
+    elif t == "disc":
+        s["disc"] = d["color"]
+    elif t == "race_end":
+        s["race_over"] = True
+        s["stage"] = "over"
+        s["react"] = None
+        s["end"] = {k: fast_copy(d[k]) for k in ("why", "race_ranks", "objective_points", "card_points",
+                                      "totals", "final", "cards", "hands", "objectives", "line")}
+        s["hands"] = [list(h) for h in d["hands"]]
+        s["objectives"] = list(d["objectives"])
+    elif t == "game_over":
+        s["over"] = True
+        s["vote"] = None
+        s["react"] = None
+        s["stage"] = "over"
+        s["outcome"] = {k: d[k] for k in ("ranks", "scores", "winners", "summary", "why")}
+    elif t == "give":
+        if d["what"] == "hand":
+            _take(_hand(s, d["from"]), d["card"])
+        elif s["playing"] is not None:
+            _own(s, "playing")["given"] = True
+        if d["kept"]:
+            hand = _hand(s, d["to"])
+            hand.append(d["card"])
+            _hand_sort(hand)
+        else:
+            s["discard"] = _discard(s["discard"], d["card"])
+    elif t == "reshuffle":
+        s["pile"] = " ".join(d["pile"])
+        s["discard"] = ""
+        s["pile_round"] = 2
+    elif t == "discard":
+        _take(_hand(s, d["seat"]), d["card"])
+        s["discard"] = _discard(s["discard"], d["card"])
+    elif t == "setup":
         n = d["n"]
         s.clear()
         s.update({
@@ -408,156 +560,23 @@ def evolve(state, e):
         })
         for h in s["hands"]:
             _hand_sort(h)
-    elif t == "turn":
-        s.update(active=d["seat"], stage="roll", uses=0, dice=None, value=None, playing=None)
-        s["turn_no"] += 1
-    elif t == "roll":
-        s["dice"] = {"black": d["black"], "white": d["white"]}
-        if d["black"] == d["white"]:
-            s["disc"] = "white" if s["disc"] == "black" else "black"
-            s["value"] = d["black"]
-            s["stage"] = "doubles"
-        else:
-            s["stage"] = "choose"
-    elif t == "die":
-        s["disc"] = d["color"]
-        s["value"] = d["value"]
-        s["stage"] = "action"
-    elif t == "act":
-        s["stage"] = "after_act"
-    elif t == "vote_open":
-        s["vote"] = {"kind": d["kind"], "why": d["why"], "voters": list(d["voters"]),
-                     "waiting": list(d["voters"]), "ballots": [None] * s["n"],
-                     "candidates": list(d.get("candidates") or []), "next": d["next"]}
-    elif t == "vote":
-        v = s["vote"]
-        if v is not None:
-            v["ballots"][d["seat"]] = d.get("marker")
-            if d["seat"] in v["waiting"]:
-                v["waiting"].remove(d["seat"])
-    elif t == "vote_reveal":
-        v = s["vote"]
-        s["vote"] = None
-        if d["kind"] == "line":
-            s["line"] = d["line"]
-        if v is not None and not s["race_over"]:
-            s["stage"] = v["next"]
-    elif t == "move":
-        for m in d["moves"]:
-            s["pos"][m["seat"]] = m["to"]
-    elif t == "hot":
-        i = HOT.index(d["square"])
-        for seat, pts in zip(d["seats"], d["points"]):
-            if seat not in s["hot_passed"][i]:
-                s["hot_passed"][i].append(seat)
-            s["points"][seat] += pts
-    elif t == "draw":
-        s["pile"] = s["pile"].partition(" ")[2]
-        if d["kept"]:
-            s["hands"][d["seat"]].append(d["card"])
-            _hand_sort(s["hands"][d["seat"]])
-        else:
-            s["discard"] = _discard(s["discard"], d["card"])
-    elif t == "reshuffle":
-        s["pile"] = " ".join(d["pile"])
-        s["discard"] = ""
-        s["pile_round"] = 2
-    elif t == "hot_stop":
-        s["stage"] = "hot_line"
-    elif t == "line":
-        s["line"] = d["line"]
-        if "stage" in d:
-            s["stage"] = d["stage"]
-    elif t == "disc":
-        s["disc"] = d["color"]
-    elif t == "cards":
-        s["stage"] = "cards"
-    elif t == "announce":
-        _take(s["hands"][d["seat"]], d["card"])
-        s["playing"] = {"seat": d["seat"], "card": d["card"], "step": 0, "target": None,
-                        "dirs": [], "given": False}
-        s["uses"] += 1
-        s["stage"] = "resolve"
-        s["react"] = {"waiting": list(d["window"])} if d["window"] else None
-    elif t == "swap":
-        _take(s["hands"][d["seat"]], d["card"])
-        s["discard"] = _discard(s["discard"], d["card"])
-        s["uses"] += 1
-    elif t == "pass":
-        r = s["react"]
-        if r is not None:
-            if d["seat"] in r["waiting"]:
-                r["waiting"].remove(d["seat"])
-            if not r["waiting"]:
-                s["react"] = None
-    elif t == "stop":
-        _take(s["hands"][d["seat"]], d["card"])
-        s["discard"] = _discard(s["discard"], d["card"])
-        if s["playing"] is not None:
-            s["discard"] = _discard(s["discard"], s["playing"]["card"])
-            s["points"][s["playing"]["seat"]] += 1
-            s["last_card"] = {"seat": s["playing"]["seat"], "card": s["playing"]["card"],
-                              "stopped_by": d["seat"]}
-        s["playing"] = None
-        s["react"] = None
-        s["stage"] = "cards"
-    elif t == "effect":
-        p = s["playing"]
-        p["step"] += 1
-        p["dirs"] = []
-        if "target" in d:
-            p["target"] = d["target"]
-    elif t == "dir":
-        s["playing"]["dirs"].append([d["mover"], d["dir"]])
-    elif t == "discard":
-        _take(s["hands"][d["seat"]], d["card"])
-        s["discard"] = _discard(s["discard"], d["card"])
-    elif t == "give":
-        if d["what"] == "hand":
-            _take(s["hands"][d["from"]], d["card"])
-        elif s["playing"] is not None:
-            s["playing"]["given"] = True
-        if d["kept"]:
-            s["hands"][d["to"]].append(d["card"])
-            _hand_sort(s["hands"][d["to"]])
-        else:
-            s["discard"] = _discard(s["discard"], d["card"])
-    elif t == "done":
-        p = s["playing"]
-        if p is not None and not p["given"]:
-            s["discard"] = _discard(s["discard"], p["card"])
-        if p is not None:
-            s["last_card"] = {"seat": p["seat"], "card": p["card"], "stopped_by": None}
-        s["playing"] = None
-        s["stage"] = "cards"
-    elif t == "race_end":
-        s["race_over"] = True
-        s["stage"] = "over"
-        s["react"] = None
-        s["end"] = {k: fast_copy(d[k]) for k in ("why", "race_ranks", "objective_points", "card_points",
-                                      "totals", "final", "cards", "hands", "objectives", "line")}
-        s["hands"] = [list(h) for h in d["hands"]]
-        s["objectives"] = list(d["objectives"])
-    elif t == "game_over":
-        s["over"] = True
-        s["vote"] = None
-        s["react"] = None
-        s["stage"] = "over"
-        s["outcome"] = {k: d[k] for k in ("ranks", "scores", "winners", "summary", "why")}
     elif t == "resign":
         seat = d["seat"]
+        s["resigned"] = s["resigned"][:]  # replaced, not changed (as "move")
         s["resigned"][seat] = True
         v = s["vote"]
         if v is not None:
+            v = _own(s, "vote")
             for key in ("waiting", "voters", "candidates"):
                 if seat in v[key]:
-                    v[key].remove(seat)
-            v["ballots"][seat] = None
+                    _own(v, key).remove(seat)
+            _own(v, "ballots")[seat] = None
             if v["kind"] == "winner" and len(v["candidates"]) <= 1:
                 v["waiting"] = []
         r = s["react"]
         if r is not None and seat in r["waiting"]:
-            r["waiting"].remove(seat)
+            r = _own(s, "react")
+            _own(r, "waiting").remove(seat)
             if not r["waiting"]:
                 s["react"] = None
         if not s["race_over"] and seat == s["active"]:
@@ -581,6 +600,18 @@ def _discard(text, card):
     return f"{text} {card}" if text else card
 
 
+def _own(obj, key):
+    """``obj[key]`` replaced by a copy of its own to change: evolve never changes a list or dict
+    of the state in place, so decide's working copy (``copy_state``) shares them all."""
+    value = obj[key] = obj[key].copy()
+    return value
+
+
+def _hand(s, seat):
+    """A seat's hand, of its own to change (see ``_own``)."""
+    return _own(_own(s, "hands"), seat)
+
+
 def _take(hand, card):
     if card in hand:
         hand.remove(card)
@@ -599,27 +630,9 @@ def fast_copy(x):
 
 
 def copy_state(s):
-    """A copy of a Kenta state deep enough for ``evolve`` (which never mutates 'end' or 'outcome')."""
-    if not s:
-        return {}
-    c = dict(s)
-    for k in ("pos", "points", "resigned", "objectives"):
-        c[k] = s[k][:]
-    c["hands"] = [h[:] for h in s["hands"]]
-    c["hot_passed"] = [h[:] for h in s["hot_passed"]]
-    c["options"] = dict(s["options"])
-    if s["dice"] is not None:
-        c["dice"] = dict(s["dice"])
-    if s["playing"] is not None:
-        p = c["playing"] = dict(s["playing"])
-        p["dirs"] = [d[:] for d in s["playing"]["dirs"]]
-    if s["react"] is not None:
-        c["react"] = {"waiting": s["react"]["waiting"][:]}
-    if s["vote"] is not None:
-        v = c["vote"] = dict(s["vote"])
-        for k in ("voters", "waiting", "ballots", "candidates"):
-            v[k] = s["vote"][k][:]
-    return c
+    """decide's working copy of a Kenta state: a shallow copy, since ``evolve`` replaces every
+    list and dict it changes (``_own``) instead of changing it."""
+    return dict(s) if s else {}
 
 
 class Sim:
@@ -629,7 +642,12 @@ class Sim:
         self.events = []
 
     def emit(self, type_, **data):
-        e = event(type_, **fast_copy(data))
+        # an event never shares a list or dict with the state (evolve keeps some, the state
+        # changes others); ``data`` itself is a fresh dict, and most values are plain
+        for k, v in data.items():
+            if isinstance(v, (dict, list)):
+                data[k] = fast_copy(v)
+        e = {"type": type_, "data": data}
         self.state = evolve(self.state, e)
         self.events.append(e)
         return e
@@ -703,8 +721,10 @@ def award_hot(sim, legs):
         seats = []
         for leg in legs:
             a, b = leg["from"], leg["to"]
-            path = range(a + 1, b + 1) if b > a else range(b, a)
-            if any(x % LENGTH == spot for x in path):
+            lo, hi = (a + 1, b + 1) if b > a else (b, a)
+            # some square of lo..hi-1 is this spot, once around the board or more: the first
+            # square from lo on that is the spot (spot < LENGTH) comes before hi
+            if lo + (spot - lo) % LENGTH < hi:
                 if leg["seat"] not in s["hot_passed"][i] and leg["seat"] not in seats:
                     seats.append(leg["seat"])
         if seats:
@@ -893,7 +913,7 @@ def run(sim):
         s = sim.state
         if s["over"]:
             return
-        if len(players(s)) <= 1:  # before any open vote: the last player left wins at once
+        if s["resigned"].count(False) <= 1:  # before any open vote: the last player left wins at once
             game_over(sim, players(s), "resign")
             return
         if s["vote"] is not None:
@@ -905,8 +925,8 @@ def run(sim):
             return
         if s["react"] is not None:
             return
-        if s["stage"] != "resolve":
-            empty = [p for p in players(s) if not s["hands"][p]]
+        if s["stage"] != "resolve" and not all(s["hands"]):  # some hand is empty
+            empty = [p for p, h in enumerate(s["hands"]) if not h and not s["resigned"][p]]
             if empty:
                 draw(sim, empty[0], "refill")
                 continue
@@ -1007,85 +1027,119 @@ def _color(s, seat):
     return _colors(s)[seat]
 
 
-def legal_actions(state, seat):
+def actions(state, seat):
+    """The seat's legal actions in ``legal_actions``' order, without their texts: what
+    ``decide`` checks an action against and the random bot picks from."""
     s = state
     if not s or s.get("over") or seat is None or not _int(seat) or not 0 <= seat < s["n"]:
         return []
     if s["resigned"][seat]:
         return []
-    out = []
     v = s["vote"]
     if v is not None:
-        if seat in v["waiting"]:
-            if v["kind"] == "line":
-                out.append(_a("vote black", "Hide the black marker (finish line one square forward)",
-                              type="vote", marker="black"))
-                out.append(_a("vote white", "Hide the white marker (finish line one square back)",
-                              type="vote", marker="white"))
-            else:
-                for c in v["candidates"]:
-                    out.append(_a(f"vote {_color(s, c)}", f"Vote for {seat_ref(c)} ({_color(s, c)})",
-                                  type="vote", marker=c))
-        return out  # no "abstain": every voter hides a black or a white marker (only a timeout plays none)
+        if seat not in v["waiting"]:
+            return []
+        if v["kind"] == "line":
+            return [{"type": "vote", "marker": "black"}, {"type": "vote", "marker": "white"}]
+        # no "abstain": every voter hides a black or a white marker (only a timeout plays none)
+        return [{"type": "vote", "marker": c} for c in v["candidates"]]
     r = s["react"]
     if r is not None:
-        if seat in r["waiting"]:
-            out.append(_a("resolve", "Let the card resolve", type="pass"))
-            if any(CARDS[k]["stop"] for k in s["hands"][seat]):
-                out.append(_a("stop", "Play STOP: cancel this card", type="stop"))
-        return out
+        if seat not in r["waiting"]:
+            return []
+        if any(CARDS[k]["stop"] for k in s["hands"][seat]):
+            return [{"type": "pass"}, {"type": "stop"}]
+        return [{"type": "pass"}]
     pend = pending(s)
     if pend is None or pend[0] != seat:
         return []
     _, kind, info = pend
     if kind == "die":
-        for c in ("black", "white"):
-            val = s["dice"][c]
-            what = f"move {val}" if val <= 3 else "draw a card"
-            out.append(_a(c, f"{c.capitalize()} die ({ROMAN[val]}): {what}, disc to {c}",
-                          type="die", color=c))
-    elif kind == "line":
-        out.append(_a("line forward", "Move the finish line one square forward", type="line", dir="forward"))
-        out.append(_a("line back", "Move the finish line one square back", type="line", dir="back"))
-    elif kind == "cards":
-        seen = []
-        for k in s["hands"][seat]:
-            if k in seen:
-                continue
-            seen.append(k)
-            c = CARDS[k]
-            if not c["stop"] and (not c["target"] or valid_targets(s, seat)):
-                out.append(_a(f"play {k}", f"Play {c['name']}", type="play", card=k))
+        return [{"type": "die", "color": "black"}, {"type": "die", "color": "white"}]
+    if kind == "line":
+        return [{"type": "line", "dir": "forward"}, {"type": "line", "dir": "back"}]
+    if kind == "cards":
+        seen = list(dict.fromkeys(s["hands"][seat]))
+        targets = None
+        out = []
         for k in seen:
-            out.append(_a(f"swap {k}", f"Discard {CARDS[k]['name']} and draw a card", type="swap", card=k))
-        out.append(_a("end", "End your turn", type="end"))
-    elif kind == "target":
-        for t in info:
-            out.append(_a(f"target {_color(s, t)}", f"Choose {seat_ref(t)} ({_color(s, t)})",
-                          type="target", seat=t))
-    elif kind == "dir":
+            c = CARDS[k]
+            if c["stop"]:
+                continue
+            if c["target"]:
+                if targets is None:
+                    targets = bool(valid_targets(s, seat))
+                if not targets:
+                    continue
+            out.append({"type": "play", "card": k})
+        out += [{"type": "swap", "card": k} for k in seen]
+        out.append({"type": "end"})
+        return out
+    if kind == "target":
+        return [{"type": "target", "seat": t} for t in info]
+    if kind == "dir":
+        return [{"type": "dir", "mover": info, "dir": "forward"}, {"type": "dir", "mover": info, "dir": "backward"}]
+    if kind == "kenta":
+        return [{"type": "kenta", "choice": "flip"}, {"type": "kenta", "choice": "forward"},
+                {"type": "kenta", "choice": "back"}]
+    if kind == "discard":
+        return [{"type": "discard", "card": k} for k in dict.fromkeys(s["hands"][seat])]
+    if kind == "give":
+        return [{"type": "give", "card": k} for k in dict.fromkeys(s["hands"][seat])]
+    return []
+
+
+def legal_actions(state, seat):
+    return [{"notation": notation, "label": label, "action": a}
+            for a in actions(state, seat) for notation, label in (_texts(state, seat, a),)]
+
+
+def _texts(s, seat, a):
+    """The notation and the label of one of ``actions``."""
+    t = a["type"]
+    if t == "vote":
+        m = a["marker"]
+        if m == "black":
+            return "vote black", "Hide the black marker (finish line one square forward)"
+        if m == "white":
+            return "vote white", "Hide the white marker (finish line one square back)"
+        return f"vote {_color(s, m)}", f"Vote for {seat_ref(m)} ({_color(s, m)})"
+    if t == "pass":
+        return "resolve", "Let the card resolve"
+    if t == "stop":
+        return "stop", "Play STOP: cancel this card"
+    if t == "die":
+        c = a["color"]
+        val = s["dice"][c]
+        what = f"move {val}" if val <= 3 else "draw a card"
+        return c, f"{c.capitalize()} die ({ROMAN[val]}): {what}, disc to {c}"
+    if t == "line" or (t == "kenta" and a["choice"] != "flip"):
+        if a.get("dir", a.get("choice")) == "forward":
+            return "line forward", "Move the finish line one square forward"
+        return "line back", "Move the finish line one square back"
+    if t == "kenta":
+        return "flip", "Flip the Kenta disc"
+    if t == "play":
+        return f"play {a['card']}", f"Play {CARDS[a['card']]['name']}"
+    if t == "swap":
+        return f"swap {a['card']}", f"Discard {CARDS[a['card']]['name']} and draw a card"
+    if t == "end":
+        return "end", "End your turn"
+    if t == "target":
+        return f"target {_color(s, a['seat'])}", f"Choose {seat_ref(a['seat'])} ({_color(s, a['seat'])})"
+    if t == "dir":
+        info = a["mover"]
         col = _color(s, info)
         steps = CARDS[s["playing"]["card"]]["effects"][s["playing"]["step"]]["steps"]
         who = "your pawn" if info == seat else f"{seat_ref(info)}'s pawn ({col})"
-        out.append(_a(f"{col} forward", f"Move {who} {steps} forward", type="dir", mover=info, dir="forward"))
-        out.append(_a(f"{col} back", f"Move {who} {steps} back", type="dir", mover=info, dir="backward"))
-    elif kind == "kenta":
-        out.append(_a("flip", "Flip the Kenta disc", type="kenta", choice="flip"))
-        out.append(_a("line forward", "Move the finish line one square forward", type="kenta", choice="forward"))
-        out.append(_a("line back", "Move the finish line one square back", type="kenta", choice="back"))
-    elif kind == "discard":
-        for k in dict.fromkeys(s["hands"][seat]):
-            out.append(_a(f"discard {k}", f"Discard {CARDS[k]['name']}", type="discard", card=k))
-    elif kind == "give":
-        t = s["playing"]["target"]
-        for k in dict.fromkeys(s["hands"][seat]):
-            out.append(_a(f"give {k}", f"Give {CARDS[k]['name']} to {seat_ref(t)} ({_color(s, t)})",
-                          type="give", card=k))
-    return out
-
-
-def _a(notation, label, **action):
-    return {"notation": notation, "label": label, "action": action}
+        if a["dir"] == "forward":
+            return f"{col} forward", f"Move {who} {steps} forward"
+        return f"{col} back", f"Move {who} {steps} back"
+    if t == "discard":
+        return f"discard {a['card']}", f"Discard {CARDS[a['card']]['name']}"
+    # give
+    to = s["playing"]["target"]
+    return f"give {a['card']}", f"Give {CARDS[a['card']]['name']} to {seat_ref(to)} ({_color(s, to)})"
 
 
 def decide(state, seat, action, rng):
@@ -1099,12 +1153,12 @@ def decide(state, seat, action, rng):
     if s["resigned"][seat]:
         raise IllegalAction("You have resigned from this game.")
     sim = Sim(s, rng)
-    if action == {"type": "resign"}:
+    if action.get("type") == "resign" and len(action) == 1:  # action == {"type": "resign"}
         sim.emit("resign", seat=seat)
         run(sim)
         return sim.events
     timed_out = action == NO_MARKER and s["vote"] is not None and seat in s["vote"]["waiting"]
-    if not timed_out and action not in [item["action"] for item in legal_actions(s, seat)]:
+    if not timed_out and action not in actions(s, seat):
         if not to_act(s).get(seat):
             raise IllegalAction("It is not your move now.")
         raise IllegalAction("That is not one of your moves now.")

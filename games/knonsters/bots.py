@@ -6,7 +6,10 @@ from games.knonsters import rules
 
 
 def random_bot(state, seat, rng):
-    """A legal action chosen uniformly."""
+    """A legal action chosen uniformly: on a turn from the lean ``hand_choices`` (the same
+    moves in the same order as ``legal_actions``, so the same pick, without a label each)."""
+    if rules.to_act(state).get(seat, {}).get("kind") == "turn":
+        return rules.hand_action(state, rng.choice(rules.hand_choices(state, seat)))
     return rng.choice(rules.legal_actions(state, seat))["action"]
 
 

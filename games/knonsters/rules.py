@@ -6,6 +6,7 @@ Pure rules (games/engine.py contract). Interpretations: games/knonsters/RULES.md
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from itertools import permutations
 from pathlib import Path
 
@@ -152,6 +153,7 @@ CARDS = DECK["cards"]
 POWERS = DECK["powers"]
 GOAL = DECK["finish"]          # the first square past the finish line (61)
 FINISHED_FOR_END = 3
+HAND_LIMIT = DECK["hand_limit"]
 
 POWER_TEXT = {
     "back_then_forward": "moves back 5, plays its up-to-20 card or a card of its rank, then moves 5 forward",
@@ -206,26 +208,39 @@ def ranks(pos: dict, podium: list) -> dict:
     """Knonster -> rank: how many are in front (finished ones count) plus one."""
     out = {}
     base = len(podium) + 1
-    running = [pos[k] for k in KNONSTERS if k not in podium]
+    # in the running positions sorted best first, a position's first index is how many are in front
+    running = sorted([pos[k] for k in KNONSTERS if k not in podium], reverse=True)
     for k in KNONSTERS:
         if k in podium:
             out[k] = podium.index(k) + 1
         else:
-            p = pos[k]
-            out[k] = base + sum(1 for o in running if o > p)
+            out[k] = base + running.index(pos[k])
     return out
 
 
 def with_rank(pos: dict, podium: list, rank: int):
     """The only Knonster with this rank, or None if there is none or several."""
-    found = [k for k, r in ranks(pos, podium).items() if r == rank]
-    return found[0] if len(found) == 1 else None
+    if rank <= len(podium):
+        return podium[rank - 1] if rank >= 1 else None
+    # the same answer as looking ``rank`` up in ``ranks``, without building them all (a rank
+    # card asks this on every move): the running Knonster with rank - len(podium) - 1 in front
+    running = sorted([pos[k] for k in KNONSTERS if k not in podium], reverse=True)
+    ahead = rank - len(podium) - 1
+    if ahead >= len(running):
+        return None
+    p = running[ahead]
+    if (ahead and running[ahead - 1] == p) or (ahead + 1 < len(running) and running[ahead + 1] == p):
+        return None  # nobody has this rank (a tie in front of it), or several share it
+    for k in KNONSTERS:
+        if pos[k] == p and k not in podium:
+            return k
+    return None
 
 
 def leader_pos(pos: dict, podium: list) -> int:
     if podium:
         return GOAL
-    return max(pos[k] for k in KNONSTERS)
+    return max(map(pos.__getitem__, KNONSTERS))
 
 
 def card_effect(pos: dict, podium: list, code: str):
@@ -292,21 +307,29 @@ def _power_fits(power, card):
     return kind == "follow"
 
 
+def has_effect(pos, podium, code) -> bool:
+    """Whether playing ``code`` (no superpower) moves anything: ``bool(simulate(...))``."""
+    return len(podium) < FINISHED_FOR_END and card_effect(pos, podium, code)[1] > 0
+
+
 def simulate(pos, podium, code, power=None):
     """The moves of playing ``code`` (with ``power``: a Knonster's superpower).
 
     Returns the list of moves (empty: the card has no effect) or None when the
     superpower cannot be used with this card.
     """
-    c = CARDS[code]
     if power is None:
         if len(podium) >= FINISHED_FOR_END:
             return []
         k, steps = card_effect(pos, podium, code)
         if steps <= 0:
             return []
-        new = min(GOAL, pos[k] + steps)
-        return [{"knonster": k, "from": pos[k], "to": new, "place": len(podium) + 1 if new >= GOAL else None}]
+        old = pos[k]
+        new = old + steps
+        if new >= GOAL:
+            return [{"knonster": k, "from": old, "to": GOAL, "place": len(podium) + 1}]
+        return [{"knonster": k, "from": old, "to": new, "place": None}]
+    c = CARDS[code]
     if not _power_fits(power, c):
         return None
     race = _Race(pos, podium)
@@ -393,11 +416,37 @@ def player_ranks(state: dict, podium=None) -> list:
 def is_decided(state: dict) -> bool:
     """True when no way the race can still end changes the ranking of the players."""
     podium = state["podium"]
-    active = [s for s in range(state["n"]) if not state["resigned"][s]]
-    if not podium and len({tuple(sorted(state["favs"][s] or [])) for s in active}) > 1:
+    resigned = state["resigned"]
+    if not podium:
         # nobody finished yet: "nobody ever finishes" ties everyone, while a Knonster
         # chosen by some players only separates them
-        return False
+        chosen = None
+        for s, favs in enumerate(state["favs"]):
+            if not resigned[s]:
+                mine = sorted(favs or [])
+                if chosen is None:
+                    chosen = mine
+                elif mine != chosen:
+                    return False
+    # the answer only changes when a Knonster finishes, a player resigns or a power is used,
+    # and the race asks after every move: answers are kept by everything they depend on
+    return _decided((
+        state["n"], bool(state["options"].get("win_bet")), bool(state["options"].get("superpowers")),
+        tuple(podium), tuple(resigned), tuple(tuple(f) if f else None for f in state["favs"]),
+        tuple(state["bets"]), tuple(state["powers_used"]), tuple(tuple(r) for r in state["revealed"])))
+
+
+@lru_cache(maxsize=4096)
+def _decided(key: tuple) -> bool:
+    n, win_bet, superpowers, podium, resigned, favs, bets, powers_used, revealed = key
+    state = {"n": n, "options": {"win_bet": win_bet, "superpowers": superpowers}, "podium": list(podium),
+             "resigned": list(resigned), "favs": [list(f) if f else None for f in favs], "bets": list(bets),
+             "powers_used": list(powers_used), "revealed": [list(r) for r in revealed]}
+    return _is_decided(state, [s for s in range(n) if not resigned[s]])
+
+
+def _is_decided(state: dict, active: list) -> bool:
+    podium = state["podium"]
     rest = [k for k in KNONSTERS if k not in podium]
     outcomes = []
     for length in range(0, FINISHED_FOR_END - len(podium) + 1):
@@ -465,12 +514,13 @@ def setup(n, options, rng):
 def _fresh_deal(state, hands, first, deal_no):
     n = state["n"]
     state["hands"] = [list(h) for h in hands]
-    pile = list(DECK["deck"])
+    # the deck less the cards dealt, sorted (counted rather than removed one by one)
+    left = dict(_DECK_COUNTS)
     for h in hands:
         for c in h:
-            if c in pile:
-                pile.remove(c)
-    state["pile"] = sorted(pile)
+            if left.get(c):
+                left[c] -= 1
+    state["pile"] = [c for c in _DECK_CODES for _ in range(left[c])]
     state["pos"] = {k: 0 for k in KNONSTERS}
     state["podium"] = []
     state["favs"] = [None] * n
@@ -485,9 +535,21 @@ def _fresh_deal(state, hands, first, deal_no):
     state["last"] = None
 
 
+_DECK_CODES = sorted(set(DECK["deck"]))
+_DECK_COUNTS = {c: DECK["deck"].count(c) for c in _DECK_CODES}
+
+
 def evolve(state, ev):
     t, d = ev["type"], ev["data"]
-    if t == "setup":
+    if t == "played":
+        _played(state, d)
+    elif t == "drew":
+        hands = _replaced(state, "hands")
+        hand = hands[d["seat"]] = hands[d["seat"]] + [d["card"]]
+        hand.sort()
+        if d["card"] in state["pile"]:
+            _replaced(state, "pile").remove(d["card"])
+    elif t == "setup":
         n = d["n"]
         state.clear()
         state.update({
@@ -498,47 +560,26 @@ def evolve(state, ev):
     elif t == "restarted":
         _fresh_deal(state, d["hands"], d["first"], state["deal_no"] + 1)
     elif t == "chosen":
-        state["favs"][d["seat"]] = list(d["knonsters"])
-        state["bets"][d["seat"]] = d.get("bet")
+        _replaced(state, "favs")[d["seat"]] = list(d["knonsters"])
+        _replaced(state, "bets")[d["seat"]] = d.get("bet")
     elif t == "race_started":
         state["phase"] = "race"
         state["turn"] = d["first"]
-    elif t == "played":
-        seat = d["seat"]
-        hand = state["hands"][seat]
-        if d["card"] in hand:
-            hand.remove(d["card"])
-        for m in d["moves"]:
-            state["pos"][m["knonster"]] = m["to"]
-            if m["place"] is not None and m["knonster"] not in state["podium"]:
-                state["podium"].append(m["knonster"])
-            state["moved"][seat][KNONSTERS.index(m["knonster"])] += m["to"] - m["from"]
-        if d.get("power"):
-            state["powers_used"].append(d["power"])
-            if d["power"] not in state["revealed"][seat]:
-                state["revealed"][seat].append(d["power"])
-        state["turn"] = d["next"]
-        state["last"] = {k: d[k] for k in ("seat", "card", "power", "moves", "auto")}
-    elif t == "drew":
-        state["hands"][d["seat"]].append(d["card"])
-        state["hands"][d["seat"]].sort()
-        if d["card"] in state["pile"]:
-            state["pile"].remove(d["card"])
     elif t == "offered":
         state["offered"] = True
         state["offer"] = list(d["queue"]) or None
     elif t == "answered":
         if state["offer"] and d["seat"] in state["offer"]:
-            state["offer"].remove(d["seat"])
+            _replaced(state, "offer").remove(d["seat"])
         state["offer"] = state["offer"] or None
         if d["accept"]:
-            state["auto"][d["seat"]] = True
+            _replaced(state, "auto")[d["seat"]] = True
     elif t == "resigned":
         seat = d["seat"]
-        state["resigned"][seat] = True
-        state["auto"][seat] = False
+        _replaced(state, "resigned")[seat] = True
+        _replaced(state, "auto")[seat] = False
         if state["offer"] and seat in state["offer"]:
-            state["offer"].remove(seat)
+            _replaced(state, "offer").remove(seat)
             state["offer"] = state["offer"] or None
         if d.get("next") is not None:
             state["turn"] = d["next"]
@@ -553,6 +594,41 @@ def evolve(state, ev):
     return state
 
 
+def _replaced(state, key):
+    """``state[key]``, replaced by a copy of its own to change: evolve never changes a list or
+    dict of the state in place, so decide's working copy (``_copy``) can share them all."""
+    value = state[key] = state[key].copy()
+    return value
+
+
+def _played(state, d):
+    seat = d["seat"]
+    if d["card"] in state["hands"][seat]:
+        hands = _replaced(state, "hands")
+        hand = hands[seat] = hands[seat][:]
+        hand.remove(d["card"])
+    if d["moves"]:
+        pos = _replaced(state, "pos")
+        moved_all = _replaced(state, "moved")
+        moved = moved_all[seat] = moved_all[seat][:]
+        for m in d["moves"]:
+            k = m["knonster"]
+            pos[k] = m["to"]
+            if m["place"] is not None and k not in state["podium"]:
+                _replaced(state, "podium").append(k)
+            moved[_INDEX[k]] += m["to"] - m["from"]
+    if d.get("power"):
+        _replaced(state, "powers_used").append(d["power"])
+        if d["power"] not in state["revealed"][seat]:
+            revealed = _replaced(state, "revealed")
+            revealed[seat] = revealed[seat] + [d["power"]]
+    state["turn"] = d["next"]
+    state["last"] = {"seat": d["seat"], "card": d["card"], "power": d["power"], "moves": d["moves"], "auto": d["auto"]}
+
+
+_INDEX = {k: i for i, k in enumerate(KNONSTERS)}
+
+
 # --------------------------------------------------------------------------- who acts
 
 
@@ -562,9 +638,10 @@ def _active(state):
 
 def _next_seat(state, seat):
     n = state["n"]
+    resigned = state["resigned"]
     for i in range(1, n + 1):
         s = (seat + i) % n
-        if not state["resigned"][s]:
+        if not resigned[s]:
             return s
     return seat
 
@@ -597,26 +674,65 @@ def _fav_notation(favs, bet):
     return text + (f" bet {bet}" if bet else "")
 
 
-def _hand_plays(state, seat, with_powers=True):
+def _favourite_choices(win_bet):
     out = []
-    hand = state["hands"][seat]
-    for code in sorted(set(hand)):
-        moves = simulate(state["pos"], state["podium"], code)
-        if moves:
-            out.append({"notation": f"play {code}", "label": f"Play {card_label(code)}",
-                        "action": {"type": "play", "card": code}})
-        else:
-            out.append({"notation": f"discard {code}", "label": f"Discard {card_label(code)} (no effect)",
-                        "action": {"type": "discard", "card": code}})
-    if with_powers and state["options"].get("superpowers"):
+    for a, b in permutations(KNONSTERS, 2):
+        if win_bet:
+            out.append({"notation": _fav_notation([a, b], a),
+                        "label": f"Favourites {a} and {b}, {a} wins",
+                        "action": {"type": "favourites", "knonsters": [a, b], "bet": a}})
+        elif KNONSTERS.index(a) < KNONSTERS.index(b):
+            out.append({"notation": _fav_notation([a, b], None),
+                        "label": f"Favourites {a} and {b}",
+                        "action": {"type": "favourites", "knonsters": [a, b]}})
+    return out
+
+
+# the choice of favourites, without and with the win bet (legal_actions hands out copies)
+_FAVOURITES = {False: _favourite_choices(False), True: _favourite_choices(True)}
+_FAVOURITE_ACTIONS = {wb: [item["action"] for item in items] for wb, items in _FAVOURITES.items()}
+
+
+def hand_choices(state, seat):
+    """A turn's moves in ``legal_actions``' order, as (card, superpower or None) pairs: each
+    card once (played, or discarded when it has no effect), then each usable superpower
+    with each card it works with. Lean, for the random bot: no labels, no card simulated
+    for the play/discard choice until one is picked (``hand_action``)."""
+    codes = sorted(set(state["hands"][seat]))
+    out = [(code, None) for code in codes]
+    if state["options"].get("superpowers"):
+        pos, podium = state["pos"], state["podium"]
         for k in state["favs"][seat] or []:
             if k in state["powers_used"]:
                 continue
-            for code in sorted(set(hand)):
-                if simulate(state["pos"], state["podium"], code, k) is not None:
-                    out.append({"notation": f"power {k} {code}",
-                                "label": f"Reveal {k} and use its superpower with {card_label(code)}",
-                                "action": {"type": "power", "knonster": k, "card": code}})
+            out += [(code, k) for code in codes if simulate(pos, podium, code, k) is not None]
+    return out
+
+
+def hand_action(state, choice):
+    """The action of one of ``hand_choices``."""
+    code, power = choice
+    if power is not None:
+        return {"type": "power", "knonster": power, "card": code}
+    if has_effect(state["pos"], state["podium"], code):
+        return {"type": "play", "card": code}
+    return {"type": "discard", "card": code}
+
+
+def _hand_plays(state, seat):
+    out = []
+    for choice in hand_choices(state, seat):
+        a = hand_action(state, choice)
+        code = a["card"]
+        if a["type"] == "play":
+            out.append({"notation": f"play {code}", "label": f"Play {card_label(code)}", "action": a})
+        elif a["type"] == "discard":
+            out.append({"notation": f"discard {code}", "label": f"Discard {card_label(code)} (no effect)",
+                        "action": a})
+        else:
+            k = a["knonster"]
+            out.append({"notation": f"power {k} {code}",
+                        "label": f"Reveal {k} and use its superpower with {card_label(code)}", "action": a})
     return out
 
 
@@ -625,17 +741,7 @@ def legal_actions(state, seat):
     if seat not in acting:
         return []
     if state["phase"] == "choose":
-        out = []
-        for a, b in permutations(KNONSTERS, 2):
-            if state["options"].get("win_bet"):
-                out.append({"notation": _fav_notation([a, b], a),
-                            "label": f"Favourites {a} and {b}, {a} wins",
-                            "action": {"type": "favourites", "knonsters": [a, b], "bet": a}})
-            elif KNONSTERS.index(a) < KNONSTERS.index(b):
-                out.append({"notation": _fav_notation([a, b], None),
-                            "label": f"Favourites {a} and {b}",
-                            "action": {"type": "favourites", "knonsters": [a, b]}})
-        return out
+        return clone(_FAVOURITES[bool(state["options"].get("win_bet"))])
     if acting[seat]["kind"] == "window":
         return [
             {"notation": "auto yes", "label": "Yes, let the system finish the game for me",
@@ -668,8 +774,10 @@ def _end_event(st, reason):
 
 
 def _copy(state):
-    """A deep copy of plain JSON data (faster than copy.deepcopy)."""
-    return json.loads(json.dumps(state))
+    """decide's scratch state: a shallow copy, since ``evolve`` replaces every list and dict it
+    changes (``_replaced``) instead of changing it. A whole deep copy was a quarter of the
+    engine's time (issue 18)."""
+    return state.copy()
 
 
 class _Out:
@@ -704,20 +812,21 @@ def _check_choices_complete(out, rng):
     out.emit(event("race_started", first=first))
 
 
-def _play(out, seat, code, power, rng, auto=False):
+def _play(out, seat, code, power, rng, auto=False, moves=None):
     st = out.st
-    moves = simulate(st["pos"], st["podium"], code, power)
+    if moves is None:
+        moves = simulate(st["pos"], st["podium"], code, power)
     nxt = _next_seat(st, seat)
-    out.emit(event("played", seat=seat, card=code, power=power, moves=moves or [],
-                   discarded=not moves, auto=auto, next=nxt))
+    out.emit({"type": "played", "data": {"seat": seat, "card": code, "power": power, "moves": moves or [],
+                                         "discarded": not moves, "auto": auto, "next": nxt}})
     if len(st["podium"]) >= FINISHED_FOR_END:
         out.emit(_end_event(st, "third"))
         return
-    if len(st["hands"][seat]) < DECK["hand_limit"]:
+    if len(st["hands"][seat]) < HAND_LIMIT:
         if not st["pile"]:
             out.emit(_end_event(st, "pile"))
             return
-        out.emit(event("drew", seat=seat, card=rng.choice(st["pile"])))
+        out.emit({"type": "drew", "data": {"seat": seat, "card": rng.choice(st["pile"])}})
 
 
 def _after(out, rng):
@@ -726,7 +835,7 @@ def _after(out, rng):
     for _ in range(1000):
         if st["phase"] != "race":
             return
-        if len(_active(st)) <= 1:
+        if st["resigned"].count(False) <= 1:
             out.emit(_end_event(st, "resign"))
             return
         if not st["offered"] and is_decided(st):
@@ -753,9 +862,9 @@ def decide(state, seat, action, rng):
         raise IllegalAction("Only a player of this game can act.")
     if state["resigned"][seat]:
         raise IllegalAction("You have left this game.")
-    out = _Out(state)
     kind = action["type"]
     if kind == "resign":
+        out = _Out(state)
         st = out.st
         nxt = None
         if st["phase"] == "race" and st["turn"] == seat:
@@ -768,43 +877,53 @@ def decide(state, seat, action, rng):
             _check_choices_complete(out, rng)
         _after(out, rng)
         return out.events
-    clean = _normalise(state, action)
-    if not _is_legal(state, seat, clean):
+    clean = _normalise(state, action) if kind == "favourites" else action
+    moves = _legal_moves(state, seat, clean)
+    if moves is None:
         raise IllegalAction(_why(state, seat, action))
+    out = _Out(state)
     if kind == "favourites":
         out.emit(event("chosen", seat=seat, knonsters=list(clean["knonsters"]), bet=clean.get("bet")))
         _check_choices_complete(out, rng)
     elif kind == "auto":
         out.emit(event("answered", seat=seat, accept=bool(action["accept"])))
     else:
-        _play(out, seat, action["card"], action.get("knonster") if kind == "power" else None, rng)
+        _play(out, seat, action["card"], action.get("knonster") if kind == "power" else None, rng, moves=moves)
     _after(out, rng)
     return out.events
 
 
-def _is_legal(state, seat, action):
-    """Same answer as ``action in legal_actions(state, seat)``, computed directly."""
-    acting = to_act(state)
-    if seat not in acting:
-        return False
+def _legal_moves(state, seat, action):
+    """None unless ``action in legal_actions(state, seat)`` (computed directly); else the
+    moves a played card makes (simulated once, for the check and the event), [] for others."""
     kind = action.get("type")
-    where = acting[seat]["kind"]
+    if state["phase"] == "race" and not state["offer"]:  # to_act: a turn, the commonest case
+        if seat != state["turn"]:
+            return None
+        where = "turn"
+    else:
+        acting = to_act(state)
+        if seat not in acting:
+            return None
+        where = acting[seat]["kind"]
+    if where == "choice":
+        return [] if action in _FAVOURITE_ACTIONS[bool(state["options"].get("win_bet"))] else None
     if where != "turn" or kind not in ("play", "discard", "power"):
-        return action in [item["action"] for item in legal_actions(state, seat)]
+        return [] if action in [item["action"] for item in legal_actions(state, seat)] else None
     code = action.get("card")
     if not isinstance(code, str) or code not in state["hands"][seat]:
-        return False
+        return None
     if kind == "power":
         k = action.get("knonster")
         if set(action) != {"type", "card", "knonster"} or not state["options"].get("superpowers"):
-            return False
+            return None
         if not isinstance(k, str) or k not in (state["favs"][seat] or []) or k in state["powers_used"]:
-            return False
-        return simulate(state["pos"], state["podium"], code, k) is not None
-    if set(action) != {"type", "card"}:
-        return False
+            return None
+        return simulate(state["pos"], state["podium"], code, k)
+    if len(action) != 2:  # anything but its type and card
+        return None
     moves = simulate(state["pos"], state["podium"], code)
-    return (kind == "play") == bool(moves)
+    return moves if (kind == "play") == bool(moves) else None
 
 
 def _normalise(state, action):
