@@ -113,7 +113,7 @@ def main(argv=None):
     t0 = time.perf_counter()
     for gid in Game.objects.filter(status=Game.ACTIVE, seats__user__in=users).distinct().values_list("pk", flat=True):
         game = Game.objects.get_with_seats(gid)
-        games.act(gid, game.seats.all()[0].index, action=RESIGN)
+        games.act(gid, game.seat_list[0].index, action=RESIGN)
     for tid in ids:
         tournaments.advance(tid)
     assert not Tournament.objects.filter(pk__in=ids, status=Tournament.RUNNING).exists()

@@ -102,10 +102,10 @@ def bench_update(user_ids, rng, count):
         runs: dict[str, tuple[list, list, list]] = {"rated players": ([], [], []), "a first game": ([], [], [])}
         for g in finished_games(count, user_ids, rng, finished=False):
             g = Game.objects.get_with_seats(g.pk)
-            if len(g.seats.all()) != size:
+            if len(g.seat_list) != size:
                 continue
             g.status = Game.FINISHED
-            known = Rating.objects.filter(kind=g.kind, user_id__in=[s.user_id for s in g.seats.all()]).count()
+            known = Rating.objects.filter(kind=g.kind, user_id__in=[s.user_id for s in g.seat_list]).count()
             times, cpu, statements = runs["rated players" if known == size else "a first game"]
             counter = StatementCount()
             # Counted by a wrapper, not CaptureQueriesContext: its debug cursor formats every

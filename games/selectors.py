@@ -14,7 +14,7 @@ from games.store import load_state, stream
 
 
 def seat_names(game) -> list[str]:
-    return [s.name for s in game.seats.all()]
+    return [s.name for s in game.seat_list]
 
 
 def named(data, names: list[str]):
@@ -111,7 +111,7 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None) ->
         "at": at if historical else game.version,
         "seats": [{"index": s.index, "name": s.name, "bot": s.bot or None, "you": s.index == seat,
                    "invited": s.invited, **({"standing": s.standing} if s.index == seat else {})}
-                  for s in game.seats.all()],
+                  for s in game.seat_list],
         "you": seat,
         "to_act": sorted(rules.to_act(state)) if historical and rules.result(state) is None else game.to_act,
         "deadline": game.deadline,
@@ -146,7 +146,7 @@ def waiting_for(game, user) -> bool:
 
 def invited_to(game, user) -> bool:
     """An invitation ``user`` has still to answer."""
-    return game.status == Game.WAITING and any(s.invited and s.user_id == user.pk for s in game.seats.all())
+    return game.status == Game.WAITING and any(s.invited and s.user_id == user.pk for s in game.seat_list)
 
 
 def seat_choices(game, index: int) -> list:
@@ -156,7 +156,7 @@ def seat_choices(game, index: int) -> list:
     rules = get(game.kind).rules
     if not hasattr(rules, "join_choices"):
         return []
-    seats = list(game.seats.all())
+    seats = list(game.seat_list)
     return rules.join_choices(game.options, len(seats), index, [s.index for s in seats if not s.is_open])
 
 

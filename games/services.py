@@ -112,7 +112,7 @@ def create_games(specs: list[dict]) -> list[Game]:
         Game.objects.bulk_create(games)
         for game, (_, planned) in zip(games, plans):
             game.hold_seats([Seat(game=game, index=i, **p) for i, p in enumerate(planned)])
-        Seat.objects.bulk_create([seat for game in games for seat in game.seats.all()])
+        Seat.objects.bulk_create([seat for game in games for seat in game.seat_list])
         dealt = [(game, *_deal(game)) for game in games if _ready(game)]
         opened, now = [], timezone.now()
         for game, kind, state, appender, _, _ in dealt:
@@ -200,7 +200,7 @@ def _plan(named: dict, *, creator, kind: str, options=None, seats, per_move="def
 
 def _ready(game) -> bool:
     """Every seat taken and every invitation accepted."""
-    return not any(s.is_open or s.invited for s in game.seats.all())
+    return not any(s.is_open or s.invited for s in game.seat_list)
 
 
 def join_game(game_id: int, user, choice=None) -> Game:
@@ -208,7 +208,7 @@ def join_game(game_id: int, user, choice=None) -> Game:
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status != Game.WAITING:
             raise IllegalAction("This game is not waiting for players.")
-        seats = list(game.seats.all())
+        seats = list(game.seat_list)
         if any(s.user_id == user.pk for s in seats):
             raise IllegalAction("You already have a seat at this game.")
         open_seats = [s for s in seats if s.is_open]
@@ -249,7 +249,7 @@ def _deal(game: Game):
     """The setup events and the bots' first answers, appended but not saved (create_games
     saves many games' in one INSERT). Returns (kind, state, appender, bots acted, bots owe)."""
     kind = get(game.kind)
-    events = kind.rules.setup(len(game.seats.all()), game.options, Rng(game.seed, 0))
+    events = kind.rules.setup(len(game.seat_list), game.options, Rng(game.seed, 0))
     state = replay(kind.rules, events)
     appender = Appender(game, 0)
     appender.add(events, state, seat=None, command={"setup": True})
@@ -379,7 +379,7 @@ def _run_bots(game, kind, state, appender, steps=None):
     do the standing answers of players to reaction windows (by="standing"), for at most
     ``steps`` moves (settings.INLINE_BOT_STEPS): a request's work is bounded, and what is
     still owed (the third value) is left to the worker (play_bots)."""
-    rules, seats, acted = kind.rules, {s.index: s for s in game.seats.all()}, set()
+    rules, seats, acted = kind.rules, {s.index: s for s in game.seat_list}, set()
     for _ in range(settings.INLINE_BOT_STEPS if steps is None else steps):
         seat = _bot_to_act(rules, state, seats)
         if seat is None:
@@ -486,7 +486,7 @@ def timeout(game_id, seat) -> str:
     game = Game.objects.get(pk=game_id)
     if game.status != Game.ACTIVE:
         return "game-over"
-    if any(s.index == seat and s.bot for s in game.seats.all()):
+    if any(s.index == seat and s.bot for s in game.seat_list):
         return play_bots(game_id)  # a bot's clock ran out while the worker owed its move: play it, never forfeit it
     kind = get(game.kind)
     state = load_state(game)
@@ -526,7 +526,7 @@ def set_standing_answer(game_id, user, value) -> Outcome | None:
         rules = get(game.kind).rules
         state = load_state(game)
         entry = rules.to_act(state).get(seat)
-        if entry is None or not game.seats.all()[seat].stands_for(rules, state, entry):
+        if entry is None or not game.seat_list[seat].stands_for(rules, state, entry):
             return None
         try:
             return act(game_id, seat, action=entry["default"], expected_version=game.version, by="standing")
@@ -557,19 +557,19 @@ def _invitation_deadlines(game) -> list[Deadline]:
     """An invited seat unanswered after 7 days lapses: its deadline, unsaved."""
     due = timezone.now() + timedelta(days=INVITATION_DAYS)
     return [Deadline(game=game, kind=Deadline.INVITATION, seat=s.index, due_at=due, version=0)
-            for s in game.seats.all() if s.invited]
+            for s in game.seat_list if s.invited]
 
 
 def _invite(game):
     """Each invited seat gets one email (its deadline: _invitation_deadlines)."""
-    invited = [s.user for s in game.seats.all() if s.invited]
+    invited = [s.user for s in game.seat_list if s.invited]
     if invited:
         invite(game, invited)
 
 
 def _invited_seat(game, user):
     """The user's seat with an invitation still open, or the reason there is none."""
-    seat = next((s for s in game.seats.all() if user is not None and s.user_id == user.pk), None)
+    seat = next((s for s in game.seat_list if user is not None and s.user_id == user.pk), None)
     if seat is None:
         raise NotYourSeat("You have no invitation to this game.")
     if game.status == Game.ABORTED:
@@ -620,7 +620,7 @@ def expire_invitation(game_id: int, seat_index: int) -> str:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         game.hold_seats(list(game.seats.select_related("user")))
-        seat = next((s for s in game.seats.all() if s.index == seat_index), None)
+        seat = next((s for s in game.seat_list if s.index == seat_index), None)
         if game.status != Game.WAITING or seat is None or not seat.invited:
             return "answered"
         return _withdraw(game, seat, expired=True)
@@ -635,7 +635,7 @@ def _withdraw(game, seat, *, expired) -> str:
     who = seat.user
     seat.user, seat.invited = None, False
     seat.save(update_fields=["user", "invited"])
-    cancel = game.invite_only or not any(s.user_id for s in game.seats.all())
+    cancel = game.invite_only or not any(s.user_id for s in game.seat_list)
     if cancel:
         game.status = Game.ABORTED
         game.save(update_fields=["status", "updated_at"])

@@ -103,7 +103,7 @@ def _rederive(game, rules, rows, today, verdict: Verdict) -> str | None:
         older += not same_rules
         try:
             if command.get("setup"):
-                produced = rules.setup(len(game.seats.all()), game.options, rng)
+                produced = rules.setup(len(game.seat_list), game.options, rng)
             else:
                 produced = rules.decide(clone(state), command["seat"], command["action"], rng)
         except IllegalAction as exc:

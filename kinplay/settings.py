@@ -117,6 +117,8 @@ else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
     # A connection kept across requests is checked before reuse: no 500 after a database restart.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"]["ENGINE"] = "kinplay.postgres"  # the check without a round trip when quiet
     # Parameters bound by the server and statements prepared after their 2nd use: PostgreSQL
     # parses and plans a move's few statements once per connection, not on every move
     # (measured in bench/api.py). Behind a transaction-mode pooler set PG_PREPARE=false.

@@ -7,8 +7,9 @@ move makes five; these do without the query builder. Everything else uses the OR
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, partial
 
+import orjson
 from django.db import connections
 
 
@@ -62,6 +63,40 @@ def instance(model, fields: tuple, values, alias="default"):
     return model.from_db(alias, attnames, [loaded[i] for i in order])
 
 
+@cache
+def _writers(model, fields: tuple, alias: str):
+    """For each field, its attribute and how its values are adapted for this database, chosen
+    once: Django's ``get_db_prep_save`` walks several layers for every value (3–4 µs each,
+    and a move writes some thirty). Numbers, times and JSON take the last step directly
+    (JSON encoded with orjson); other fields keep ``get_db_prep_save``."""
+    conn = connections[alias]
+    out = []
+    for name in fields:
+        field = model._meta.get_field(name)
+        kind = field.get_internal_type()
+        if kind in conn.ops.integer_field_ranges and not kind.endswith("AutoField"):  # primary keys: Django's way
+            write = partial(conn.ops.adapt_integerfield_value, internal_type=kind)
+        elif kind == "DateTimeField":  # aware times only (timezone.now()): no naive-time warning to give
+            write = conn.ops.adapt_datetimefield_value
+        elif kind == "JSONField" and field.encoder is None:
+            write = _json_writer(conn.vendor)
+        else:
+            write = partial(field.get_db_prep_save, connection=conn)
+        out.append((field.attname, write))
+    return out
+
+
+def _json_writer(vendor):
+    def to_json(value):
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+    if vendor == "postgresql":
+        from psycopg.types.json import Jsonb
+
+        return lambda value: None if value is None else Jsonb(value, dumps=to_json)
+    return lambda value: None if value is None else to_json(value).decode()
+
+
 def insert(model, objs, fields, alias="default", *, on_conflict="") -> None:
     """INSERT ``objs`` (their ``fields``) in one statement; the objects get no primary key.
     ``on_conflict``: what to do with a row that breaks a unique constraint, the SQL after
@@ -69,12 +104,12 @@ def insert(model, objs, fields, alias="default", *, on_conflict="") -> None:
     if not objs:
         return
     conn = connections[alias]
-    cols = [model._meta.get_field(f) for f in fields]
-    row = "(" + ", ".join(["%s"] * len(cols)) + ")"
+    writers = _writers(model, tuple(fields), alias)
+    row = "(" + ", ".join(["%s"] * len(writers)) + ")"
     sql = (f"INSERT INTO {conn.ops.quote_name(model._meta.db_table)} ({columns(model, fields, alias=alias)}) "
            f"VALUES {', '.join([row] * len(objs))}" + (f" ON CONFLICT {on_conflict}" if on_conflict else ""))
     with conn.cursor() as cursor:
-        cursor.execute(sql, [c.get_db_prep_save(getattr(o, c.attname), conn) for o in objs for c in cols])
+        cursor.execute(sql, [write(getattr(o, attname)) for o in objs for attname, write in writers])
 
 
 def update_if(obj, fields, expected: dict, alias="default") -> bool:

@@ -64,7 +64,7 @@ def plan(game, entries: dict, *, keep=frozenset(), now=None) -> list[Deadline]:
     """The clocks (and reminders) of the seats in ``entries`` that keep no running clock
     (``keep``), unsaved; a game's row may not exist yet (games.services.create_games)."""
     now = now or timezone.now()
-    humans = {s.index for s in game.seats.all() if s.user_id}
+    humans = {s.index for s in game.seat_list if s.user_id}
     new = []
     for seat, entry in entries.items():
         if seat in keep:

@@ -128,7 +128,7 @@ def hold_new(game, rows):
 def hold_new_many(games_rows):
     """``hold_new`` for several games, ``(game, rows)`` each: one query for all the players.
     (A game may have no row yet: games.services.create_games, so none is a dict key.)"""
-    seated = [{s.index: s.user_id for s in game.seats.all() if s.user_id} for game, _ in games_rows]
+    seated = [{s.index: s.user_id for s in game.seat_list if s.user_id} for game, _ in games_rows]
     asked = {users[d.seat] for (_, rows), users in zip(games_rows, seated) for d in rows
              if d.kind in HELD_KINDS and d.seat in users}
     if not asked:
@@ -165,7 +165,7 @@ def away_at(game) -> list[Away]:
     """The players of a friendly game who are on vacation, with when it ends at the latest."""
     if not friendly(game) or game.status != "active":
         return []
-    users = {s.user_id: s.name for s in game.seats.all() if s.user_id}
+    users = {s.user_id: s.name for s in game.seat_list if s.user_id}
     profiles = Profile.objects.filter(user_id__in=users, vacation_since__isnull=False).order_by("user_id")
     return [Away(users[p.user_id], p.vacation_ends_at) for p in profiles]
 

@@ -39,7 +39,7 @@ def invitation_closed(game, who, *, expired: bool, cancelled: bool):
     kind = Outbox.INVITE_EXPIRED if expired else Outbox.INVITE_DECLINED
     told = [game.created_by] if game.created_by_id else []
     if cancelled:
-        told += [s.user for s in game.seats.all() if s.user_id and not s.invited and s.user_id != game.created_by_id]
+        told += [s.user for s in game.seat_list if s.user_id and not s.invited and s.user_id != game.created_by_id]
     detail = f"{who.username}|{'cancelled' if cancelled else 'opened'}"
     _queue([Outbox(kind=kind, game=game, user=u, version=game.version, detail=detail) for u in told])
 

@@ -35,7 +35,7 @@ def change_mail(game, *, before: set, now: set, acted: set, present=None) -> lis
     The player who made the move (``present``) is looking at the game: when the turn comes
     straight back to them (bots answered, an extra turn) they get no email about it.
     """
-    humans = {s.index: s.user for s in game.seats.all() if s.user_id}
+    humans = {s.index: s.user for s in game.seat_list if s.user_id}
     if game.status == "finished":
         return [Outbox(kind=Outbox.GAME_OVER, game=game, user=u, version=game.version) for u in humans.values()]
     rows = []

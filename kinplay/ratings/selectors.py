@@ -119,7 +119,7 @@ def summaries(games, user) -> list[dict]:
     out = []
     for g in games:
         ranks = (g.result or {}).get("ranks") or []
-        seats = list(g.seats.all())
+        seats = list(g.seat_list)
         seat = next((s.index for s in seats if s.user_id == user.pk), None)
         mine = changes.get((g.pk, seat))
         out.append({
@@ -158,7 +158,7 @@ def head_to_head(user, other, limit: int = 10) -> dict:
     games = list(both)
     for g in games:
         ranks = (g.result or {}).get("ranks") or []
-        seat_of = {s.user_id: s.index for s in g.seats.all() if s.user_id}
+        seat_of = {s.user_id: s.index for s in g.seat_list if s.user_id}
         a, b = seat_of.get(user.pk), seat_of.get(other.pk)
         if a is None or b is None or max(a, b) >= len(ranks):
             continue

@@ -37,7 +37,7 @@ def rated(status, is_rated_flag, ranks, seats) -> bool:
 
 def is_rated(game: Game) -> bool:
     return rated(game.status, game.rated, (game.result or {}).get("ranks"),
-                 [(s.user_id, s.bot) for s in game.seats.all()])
+                 [(s.user_id, s.bot) for s in game.seat_list])
 
 
 def record_game_over(game: Game) -> None:
@@ -50,7 +50,7 @@ def record_game_over(game: Game) -> None:
     if not is_rated(game):
         _stamp(game, timezone.now())
         return
-    seats = list(game.seats.all())
+    seats = list(game.seat_list)
     ratings = _locked_ratings([s.user_id for s in seats], game.kind)
     # The time is read once the players' rows are locked, and kept after each player's last
     # rated game (a clock that steps back must not reorder them): two game-overs that share a

@@ -330,7 +330,7 @@ def _resign(game_ids, players, by="resign"):
         game = Game.objects.get_with_seats(gid)
         if game.status != Game.ACTIVE:
             continue
-        for seat in game.seats.all():
+        for seat in game.seat_list:
             if seat.user_id in users and Game.objects.filter(pk=gid, status=Game.ACTIVE).exists():
                 try:
                     games.act(gid, seat.index, action=RESIGN, by=by)
@@ -504,7 +504,7 @@ def game_finished(game: Game):
         if status_ != Tournament.RUNNING:
             return
         cur.execute(_TIMEOUTS[vendor], [game.pk])
-        seats = {s.index: s.user_id for s in game.seats.all()}
+        seats = {s.index: s.user_id for s in game.seat_list}
         timed_out = sorted({seats[r[0]] for r in cur.fetchall() if seats.get(r[0]) is not None})
         ranks = (game.result or {}).get("ranks") or []
         data = {"round": rnd, "table": table, "game": game.pk, "ranks": ranks, "timeouts": timed_out}
@@ -585,7 +585,7 @@ def _adjudicate(t, gid):
     rules = get(game.kind).rules
     state = load_state(game)
     stalled = sorted(rules.to_act(state))
-    seats = {s.index: s.user_id for s in game.seats.all()}
+    seats = {s.index: s.user_id for s in game.seat_list}
     with transaction.atomic():
         t2 = Tournament.objects.select_for_update().get(pk=t.pk)
         link = TournamentGame.objects.get(game_id=gid)

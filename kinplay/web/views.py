@@ -180,7 +180,7 @@ PASSWORD_PAGES = {
 def _card(game, user):
     """What the lobby shows of one game."""
     kind = kinds().get(game.kind)
-    seats = list(game.seats.all())
+    seats = list(game.seat_list)
     me = game.seat_of(user)
     invited = selectors.invited_to(game, user)
     return {
@@ -406,7 +406,7 @@ def game_page(request, pk):
     winners = (result or {}).get("winners") or []
     seats = [{"index": s.index, "name": s.name, "bot": s.bot, "you": s.index == seat, "open": s.is_open, "invited": s.invited,
               "to_act": game.status == Game.ACTIVE and s.index in data["to_act"], "winner": s.index in winners}
-             for s in game.seats.all()]
+             for s in game.seat_list]
     # Resigning has its own button, with a confirmation: it is not offered among the moves.
     moves = [a for a in data["legal_actions"] if a.get("action") != RESIGN]
     explain = getattr(kind, "explain", None)
@@ -418,7 +418,7 @@ def game_page(request, pk):
     join_choices = selectors.seat_choices(game, next(s["index"] for s in seats if s["open"])) if can_join else []
     accept_choices = selectors.seat_choices(game, seat) if invited else []
     wait = selectors.waiting(game, seat, names=names, due=False) if at is None else {"line": "", "window": False}
-    pending = [s.name for s in game.seats.all() if s.invited] if game.status == Game.WAITING else []
+    pending = [s.name for s in game.seat_list if s.invited] if game.status == Game.WAITING else []
     channels = chat.visible_channels(game, request.user)
     talk = [{"channel": c, "title": "Players" if c == ChatMessage.PLAYERS else "Spectators",
              "lines": chat.lines(game, request.user, c)} for c in channels]

@@ -56,3 +56,17 @@ def test_it_sends_pages_through_the_whole_stack():
     assert status == 404
     status, headers, _ = call("/login/")
     assert status in (200, 302) and headers["X-Frame-Options"] == "DENY"
+
+
+def test_it_refuses_a_token_at_once_once_it_is_replaced(alice):
+    from rest_framework.authtoken.models import Token
+
+    token = Token.objects.create(user=alice).key
+    assert call("/api/games/", HTTP_AUTHORIZATION=f"Token {token}")[0] == 200  # now remembered
+    Token.objects.filter(user=alice).delete()
+    assert call("/api/games/", HTTP_AUTHORIZATION=f"Token {token}")[0] == 401
+    token = Token.objects.create(user=alice).key
+    assert call("/api/games/", HTTP_AUTHORIZATION=f"Token {token}")[0] == 200
+    alice.is_active = False
+    alice.save()
+    assert call("/api/games/", HTTP_AUTHORIZATION=f"Token {token}")[0] == 401

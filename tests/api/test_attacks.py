@@ -169,6 +169,15 @@ def test_it_refuses_a_superscript_version(api, alice, bob):
     assert r.status_code == 400
 
 
+@pytest.mark.parametrize("body", [{"expected_version": True}, {"expected_version": None}, {"expected_version": -1},
+                                  {"expected_version": 2**31}, {"expected_version": 1.5}, {"notation": "x"}])
+def test_it_refuses_an_odd_move_body_without_moving(api, alice, bob, body):
+    game, move = first_move(api(alice), create(api(alice))["id"])
+    r = api(alice).post(f"/api/games/{game['id']}/actions/", {"action": move["action"], **body}, format="json")
+    assert r.status_code == 400 and r.json()["error"] == "invalid"
+    assert api(alice).get(f"/api/games/{game['id']}/").json()["version"] == game["version"]
+
+
 def test_a_game_id_beyond_64_bits_is_not_found(api, alice):
     r = api(alice).get("/api/games/99999999999999999999999/")
     assert r.status_code == 404 and r.json()["error"] == "not_found"

@@ -34,7 +34,7 @@ def play_round(league, strength: dict, *, skip=()):
         for table in s["rounds"][-1]["tables"]:
             for g in table["games"]:
                 game = Game.objects.get_with_seats(g["game"])
-                seats = {x.user_id: x.index for x in game.seats.all()}
+                seats = {x.user_id: x.index for x in game.seat_list}
                 if game.status != Game.ACTIVE or set(seats) & {u.pk for u in skip}:
                     continue
                 weaker = min(seats, key=lambda uid: strength[uid])

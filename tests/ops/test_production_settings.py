@@ -55,7 +55,7 @@ def test_it_answers_a_move_when_the_throttle_counters_cannot_be_reached(alice, b
             calls.append(1)
             raise RedisTimeout("Timeout reading from socket")
 
-        set = get
+        hit = add = incr = get
 
     monkeypatch.setattr(throttling.SimpleRateThrottle, "cache", HungCache())
     monkeypatch.setattr(throttles, "_cache_down_until", 0.0)

@@ -1,5 +1,7 @@
 """kinplay/cache.py: the throttles' Redis cache, with one redis client per pool."""
 
+import time
+
 import pytest
 
 from kinplay.cache import RedisCache
@@ -25,3 +27,11 @@ def test_it_finds_redis_again_after_a_restart(private_redis):
     assert cache.get("alice") is None
     cache.set("alice", 2, 60)
     assert cache.get("alice") == 2
+
+
+def test_it_counts_a_throttle_window_in_one_call_and_forgets_it_when_it_ends(private_redis):
+    cache = RedisCache(private_redis.url, {"KEY_PREFIX": "kinplay-test"})
+    assert [cache.hit("throttle_moves_1_100", 1) for _ in range(3)] == [1, 2, 3]
+    assert cache.hit("throttle_moves_2_100", 1) == 1  # bob's own counter
+    time.sleep(1.1)
+    assert cache.hit("throttle_moves_1_100", 1) == 1

@@ -53,3 +53,27 @@ def test_it_writes_only_when_the_row_still_holds_the_expected_values(alice):
     assert sql.update_if(stale, ["version", "to_act"], {"version": 4}) is False  # someone else moved first
     fresh = Game.objects.get(pk=game.pk)
     assert (fresh.version, fresh.to_act) == (5, [1])
+
+
+def test_it_adapts_each_value_as_the_orm_would(alice):
+    """sql.insert's adapters, chosen once per field, against each field's get_db_prep_save."""
+    import json
+
+    from kinplay.ratings.models import Rating
+
+    def plain(value):  # a psycopg Jsonb wrapper holds the object; SQLite gets the JSON text
+        value = getattr(value, "obj", value)
+        return json.loads(value) if isinstance(value, str) and value[:1] in "{[" else value
+
+    game = _game(alice)
+    rows = [Event(game=game, seq=1, type="moved", data={"to": [1, 2], 3: "x"}, seat=0, at=datetime(2026, 1, 2, tzinfo=UTC),
+                  idempotency_key="k", command={"seat": 0}, schema_version=2),
+            Event(game=game, seq=2, type="ended", data={}, seat=None, at=datetime(2026, 1, 2, tzinfo=UTC),
+                  idempotency_key=None, command=None, schema_version=None),
+            Rating(id=7, user=alice, kind="kenta")]
+    for row in rows:
+        fields = tuple(f.name for f in type(row)._meta.concrete_fields)
+        for (attname, write), name in zip(sql._writers(type(row), fields, "default"), fields, strict=True):
+            orm = type(row)._meta.get_field(name).get_db_prep_save(getattr(row, attname), connection)
+            mine = write(getattr(row, attname))
+            assert type(mine) is type(orm) and plain(mine) == plain(orm), (name, mine, orm)

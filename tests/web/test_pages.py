@@ -133,7 +133,7 @@ def test_it_creates_a_game_through_the_form(signed_in, alice, bob, tiny):
     assert r.status_code == 302 and r["Location"] == reverse("game", args=[game.pk])
     assert game.kind == "tiny" and game.status == Game.WAITING  # until bob accepts the invitation
     assert game.options == {"cards": 3, "double_last": True, "pace": "calm", "colours": ["red", "blue"], "limit": None}
-    assert [(s.name, s.invited) for s in game.seats.all()] == [("alice", False), ("bob", True), ("Bot 3 (random)", False)]
+    assert [(s.name, s.invited) for s in game.seat_list] == [("alice", False), ("bob", True), ("Bot 3 (random)", False)]
     assert game.per_move == 3600 and game.on_timeout == "skip" and not game.invite_only
     assert accepted(game).status == Game.ACTIVE
 

@@ -115,7 +115,7 @@ def test_it_takes_a_window_answer_by_email_reply(monkeypatch, inbox, alice, bob,
     settings.MAIL_AUTHSERV_ID = [AUTHSERV]  # our receiving server vouches for the sender (tests/mail/mails.py)
 
     game, _, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
-    me = game.seats.all()[seats[0]].user
+    me = game.seat_list[seats[0]].user
     mail = [m for m in inbox() if m.to == [me.email]][-1]
     assert "answer resolve" in mail.subject and "Your turn" not in mail.subject
     reply = "Resolve\n\nOn Tuesday, kinplay wrote:\n> answer\n"
@@ -126,7 +126,7 @@ def test_it_takes_a_window_answer_by_email_reply(monkeypatch, inbox, alice, bob,
 
 def test_it_reminds_a_player_before_a_window_closes(monkeypatch, clock, inbox, alice, bob, charlie):
     game, _, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
-    me = game.seats.all()[seats[0]].user
+    me = game.seat_list[seats[0]].user
     clock.shift(timedelta(days=1, hours=12, seconds=1))  # a quarter of the window is left
     sweep()
     [reminder] = [m for m in inbox() if m.to == [me.email] and m.subject.startswith("Reminder:")]
@@ -155,7 +155,7 @@ def test_it_waits_days_for_a_kinapa_hand_and_takes_the_answer_by_email(monkeypat
     sweep()
     game.refresh_from_db()
     assert game.version == version and seat in game.to_act  # a day later the hand still waits for her
-    me = game.seats.all()[seat].user
+    me = game.seat_list[seat].user
     mail = [m for m in inbox() if m.to == [me.email] and "answer raise or nothing" in m.subject][-1]
     assert receive_reply(to=mail.reply_to[0], sender=me.email, body="nothing\n") == "accepted"
     game.refresh_from_db()

@@ -28,7 +28,7 @@ def test_it_makes_a_seat_with_stop_and_one_without_wait_the_same_when_both_ask(m
     assert not standing_answers(game)
     # What the card's player sees does not depend on who holds STOP.
     player = next(s for s in range(3) if s not in seats)
-    seen = selectors.game_for(game, game.seats.all()[player].user)
+    seen = selectors.game_for(game, game.seat_list[player].user)
     assert sorted(seen["to_act"]) == seats
 
 
@@ -36,7 +36,7 @@ def test_it_passes_for_unable_only_when_the_player_cannot_react(monkeypatch, ali
     game, state, seats = open_stop_window(monkeypatch, [alice, bob, charlie], want=one_can_stop_one_cannot)
     holder = next(s for s in seats if not only_default(KENTA, state, s))
     empty = next(s for s in seats if only_default(KENTA, state, s))
-    users = {s.index: s.user for s in game.seats.all()}
+    users = {s.index: s.user for s in game.seat_list}
     assert services.set_standing_answer(game.pk, users[holder], Seat.UNABLE) is None  # can STOP: still asked
     outcome = services.set_standing_answer(game.pk, users[empty], Seat.UNABLE)
     assert outcome is not None and outcome.events[0].command == {"seat": empty, "action": {"type": "pass"}, "by": "standing", "rules": 1}
@@ -67,7 +67,7 @@ def test_it_applies_standing_answers_inside_the_move_that_opens_the_window(monke
 
 def test_it_lets_always_answer_an_open_window_at_once_through_the_api(monkeypatch, api, alice, bob, charlie):
     game, _, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
-    me = game.seats.all()[seats[0]].user
+    me = game.seat_list[seats[0]].user
     r = api(me).post(f"/api/games/{game.pk}/standing/", {"answer": "always"}, format="json")
     assert r.status_code == 200
     body = r.json()

@@ -24,7 +24,7 @@ def test_it_stores_a_window_timeout_and_logs_that_the_player_did_not_answer(monk
         version = game.version
         clock.shift(timedelta(days=2, seconds=1))
         sweep()
-    late = game.seats.all()[seats[0]]
+    late = game.seat_list[seats[0]]
     events = api(alice).get(f"/api/games/{game.pk}/events/?after={version}").json()
     timed_out = [e for e in events if e["type"] == "timed_out" and e["data"]["seat"] == seats[0]]
     assert timed_out and timed_out[0]["data"] == {"seat": seats[0], "policy": "default", "window": True, "answer": "resolve"}
@@ -66,7 +66,7 @@ def test_it_shows_the_timeout_line_on_the_game_page(client, alice, bob):
 def test_it_says_the_player_forfeits_when_that_is_the_policy(alice, bob, api):
     game = accepted(services.create_game(creator=alice, kind="karenza", seats=[{"user": "alice"}, {"user": "bob"}],
                                          per_move=60, on_timeout="forfeit"))
-    late = game.seats.all()[game.to_act[0]].name
+    late = game.seat_list[game.to_act[0]].name
     with time_machine.travel(timezone.now() + timedelta(seconds=61), tick=False):
         sweep()
     game.refresh_from_db()

@@ -18,11 +18,11 @@ LINE = re.compile(r"Kenta: (\w+) plays ([^—]+) — answer resolve( or stop)? \
 def test_it_says_what_to_answer_in_the_page_the_lobby_and_the_email(monkeypatch, client, inbox, alice, bob, charlie):
     with time_machine.travel(timezone.now(), tick=False):
         game, state, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
-        me = game.seats.all()[seats[0]].user
+        me = game.seat_list[seats[0]].user
         line = selectors.wait_line(game, seats[0])
         assert LINE.fullmatch(line), line
         player = LINE.fullmatch(line).group(1)
-        assert player == game.seats.all()[state["playing"]["seat"]].name
+        assert player == game.seat_list[state["playing"]["seat"]].name
         client.force_login(me)
         page = client.get(f"/games/{game.pk}/").content.decode()
         assert line.split(" (closes")[0] in page and "<title>Answer · Kenta" in page and "Your turn" not in page

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""The server's CPU per durable move without gunicorn, HTTP or other processes' contention.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/kp_move_cpu REDIS_URL=redis://127.0.0.1:6379/11 \\
+        .venv/bin/python bench/move_cpu.py [--moves 600]
+
+kinplay's WSGI application called in one thread: POST /api/games/{id}/actions/ with a Knonsters
+bot answering in the same transaction, as bench/api.py's moves phase sends it (the whole game in
+the answer), against a real PostgreSQL (and Redis for the throttles, when REDIS_URL is set).
+Prints the process's CPU time (time.process_time) per move, after 100 moves of warm-up,
+replacing finished games outside the count. The PostgreSQL backend's and Redis's own CPU are
+not in it (make bench-peer counts those). On a shared machine this figure moves far less
+than make bench-peer's CPU per move, which also pays for gunicorn and for contention.
+Creates the database when it does not exist and then drops it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bench.api import Postgres  # noqa: E402
+
+WARMUP = 100
+
+
+def wsgi_call(application, token, method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else b""
+    environ = {
+        "REQUEST_METHOD": method, "PATH_INFO": path, "SERVER_NAME": "localhost", "SERVER_PORT": "80",
+        "HTTP_HOST": "localhost", "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(data), "wsgi.errors": sys.stderr, "wsgi.version": (1, 0),
+        "wsgi.multithread": True, "wsgi.multiprocess": True, "wsgi.run_once": False,
+        "CONTENT_LENGTH": str(len(data)), "CONTENT_TYPE": "application/json", "HTTP_AUTHORIZATION": f"Token {token}",
+    }
+    status = []
+    answer = application(environ, lambda s, headers, exc_info=None: status.append(int(s.split()[0])))
+    content = b"".join(answer)
+    answer.close()
+    return status[0], json.loads(content)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--moves", type=int, default=600)
+    args = ap.parse_args(argv)
+    pg = Postgres(os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/kp_move_cpu")
+    pg.create()
+    try:
+        os.environ.update({
+            "DATABASE_URL": pg.bench_url, "KINPLAY_VAR": tempfile.mkdtemp(prefix="kinplay-move-cpu-"), "DEBUG": "false",
+            "LOG_LEVEL": "WARNING", "SECRET_KEY": "bench-only", "DJANGO_SETTINGS_MODULE": "kinplay.settings",
+            "THROTTLE_USER": "10000000/min", "THROTTLE_MOVES": "10000000/min",
+        })
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, check=True)
+        import django
+
+        django.setup()
+        from django.contrib.auth import get_user_model
+        from rest_framework.authtoken.models import Token
+
+        from kinplay.wsgi import application
+
+        users = get_user_model().objects
+        user = users.filter(username="alice").first() or users.create_user("alice", "alice@bench.invalid", "a-long-password")
+        token = Token.objects.get_or_create(user=user)[0].key  # an existing database is used as it is
+
+        def new_game():
+            status, game = wsgi_call(application, token, "POST", "/api/games/", {
+                "kind": "knonsters", "options": {}, "seats": [{"user": "alice"}, {"bot": "random"}],
+                "clock": {"per_move": None, "on_timeout": "bot"}})
+            assert status == 201, game
+            return game
+
+        rnd, game, moves, spent = random.Random(1), new_game(), 0, 0.0
+        while moves < WARMUP + args.moves:
+            if game["status"] != "active" or not game["legal_actions"]:
+                game = new_game()
+                continue
+            body = {"action": rnd.choice(game["legal_actions"])["action"], "expected_version": game["version"]}
+            started = time.process_time()
+            status, answer = wsgi_call(application, token, "POST", f"/api/games/{game['id']}/actions/", body)
+            took = time.process_time() - started
+            assert status == 201, answer
+            moves += 1
+            if moves > WARMUP:
+                spent += took
+            game = answer["game"]
+        print(f"{1000 * spent / args.moves:.2f} ms of CPU per durable move (in process, one thread, {args.moves} moves, "
+              f"a bot answering each; load average {os.getloadavg()[0]:.1f})")
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        pg.drop()
+
+
+if __name__ == "__main__":
+    main()
