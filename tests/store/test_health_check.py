@@ -10,8 +10,7 @@ from django.db import connection, connections
 
 from games.models import Game
 
-pytestmark = [pytest.mark.django_db(transaction=True),
-              pytest.mark.skipif(connection.vendor != "postgresql", reason="the PostgreSQL backend's own check")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgresql]
 
 
 def a_new_request():
