@@ -32,3 +32,6 @@ def post_worker_init(worker):
     import gc
 
     gc.freeze()
+
+if os.environ.get("KP_CPU_SPLIT"):  # bench/cpu_split.py: each worker's CPU by request kind
+    from bench.cpu_split import post_request, pre_request, worker_exit  # noqa: F401
