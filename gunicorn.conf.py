@@ -33,7 +33,7 @@ def when_ready(server):
     if server.cfg.preload_app:
         from django.urls import get_resolver
 
-        get_resolver().url_patterns
+        get_resolver().url_patterns  # noqa: B018 (reading the property imports the URLconf)
 
 
 def post_worker_init(worker):
