@@ -624,8 +624,8 @@ def fast_copy(x):
     """A deep copy of plain JSON data (dicts, lists, scalars), faster than copy.deepcopy."""
     if isinstance(x, dict):
         return {k: fast_copy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [fast_copy(v) for v in x]
+    if isinstance(x, list):  # scalars kept without a call each (most lists hold only scalars)
+        return [fast_copy(v) if isinstance(v, (dict, list)) else v for v in x]
     return x
 
 
