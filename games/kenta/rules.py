@@ -370,7 +370,8 @@ def pending(s):
     eff = effects[p["step"]]
     do = eff["do"]
     if do == "target":
-        return (a, "target", valid_targets(s, a)) if valid_targets(s, a) else None
+        targets = valid_targets(s, a)
+        return (a, "target", targets) if targets else None
     if do == "move" and eff["dir"] == "either":
         chosen = {m for m, _ in p["dirs"]}
         for m in movers(s, eff):
