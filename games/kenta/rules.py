@@ -370,7 +370,8 @@ def pending(s):
     eff = effects[p["step"]]
     do = eff["do"]
     if do == "target":
-        return (a, "target", valid_targets(s, a)) if valid_targets(s, a) else None
+        targets = valid_targets(s, a)
+        return (a, "target", targets) if targets else None
     if do == "move" and eff["dir"] == "either":
         chosen = {m for m, _ in p["dirs"]}
         for m in movers(s, eff):
@@ -624,8 +625,8 @@ def fast_copy(x):
     """A deep copy of plain JSON data (dicts, lists, scalars), faster than copy.deepcopy."""
     if isinstance(x, dict):
         return {k: fast_copy(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [fast_copy(v) for v in x]
+    if isinstance(x, list):  # scalars kept without a call each (most lists hold only scalars)
+        return [fast_copy(v) if isinstance(v, (dict, list)) else v for v in x]
     return x
 
 
@@ -1164,7 +1165,7 @@ def decide_state(state, seat, action, rng):
         run(sim)
         return sim.events, sim.state
     timed_out = action == NO_MARKER and s["vote"] is not None and seat in s["vote"]["waiting"]
-    if not timed_out and action not in actions(s, seat):
+    if not timed_out and not _allowed(s, seat, action):
         if not to_act(s).get(seat):
             raise IllegalAction("It is not your move now.")
         raise IllegalAction("That is not one of your moves now.")
@@ -1212,6 +1213,26 @@ def decide_state(state, seat, action, rng):
                      kept=len(st["hands"][to]) < 5, **{"from": seat})
     run(sim)
     return sim.events, sim.state
+
+
+def _allowed(s, seat, action):
+    """``action in actions(s, seat)``: worked out directly for a turn's card moves (the commonest;
+    the bot has just listed them, and listing them again was a tenth of decide), else by the list."""
+    if s["vote"] is None and s["react"] is None and s["stage"] == "cards" and len(action) <= 2:
+        pend = pending(s)
+        if pend is None or pend[0] != seat:
+            return False
+        t = action["type"]
+        if t == "end":
+            return len(action) == 1
+        k = action.get("card")
+        if t not in ("play", "swap") or not isinstance(k, str) or k not in s["hands"][seat]:
+            return False
+        if t == "swap":
+            return True
+        c = CARDS[k]
+        return not c["stop"] and (not c["target"] or bool(valid_targets(s, seat)))
+    return action in actions(s, seat)
 
 
 # What a voter's time running out does: no marker. Not one of the moves offered (RULES.md, Voting).

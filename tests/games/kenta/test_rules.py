@@ -237,6 +237,24 @@ def test_it_targets_ahead_when_black_behind_when_white_never_on_the_same_square(
     assert "play setback" not in notations(s, 0) and "swap setback" in notations(s, 0)
 
 
+def test_it_refuses_every_card_move_it_does_not_offer():
+    # alice (seat 0) may play sprint, swap either card or end; nothing else, and bob nothing at all
+    s = at_cards(game(3, hands=[["setback", "sprint", "stop"], ["sprint"], ["sprint"]], pos=[5, 5, 1]))
+    offered = [a["action"] for a in R.legal_actions(s, 0)]
+    tries = [{"type": t, "card": k} for t in ("play", "swap", "discard") for k in ("setback", "sprint", "stop", "dash")]
+    tries += [{"type": "end"}, {"type": "end", "card": "sprint"}, {"type": "play", "card": "sprint", "x": 1},
+              {"type": "play"}, {"type": "play", "card": None}, {"type": "pass"}]
+    for action in tries:
+        for seat in (0, 1):
+            if seat == 0 and action in offered:
+                R.decide(s, seat, action, Script())
+                continue
+            with pytest.raises(IllegalAction):
+                R.decide(s, seat, action, Script())
+    assert offered == [{"type": "play", "card": "sprint"}, {"type": "swap", "card": "stop"},
+                       {"type": "swap", "card": "sprint"}, {"type": "swap", "card": "setback"}, {"type": "end"}]
+
+
 def test_it_resolves_example_one_target_moves_two_then_i_move_one():
     s = at_cards(game(3, hands=[["shove"], ["sprint"], ["sprint"]], pos=[0, 15, 0]))
     s, _ = act(s, 0, {"type": "play", "card": "shove"})
