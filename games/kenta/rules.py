@@ -401,12 +401,7 @@ def evolve(state, e):
     # the commonest events first (a replay tries each type in turn)
     if t == "draw":
         s["pile"] = s["pile"].partition(" ")[2]
-        if d["kept"]:
-            hand = _hand(s, d["seat"])
-            hand.append(d["card"])
-            _hand_sort(hand)
-        else:
-            s["discard"] = _discard(s["discard"], d["card"])
+        _keep_or_discard(s, d["seat"], d["card"], d["kept"])
     elif t == "move":
         pos = s["pos"] = s["pos"][:]  # replaced, not changed: decide's working copy shares it
         for m in d["moves"]:
@@ -532,12 +527,7 @@ def evolve(state, e):
             _take(_hand(s, d["from"]), d["card"])
         elif s["playing"] is not None:
             _own(s, "playing")["given"] = True
-        if d["kept"]:
-            hand = _hand(s, d["to"])
-            hand.append(d["card"])
-            _hand_sort(hand)
-        else:
-            s["discard"] = _discard(s["discard"], d["card"])
+        _keep_or_discard(s, d["to"], d["card"], d["kept"])
     elif t == "reshuffle":
         s["pile"] = " ".join(d["pile"])
         s["discard"] = ""
@@ -606,6 +596,16 @@ def _own(obj, key):
     of the state in place, so decide's working copy (``copy_state``) shares them all."""
     value = obj[key] = obj[key].copy()
     return value
+
+
+def _keep_or_discard(s, seat, card, kept):
+    """A drawn or given card: into the seat's hand, in order, or onto the discard pile."""
+    if kept:
+        hand = _hand(s, seat)
+        hand.append(card)
+        _hand_sort(hand)
+    else:
+        s["discard"] = _discard(s["discard"], card)
 
 
 def _hand(s, seat):
