@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
-from django.template.loader import render_to_string
 
+from kinplay.notifications.mail import two_part
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.services import queue
 
@@ -58,8 +58,4 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         "game_url": f"{site}/games/{row.game_id}/" if row.game_id else None, "settings_url": f"{site}/settings/",
     }
     subject = f"{league.name}: season {number} starts — you play in division {division}"
-    text = render_to_string("mail/league.txt", context)
-    html = render_to_string("mail/league.html", context)
-    msg = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [row.user.email])
-    msg.attach_alternative(html, "text/html")
-    return msg
+    return two_part(subject, "league", context, row.user.email)

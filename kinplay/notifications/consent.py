@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.template.loader import render_to_string
 
+from kinplay.notifications.mail import two_part
 from kinplay.notifications.models import Outbox
 
 KINDS = (Outbox.INVITATION, Outbox.INVITE_DECLINED, Outbox.INVITE_EXPIRED, Outbox.VACATION_OVER)
@@ -78,9 +78,5 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     else:
         context.update({"detail": row.detail, "url": f"{site}/settings/"})
     subject = SUBJECTS[row.kind].format(**fmt)
-    text = render_to_string("mail/consent.txt", context)
-    html = render_to_string("mail/consent.html", context)
-    msg = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [row.user.email], reply_to=reply_to)
-    msg.attach_alternative(html, "text/html")
-    return msg
+    return two_part(subject, "consent", context, row.user.email, reply_to=reply_to)
 

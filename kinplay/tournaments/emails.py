@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
-from django.template.loader import render_to_string
 
+from kinplay.notifications.mail import two_part
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.services import queue
 
@@ -70,8 +70,4 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         subject = f"{t.name} is over: the final standings"
     else:
         subject = f"{t.name} was cancelled"
-    text = render_to_string("mail/tournament.txt", context)
-    html = render_to_string("mail/tournament.html", context)
-    msg = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [row.user.email])
-    msg.attach_alternative(html, "text/html")
-    return msg
+    return two_part(subject, "tournament", context, row.user.email)
