@@ -10,8 +10,8 @@ import json
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.template.loader import render_to_string
 
+from kinplay.notifications.mail import two_part
 from kinplay.notifications.models import Outbox
 
 
@@ -40,7 +40,4 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     headers = {"Auto-Submitted": "auto-replied"}
     if data.get("in_reply_to", "").startswith("<"):
         headers.update({"In-Reply-To": data["in_reply_to"], "References": data["in_reply_to"]})
-    msg = EmailMultiAlternatives(subject, render_to_string("mail/answer.txt", context), settings.DEFAULT_FROM_EMAIL,
-                                 [row.user.email], headers=headers)
-    msg.attach_alternative(render_to_string("mail/answer.html", context), "text/html")
-    return msg
+    return two_part(subject, "answer", context, row.user.email, headers=headers)
