@@ -9,13 +9,12 @@ their time is up), who moves up, down or out. The roll-over runs in the worker (
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from games import services as games
 from games.registry import get, kinds
@@ -105,13 +104,7 @@ def create(*, organiser, name, kind, options=None, starts_at=None, **settings_) 
     if starts_at is None:  # a week to gather sign-ups; the first season takes whoever came
         when = timezone.now() + timedelta(days=FIRST_SEASON_AFTER_DAYS)
     else:
-        when = starts_at if isinstance(starts_at, datetime) else parse_datetime(str(starts_at))
-        if when is None:
-            raise LeagueError("starts_at must be a date and time (ISO 8601), e.g. 2026-12-01T18:00:00Z.")
-        if timezone.is_naive(when):
-            when = timezone.make_aware(when, timezone.utc)
-        if when <= timezone.now():
-            raise LeagueError("starts_at must be in the future.")
+        when = tournaments.future_start(starts_at, LeagueError)
     with transaction.atomic():
         league = League.objects.create(name=name.strip(), kind=kind, organiser=organiser, starts_at=when)
         _append(league, "created", {"name": league.name, "kind": kind, "options": options, "config": config,

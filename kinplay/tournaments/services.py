@@ -192,20 +192,26 @@ def create(*, organiser, name, kind, format, options=None, starts_at=None, **set
     return t
 
 
+def future_start(value, error: type[Exception]) -> datetime:
+    """``starts_at`` as given to a tournament or a league: an aware time in the future, else
+    ``error`` saying what is wrong (naive times are UTC)."""
+    when = value if isinstance(value, datetime) else parse_datetime(str(value))
+    if when is None:
+        raise error("starts_at must be a date and time (ISO 8601), e.g. 2026-12-01T18:00:00Z.")
+    if timezone.is_naive(when):
+        when = timezone.make_aware(when, timezone.utc)
+    if when <= timezone.now():
+        raise error("starts_at must be in the future.")
+    return when
+
+
 def _prepared(*, organiser, name, kind, format, options=None, starts_at=None, **settings_) -> tuple[Tournament, dict]:
     """A checked tournament, unsaved, and its "created" event's data."""
     if not isinstance(name, str) or not name.strip() or len(name) > 80:
         raise TournamentError("name must be 1 to 80 characters.")
     options, config = config_of(kind=kind, options=options, format=format, **settings_)
     if starts_at is not None:
-        when = starts_at if isinstance(starts_at, datetime) else parse_datetime(str(starts_at))
-        if when is None:
-            raise TournamentError("starts_at must be a date and time (ISO 8601), e.g. 2026-12-01T18:00:00Z.")
-        if timezone.is_naive(when):
-            when = timezone.make_aware(when, timezone.utc)
-        if when <= timezone.now():
-            raise TournamentError("starts_at must be in the future.")
-        starts_at = when
+        starts_at = future_start(starts_at, TournamentError)
     seed = new_seed()
     t = Tournament(name=name.strip(), kind=kind, format=format, organiser=organiser, seed=seed,
                    seed_sha256=seed_digest(seed), starts_at=starts_at)
