@@ -225,15 +225,18 @@ def with_rank(pos: dict, podium: list, rank: int):
         return podium[rank - 1] if rank >= 1 else None
     # the same answer as looking ``rank`` up in ``ranks``, without building them all (a rank
     # card asks this on every move): the running Knonster with rank - len(podium) - 1 in front
-    running = sorted([pos[k] for k in KNONSTERS if k not in podium], reverse=True)
+    if podium:
+        running = sorted([p for k, p in pos.items() if k not in podium], reverse=True)
+    else:
+        running = sorted(pos.values(), reverse=True)
     ahead = rank - len(podium) - 1
     if ahead >= len(running):
         return None
     p = running[ahead]
     if (ahead and running[ahead - 1] == p) or (ahead + 1 < len(running) and running[ahead + 1] == p):
         return None  # nobody has this rank (a tie in front of it), or several share it
-    for k in KNONSTERS:
-        if pos[k] == p and k not in podium:
+    for k, q in pos.items():  # the one running Knonster there
+        if q == p and k not in podium:
             return k
     return None
 
@@ -241,36 +244,47 @@ def with_rank(pos: dict, podium: list, rank: int):
 def leader_pos(pos: dict, podium: list) -> int:
     if podium:
         return GOAL
-    return max(map(pos.__getitem__, KNONSTERS))
+    return max(pos.values())
 
 
 def card_effect(pos: dict, podium: list, code: str):
     """(knonster, steps) the card moves under the regular rules; steps 0 = no effect."""
-    c = CARDS[code]
-    kind = c["kind"]
+    kind, k, steps, rank, limit = _EFFECT[code]
+    if kind == "plus":
+        return k, 0 if k in podium else steps
     if kind == "rank":
-        k = with_rank(pos, podium, c["rank"])
+        k = with_rank(pos, podium, rank)
         if k is None or k in podium:
             return k, 0
-        steps = c["steps"]
-        if "ahead" in c:
-            steps = min(steps, leader_pos(pos, podium) + c["ahead"] - pos[k])
-        return k, max(0, steps)
-    k = c["knonster"]
+        if limit is not None:  # at most ``limit`` steps ahead of rank 1
+            room = leader_pos(pos, podium) + limit - pos[k]
+            return k, _up_to(steps, room)
+        return k, steps
     if k in podium:
         return k, 0
-    if kind == "plus":
-        return k, c["steps"]
-    if kind == "upto":
-        return k, max(0, min(c["steps"], leader_pos(pos, podium) - c["behind"] - pos[k]))
+    if kind == "upto":  # at most to ``limit`` steps behind rank 1
+        return k, _up_to(steps, leader_pos(pos, podium) - limit - pos[k])
     # triple: only the sole rank-1 Knonster; its lead over rank 2 becomes three times as big.
     # Rank 1 alone means nobody finished (a finished one holds rank 1) and strictly in front.
     if podium:
         return k, 0
-    second = max([pos[o] for o in KNONSTERS if o != k])
+    second = max([p for o, p in pos.items() if o != k])
     if pos[k] <= second:
         return k, 0
     return k, 2 * (pos[k] - second)
+
+
+def _up_to(steps: int, room: int) -> int:
+    """``max(0, min(steps, room))``, without the builtins' slower calls (a card per move)."""
+    if room <= 0:
+        return 0
+    return steps if steps < room else room
+
+
+# card_effect's reading of each card in one look-up: (kind, its Knonster or None, steps, the rank
+# a rank card moves or None, the "ahead" or "behind" limit or None)
+_EFFECT = {code: (c["kind"], c["knonster"], c.get("steps", 0), c.get("rank"), c.get("ahead", c.get("behind")))
+           for code, c in CARDS.items()}
 
 
 class _Race:
@@ -544,15 +558,21 @@ _DECK_COUNTS = {c: DECK["deck"].count(c) for c in _DECK_CODES}
 
 
 def evolve(state, ev):
+    """The state after ``ev``. Every list or dict of the state that changes is replaced by a
+    changed copy (``_replaced``), never changed in place, so decide's scratch state (``_copy``)
+    can share all the others with the state it was given."""
     t, d = ev["type"], ev["data"]
     if t == "played":
         _played(state, d)
     elif t == "drew":
-        hands = _replaced(state, "hands")
-        hand = hands[d["seat"]] = hands[d["seat"]] + [d["card"]]
+        seat, card = d["seat"], d["card"]
+        hands = state["hands"] = state["hands"].copy()
+        hand = hands[seat] = hands[seat] + [card]
         hand.sort()
-        if d["card"] in state["pile"]:
-            _replaced(state, "pile").remove(d["card"])
+        pile = state["pile"]
+        if card in pile:
+            pile = state["pile"] = pile.copy()
+            pile.remove(card)
     elif t == "setup":
         n = d["n"]
         state.clear()
@@ -599,35 +619,37 @@ def evolve(state, ev):
 
 
 def _replaced(state, key):
-    """``state[key]``, replaced by a copy of its own to change: evolve never changes a list or
-    dict of the state in place, so decide's working copy (``_copy``) can share them all."""
+    """``state[key]``, replaced by a copy of its own to change (see ``evolve``)."""
     value = state[key] = state[key].copy()
     return value
 
 
 def _played(state, d):
-    seat = d["seat"]
-    if d["card"] in state["hands"][seat]:
-        hands = _replaced(state, "hands")
-        hand = hands[seat] = hands[seat][:]
-        hand.remove(d["card"])
-    if d["moves"]:
-        pos = _replaced(state, "pos")
-        moved_all = _replaced(state, "moved")
-        moved = moved_all[seat] = moved_all[seat][:]
-        for m in d["moves"]:
-            k = m["knonster"]
-            pos[k] = m["to"]
+    # the commonest event: replacements written out rather than through _replaced
+    seat, card, moves, power = d["seat"], d["card"], d["moves"], d["power"]
+    hands = state["hands"]
+    if card in hands[seat]:
+        hand = hands[seat].copy()
+        hand.remove(card)
+        hands = state["hands"] = hands.copy()
+        hands[seat] = hand
+    if moves:
+        pos = state["pos"] = state["pos"].copy()
+        moved_all = state["moved"] = state["moved"].copy()
+        moved = moved_all[seat] = moved_all[seat].copy()
+        for m in moves:
+            k, to = m["knonster"], m["to"]
+            pos[k] = to
             if m["place"] is not None and k not in state["podium"]:
                 _replaced(state, "podium").append(k)
-            moved[_INDEX[k]] += m["to"] - m["from"]
-    if d.get("power"):
-        _replaced(state, "powers_used").append(d["power"])
-        if d["power"] not in state["revealed"][seat]:
+            moved[_INDEX[k]] += to - m["from"]
+    if power:
+        _replaced(state, "powers_used").append(power)
+        if power not in state["revealed"][seat]:
             revealed = _replaced(state, "revealed")
-            revealed[seat] = revealed[seat] + [d["power"]]
+            revealed[seat] = revealed[seat] + [power]
     state["turn"] = d["next"]
-    state["last"] = {"seat": d["seat"], "card": d["card"], "power": d["power"], "moves": d["moves"], "auto": d["auto"]}
+    state["last"] = {"seat": seat, "card": card, "power": power, "moves": moves, "auto": d["auto"]}
 
 
 _INDEX = {k: i for i, k in enumerate(KNONSTERS)}
@@ -643,7 +665,10 @@ def _active(state):
 def _next_seat(state, seat):
     n = state["n"]
     resigned = state["resigned"]
-    for i in range(1, n + 1):
+    s = seat + 1 if seat + 1 < n else 0
+    if not resigned[s]:  # nearly always: nobody resigned
+        return s
+    for i in range(2, n + 1):
         s = (seat + i) % n
         if not resigned[s]:
             return s
@@ -779,12 +804,16 @@ def _end_event(st, reason):
 
 def _copy(state):
     """decide's scratch state: a shallow copy, since ``evolve`` replaces every list and dict it
-    changes (``_replaced``) instead of changing it. A whole deep copy was a quarter of the
+    changes instead of changing it. A whole deep copy was a quarter of the
     engine's time (issue 18)."""
     return state.copy()
 
 
 class _Out:
+    """decide's events and the scratch state they lead to."""
+
+    __slots__ = ("st", "events")
+
     def __init__(self, state):
         self.st = _copy(state)
         self.events = []
