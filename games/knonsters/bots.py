@@ -9,7 +9,11 @@ def random_bot(state, seat, rng):
     """A legal action chosen uniformly: on a turn from the lean ``hand_choices`` (the same
     moves in the same order as ``legal_actions``, so the same pick, without a label each)."""
     if state["phase"] == "race" and not state["offer"] and state["turn"] == seat:  # to_act: a turn
-        return rules.hand_action(state, rng.choice(rules.hand_choices(state, seat)))
+        codes, powered = rules.hand_choices(state, seat)
+        i = rng.randbelow(len(codes) + len(powered))  # rng.choice of the moves, codes then powered
+        if i < len(codes):
+            return rules.card_action(state, codes[i])
+        return rules.power_action(*powered[i - len(codes)])
     return rng.choice(rules.legal_actions(state, seat))["action"]
 
 

@@ -723,45 +723,46 @@ _FAVOURITE_ACTIONS = {wb: [item["action"] for item in items] for wb, items in _F
 
 
 def hand_choices(state, seat):
-    """A turn's moves in ``legal_actions``' order, as (card, superpower or None) pairs: each
-    card once (played, or discarded when it has no effect), then each usable superpower
-    with each card it works with. Lean, for the random bot: no labels, no card simulated
-    for the play/discard choice until one is picked (``hand_action``)."""
+    """A turn's moves in ``legal_actions``' order, lean (for the random bot: no labels, no card
+    simulated for the play/discard choice until one is picked): the cards, each once, to play
+    or discard (``card_action``), then the (card, Knonster) pairs of each usable superpower
+    with each card it works with (``power_action``)."""
     codes = sorted(set(state["hands"][seat]))
-    out = [(code, None) for code in codes]
+    powered = []
     if state["options"].get("superpowers"):
         pos, podium = state["pos"], state["podium"]
         for k in state["favs"][seat] or []:
             if k in state["powers_used"]:
                 continue
-            out += [(code, k) for code in codes if simulate(pos, podium, code, k) is not None]
-    return out
+            powered += [(code, k) for code in codes if simulate(pos, podium, code, k) is not None]
+    return codes, powered
 
 
-def hand_action(state, choice):
-    """The action of one of ``hand_choices``."""
-    code, power = choice
-    if power is not None:
-        return {"type": "power", "knonster": power, "card": code}
+def card_action(state, code):
+    """Play the card, or discard it when it has no effect: the only way to use it."""
     if has_effect(state["pos"], state["podium"], code):
         return {"type": "play", "card": code}
     return {"type": "discard", "card": code}
 
 
+def power_action(code, k):
+    return {"type": "power", "knonster": k, "card": code}
+
+
 def _hand_plays(state, seat):
+    codes, powered = hand_choices(state, seat)
     out = []
-    for choice in hand_choices(state, seat):
-        a = hand_action(state, choice)
-        code = a["card"]
+    for code in codes:
+        a = card_action(state, code)
         if a["type"] == "play":
             out.append({"notation": f"play {code}", "label": f"Play {card_label(code)}", "action": a})
-        elif a["type"] == "discard":
+        else:
             out.append({"notation": f"discard {code}", "label": f"Discard {card_label(code)} (no effect)",
                         "action": a})
-        else:
-            k = a["knonster"]
-            out.append({"notation": f"power {k} {code}",
-                        "label": f"Reveal {k} and use its superpower with {card_label(code)}", "action": a})
+    for code, k in powered:
+        out.append({"notation": f"power {k} {code}",
+                    "label": f"Reveal {k} and use its superpower with {card_label(code)}",
+                    "action": power_action(code, k)})
     return out
 
 
