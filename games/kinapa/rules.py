@@ -669,6 +669,13 @@ def legal_actions(state, seat):
 
 
 def decide(state, seat, action, rng):
+    return decide_state(state, seat, action, rng)[0]
+
+
+def decide_state(state, seat, action, rng):
+    """``decide``'s events and the state after them (``games.engine``: optional contract): decide
+    works that state out anyway, to find the automatic events, so the caller need not evolve
+    every event a second time."""
     if not _running(state):
         raise IllegalAction("This game is over.")
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -708,7 +715,7 @@ def decide(state, seat, action, rng):
         for e in more:
             s = evolve(s, e)
         evs += more
-    return evs
+    return evs, s
 
 
 def _why_not(state, seat, action):
