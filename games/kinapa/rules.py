@@ -115,7 +115,7 @@ RECENT = 3  # events kept in the state for the view's "what just happened"
 
 # Every card of the game and its sort key, looked up instead of parsed (this runs per event).
 _NUMBERS = {f"{k}{i}": i for i in range(1, 2 * MAX_PLAYERS + 1) for k in "AS"}
-_ORDER = {c: (i, c[0]) for c, i in _NUMBERS.items()}
+_ORDER = {c: 2 * i + (c[0] == "S") for c, i in _NUMBERS.items()}  # (number, kind) as one int: faster to compare
 
 
 def num(card: str) -> int:
@@ -474,7 +474,9 @@ def evolve(state, e):
         s["phase"] = "over"
         s["end"] = dict(d)
     if t not in ("setup", "deal"):
-        s["recent"] = [*s["recent"][1 - RECENT:], e]  # the last RECENT events
+        recent = s["recent"][1 - RECENT:]  # a new list: the last RECENT events
+        recent.append(e)
+        s["recent"] = recent
     return s
 
 
@@ -739,13 +741,13 @@ def _why_not(state, seat, action):
 
 def _events_for(s, seat, action, rng):
     t = action["type"]
+    if t == "answer":  # the commonest first
+        return [event("answer", seat=seat, **{"raise": action["raise"]})]
     if t == "announce":
         return [event("announce", seat=seat, number=action["number"])]
     if t == "switch":
         return [event("switch", seat=seat, hand=sort_cards(s["hands"][s["n"] + seat]),
                       laid=sort_cards(s["hands"][seat]), setup=False, public=punished(s, seat))]
-    if t == "answer":
-        return [event("answer", seat=seat, **{"raise": action["raise"]})]
     if t == "take":
         return [_take_event(s, action["from"], rng)]
     if t == "give":
