@@ -741,8 +741,8 @@ def _why_not(state, seat, action):
 
 def _events_for(s, seat, action, rng):
     t = action["type"]
-    if t == "answer":  # the commonest first
-        return [event("answer", seat=seat, **{"raise": action["raise"]})]
+    if t == "answer":  # the commonest event: built without event()'s keyword arguments
+        return [{"type": "answer", "data": {"seat": seat, "raise": action["raise"]}}]
     if t == "announce":
         return [event("announce", seat=seat, number=action["number"])]
     if t == "switch":
