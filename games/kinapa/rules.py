@@ -626,7 +626,8 @@ def _actions(s, seat):
         return [{"type": "take", "from": h} for h in _target_candidates(s)]
     if phase == "give":
         taken = s["taken"]
-        return [{"type": "give", "card": c} for c in sort_cards(set(s["hands"][s["emperor"]])) if c != taken]
+        # a hand is always in order: setup deals sorted hands and _move sorts the hand it adds to
+        return [{"type": "give", "card": c} for c in s["hands"][s["emperor"]] if c != taken]
     if phase == "flip":
         return [{"type": "flip", "pos": p} for p in _face_down(s)]
     if phase == "next":
