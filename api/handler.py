@@ -93,3 +93,14 @@ class FastMoves:
     def _view(self, request):
         match = request.resolver_match
         return self.view(request, *match.args, **match.kwargs).render()
+
+
+class ByPath:
+    """Sends /api/ to the API's handler and every other path to the site's."""
+
+    def __init__(self, api, site, prefix="/api/"):
+        self.api, self.site, self.prefix = api, site, prefix
+
+    def __call__(self, environ, start_response):
+        handler = self.api if environ.get("PATH_INFO", "").startswith(self.prefix) else self.site
+        return handler(environ, start_response)
