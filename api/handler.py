@@ -76,7 +76,7 @@ class FastMoves:
         meta = request.META
         if request.method != "POST" or "HTTP_COOKIE" in meta:
             return False  # a cookie may carry a session (SessionAuthentication) or a CSRF token to renew
-        if meta.get("HTTP_ACCEPT", "*/*") not in JSON_ONLY or meta.get("QUERY_STRING"):
+        if meta.get("HTTP_ACCEPT", "*/*") not in JSON_ONLY or request.GET.keys() - {"view"}:
             return False  # perhaps the browsable API (?format=api), whose page uses the session and CSRF
         auth = get_authorization_header(request).split()
         if not auth or auth[0].lower() != b"token":  # as DRF's TokenAuthentication reads it
