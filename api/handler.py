@@ -45,7 +45,7 @@ class ApiHandler(WSGIHandler):
             super().load_middleware(is_async)
         finally:
             settings.MIDDLEWARE = full
-        if self.fast_moves:
+        if self.fast_moves and set(api_middleware(full)) == FastMoves.STANDS_IN_FOR:
             self._middleware_chain = FastMoves(self._middleware_chain)
 
 
@@ -55,7 +55,21 @@ class FastMoves:
     renders; the middleware's response headers are added by the middleware's own code; a crash
     is a 500 by Django's own conversion (got_request_exception, logging, handler500). Any other
     request goes through the chain. Django's request signals are sent around both
-    (WSGIHandler.__call__)."""
+    (WSGIHandler.__call__).
+
+    It stands in for the middleware below, and for nothing else: with another list in
+    settings.MIDDLEWARE, every request goes through the chain until this class is taught what
+    the new one would do to a move."""
+
+    STANDS_IN_FOR = {
+        "django.middleware.security.SecurityMiddleware",  # asked first; its headers
+        "django.contrib.sessions.middleware.SessionMiddleware",  # no cookie: no session
+        "django.middleware.common.CommonMiddleware",  # asked first; Content-Length
+        "django.middleware.csrf.CsrfViewMiddleware",  # no cookie and a csrf_exempt view: nothing to do
+        "django.contrib.auth.middleware.AuthenticationMiddleware",  # DRF's token check sets the user
+        "django.middleware.clickjacking.XFrameOptionsMiddleware",  # its header
+        "axes.middleware.AxesMiddleware",  # acts on a locked-out sign-in only
+    }
 
     def __init__(self, chain):
         import_module(settings.ROOT_URLCONF)  # the URL converters api/urls.py uses, the apps loaded

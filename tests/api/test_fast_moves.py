@@ -183,3 +183,10 @@ def test_other_requests_go_through_the_middleware(crashing, game, alice):
     assert status.startswith("403") and "CSRF" in json.loads(content)["detail"]  # signed in by the session
     status, _, _ = send(crashing, url, body={"action": {}}, HTTP_AUTHORIZATION=a, HTTP_COOKIE="csrftoken=x")
     assert status.startswith("400")  # the token's move, through the chain: the cookie may need renewing
+
+
+def test_a_middleware_it_does_not_know_turns_it_off(settings):
+    settings.MIDDLEWARE = [*settings.MIDDLEWARE, "django.middleware.gzip.GZipMiddleware"]
+    assert not isinstance(ApiHandler()._middleware_chain, FastMoves)
+    settings.MIDDLEWARE = settings.MIDDLEWARE[:-1]
+    assert isinstance(ApiHandler()._middleware_chain, FastMoves)
