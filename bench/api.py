@@ -552,7 +552,7 @@ def main(argv=None):
             p_ms += r_ms
             busy = (b["machine"][0] - a["machine"][0]) / max(1, b["machine"][1] - a["machine"][1])
             ours = (CpuMeter.spent(a, b, "gunicorn") + CpuMeter.spent(a, b, "postgres") + CpuMeter.spent(a, b, "redis")) / (b["t"] - a["t"]) / (os.cpu_count() or 1)
-            print(f"  CPU per move         {g_ms + p_ms:8.2f} ms   (gunicorn {g_ms:.2f} + PostgreSQL backends "
+            print(f"  CPU per move         {g_ms + p_ms:8.2f} ms   ({args.server} {g_ms:.2f} + PostgreSQL backends "
                   f"{p_ms - r_ms:.2f} + redis-server {r_ms:.2f})")
             c_ms = CpuMeter.spent(a, b, "clients") / len(latencies) * 1000
             theirs = CpuMeter.spent(a, b, "clients") / (b["t"] - a["t"]) / (os.cpu_count() or 1)
