@@ -882,6 +882,18 @@ class _B:
 
 
 def decide(state, seat, action, rng):
+    return _decide(state, seat, action, rng).events
+
+
+def decide_state(state, seat, action, rng):
+    """``decide``'s events and the state after them (``games.engine``: optional contract): decide
+    applies each event to its working copy anyway, so the caller need not evolve them again."""
+    b = _decide(state, seat, action, rng)
+    return b.events, b.s
+
+
+def _decide(state, seat, action, rng):
+    """The command's builder: its events, and its working copy of the state after them."""
     if not state:
         raise IllegalAction("The game has not started.")
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -901,14 +913,14 @@ def decide(state, seat, action, rng):
         if not b.s["result"] and b.s["turn"]["phase"] == "move" and not _move_actions(b.s, b.s["turn"]["seat"]):
             b.ev("no_move", seat=b.s["turn"]["seat"], value=b.s["turn"]["roll"])
             _end_turn(b)
-        return b.events
+        return b
     if seat not in (0, 1):
         raise IllegalAction("There is no such seat in this game.")
     if typ == "resign":
         b = _B(state)
         b.ev("resigned", seat=seat)
         b.ev("game_over", winners=[1 - seat], reason=f"{seat_ref(seat)} resigned")
-        return b.events
+        return b
     if typ == "detonate":
         raise IllegalAction("Only the fuse can set off the bomb.")
     if state["turn"]["seat"] != seat:
@@ -957,7 +969,7 @@ def decide(state, seat, action, rng):
     elif typ == "defuse":
         b.ev("defused", seat=seat, piece=action["carrier"])
         _end_turn(b)
-    return b.events
+    return b
 
 
 def _after_roll(b, seat):
