@@ -403,10 +403,6 @@ def _is_special(p):
     return p["type"] in ("king", "wall", "sage", "bulldozer")
 
 
-def _can_back(state, p):
-    return p["type"] in ("final", "king") or state["bomb"]["carrier"] == p["id"]
-
-
 def _active_limit_reached(state, seat):
     """Two enemy pieces out: this seat may only have three active pieces."""
     out, board, _king_lost = _census(state)
@@ -479,14 +475,19 @@ def _destinations(state, p, roll, blockers=None):
     """Reachable end nodes for piece p with a roll: {dest: (direction, path)}. Read-only (shared:
     the walk depends only on the cache key, so it is made once)."""
     seat = p["seat"]
-    steps = 1 if p["type"] == "wall" else roll
-    back = roll == 1 or _can_back(state, p)
     if blockers is None:
         blockers = _blockers(state, seat)
-    key = (seat, p["at"], steps, back, blockers)
+    return _reach(seat, p["id"], p["type"], p["at"], roll, state["bomb"]["carrier"], blockers)
+
+
+def _reach(seat, pid, typ, at, roll, carrier, blockers):
+    """``_destinations`` from the piece's parts (no piece dict), in node order."""
+    steps = 1 if typ == "wall" else roll
+    back = roll == 1 or typ in ("final", "king") or carrier == pid  # who may move backward
+    key = (seat, at, steps, back, blockers)
     found = _DESTINATIONS.get(key)
     if found is None:
-        found = _walk(seat, p["at"], steps, back, blockers)
+        found = _walk(seat, at, steps, back, blockers)
         _remember(_DESTINATIONS, key, found)
     return found
 
@@ -510,7 +511,7 @@ def _walk(seat, start, steps, back, blockers):
                 if nxt == enemy_base or nxt in blockers:
                     continue  # must land exactly there
                 stack.append((nxt, rem, npath))
-    return found
+    return dict(sorted(found.items()))  # in node order: the order of the legal moves
 
 
 def _enemy_base_dir(seat, node):
@@ -529,25 +530,29 @@ def _enemy_base_dir(seat, node):
 
 def _move_actions(state, seat):
     t = state["turn"]
-    roll = t["roll"]
+    roll, only = t["roll"], t.get("piece")
+    mine = PREFIX[seat]
     pos = positions(state)
-    pids = sorted(pid for pid, loc in pos.items() if loc not in ZONES and pseat(pid) == seat)
-    if t.get("piece"):
-        pids = [pid for pid in pids if pid == t["piece"]]
     out = []
     occmap = _occ_map(state)
     blockers = _blockers(state, seat)
+    carrier = state["bomb"]["carrier"]
     points = state["points"][seat]
-    for pid in pids:
-        if ptype(pid) == "bulldozer":
+    for pid in sorted(pid for pid, loc in pos.items() if pid[0] == mine and loc not in ZONES):
+        if only and pid != only:
             continue
-        p = _mk(pid, pos[pid])
-        for dest in sorted(_destinations(state, p, roll, blockers)):
+        typ = ptype(pid)
+        if typ == "bulldozer":
+            continue
+        at = pos[pid]
+        p = None  # the piece's dict, made only when a move needs more than its plain item
+        for dest in _reach(seat, pid, typ, at, roll, carrier, blockers):
             opid = occmap.get(dest)
             if opid is None:
                 out.append(_plain_move(pid, dest))
                 continue
             base, label = _move_texts(pid, dest)
+            p = p or _mk(pid, at)
             occ = _mk(opid, dest)
             if occ["seat"] != seat:
                 act = {"type": "move", "piece": p["id"], "to": dest}
@@ -576,8 +581,9 @@ def _move_actions(state, seat):
                         out.append(_item(f"{base} split {f} {b}",
                                          f"Split: {_pname(p)} lands on the King, moves on to {_nname(f)}, a new piece appears on {_nname(b)}",
                                          {"type": "move", "piece": p["id"], "to": dest, "split": [f, b]}))
-        if p["type"] == "wall" and not t.get("piece"):
+        if typ == "wall" and not only:
             # "can move up to 1 space": zero is allowed, except for a Wall just spawned ("must be moved")
+            p = p or _mk(pid, at)
             out.append(_item(f"stay {p['id']}", f"Leave {_pname(p)} where it is",
                              {"type": "stay", "piece": p["id"]}))
     return out
@@ -690,31 +696,42 @@ def _type_order(k):
 _LEGAL_CACHE: dict = {}
 
 
-def _copy_item(item):
-    a = dict(item["action"])
+def _copy_action(action):
+    a = dict(action)
     if "split" in a:
         a["split"] = list(a["split"])
-    return {"notation": item["notation"], "label": item["label"], "action": a}
+    return a
 
 
 def legal_actions(state, seat):
-    return [_copy_item(i) for i in _legal(state, seat)]
+    return [{"notation": i["notation"], "label": i["label"], "action": _copy_action(i["action"])}
+            for i in _legal(state, seat)]
 
 
 def _legal(state, seat):
     """``legal_actions`` without the copies: shared, read-only (bots and ``decide`` only read it)."""
+    return _legal_entry(state, seat)[0]
+
+
+_NO_LEGAL: tuple = ((), ())
+
+
+def _legal_entry(state, seat):
+    """The shared legal items and, in the same order, their actions (``decide`` checks an action
+    with one ``in``)."""
     if not state or state.get("result") or seat is None:
-        return []
+        return _NO_LEGAL
     t = state["turn"]
     if t["seat"] != seat:
-        return []
+        return _NO_LEGAL
     bomb = state["bomb"]
     cd = bomb.get("countdown")
     key = (seat, state["pos"], t["phase"], t["roll"], t.get("piece"), tuple(state["points"]),
            bomb["carrier"], bool(bomb.get("fuse")), bool(cd), state["options"]["mode"], state["options"]["variant"])
     found = _LEGAL_CACHE.get(key)
     if found is None:
-        found = _start_actions(state, seat) if t["phase"] == "start" else _move_actions(state, seat)
+        items = _start_actions(state, seat) if t["phase"] == "start" else _move_actions(state, seat)
+        found = (items, [i["action"] for i in items])
         if len(_LEGAL_CACHE) > 512:
             _LEGAL_CACHE.clear()
         _LEGAL_CACHE[key] = found
@@ -925,8 +942,7 @@ def _decide(state, seat, action, rng):
         raise IllegalAction("Only the fuse can set off the bomb.")
     if state["turn"]["seat"] != seat:
         raise IllegalAction("It is not your turn.")
-    legal = _legal(state, seat)
-    if not any(item["action"] == action for item in legal):
+    if action not in _legal_entry(state, seat)[1]:
         if typ == "move" and state["turn"]["phase"] == "start":
             raise IllegalAction("Roll the die (or spawn) before moving.")
         if typ in ("roll", "spawn") and state["turn"]["phase"] == "move":
