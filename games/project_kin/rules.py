@@ -325,24 +325,13 @@ def _remember(cache, key, value):
     cache[key] = value
 
 
-_MOVED: dict = {}
-
-
 def _setpos(state, **moves):
-    # decide applies each event to its working copy, then the caller applies it again to the
-    # same text: the second time is a look-up (and so is reading the new text's positions).
-    text = state["pos"]
-    key = (text, *moves.items())
-    new = _MOVED.get(key)
-    if new is None:
-        pos = dict(positions(state))
-        pos.update(moves)
-        new = _edited(text, moves) if len(pos) == len(positions(state)) else None
-        if new is None:
-            new = encode_positions(pos)
-        _remember(_MOVED, key, new)
-        if new not in _POS_CACHE:
-            _remember(_POS_CACHE, new, pos)
+    old = positions(state)
+    pos = dict(old)
+    pos.update(moves)
+    new = (_edited(state["pos"], moves) if len(pos) == len(old) else None) or encode_positions(pos)
+    if new not in _POS_CACHE:  # the new text's positions, known without parsing it
+        _remember(_POS_CACHE, new, pos)
     state["pos"] = new
 
 
@@ -371,17 +360,27 @@ def _zone(state, seat, zone):
     return [_mk(pid, loc) for pid, loc in positions(state).items() if loc == zone and pseat(pid) == seat]
 
 
-_CENSUS: dict = {}
+_NOTHING: frozenset = frozenset()
+# per seat, the guard nodes of the other side
+_ENEMY_GUARDS = [frozenset(n for n, nd in BOARD["nodes"].items() if nd["kind"] == "guard" and nd["seat"] != seat)
+                 for seat in (0, 1)]
 
 
-def _census(state):
-    """Per seat: pieces in the Out Pool, pieces on the board, whether the King is in its spawn
-    pool. Cached like ``positions`` (the end-of-turn checks read it after every event)."""
-    text = state["pos"]
-    found = _CENSUS.get(text)
-    if found is None:
+class _Facts:
+    """What the rules read of one position text, found in one scan and cached like ``positions``
+    (read-only, shared): the end-of-turn checks and the legal moves read it after every move.
+
+    census: per seat, pieces in the Out Pool, pieces on the board, whether the King is in its
+    spawn pool; occ: {node: piece id} of the pieces on the board; on_board: per seat, the ids of
+    its pieces on the board, sorted.
+    """
+
+    __slots__ = ("census", "occ", "on_board", "_blockers")
+
+    def __init__(self, pos):
         out, board, king_lost = [0, 0], [0, 0], [False, False]
-        for pid, loc in positions(state).items():
+        occ, on_board = {}, ([], [])
+        for pid, loc in pos.items():
             seat = 0 if pid[0] == "r" else 1
             if loc == "out":
                 out[seat] += 1
@@ -390,9 +389,41 @@ def _census(state):
                     king_lost[seat] = True
             elif loc not in ZONES:
                 board[seat] += 1
-        found = (tuple(out), tuple(board), tuple(king_lost))
-        _remember(_CENSUS, text, found)
+                occ.setdefault(loc, pid)  # the first, as a scan of the positions finds it
+                on_board[seat].append(pid)
+        self.census = (tuple(out), tuple(board), tuple(king_lost))
+        self.occ = occ
+        on_board[0].sort()
+        on_board[1].sort()
+        self.on_board = on_board
+        self._blockers = [None, None]
+
+    def blockers(self, seat):
+        """The nodes a piece of ``seat`` may not move past: an enemy piece on the other side's
+        guard, or an enemy Wall."""
+        found = self._blockers[seat]
+        if found is None:
+            mine, guards = PREFIX[seat], _ENEMY_GUARDS[seat]
+            found = frozenset(node for node, pid in self.occ.items()
+                              if pid[0] != mine and (node in guards or ptype(pid) == "wall")) or _NOTHING
+            self._blockers[seat] = found
+        return found
+
+
+_FACTS: dict = {}
+
+
+def _facts(state):
+    text = state["pos"]
+    found = _FACTS.get(text)
+    if found is None:
+        found = _Facts(positions(state))
+        _remember(_FACTS, text, found)
     return found
+
+
+def _census(state):
+    return _facts(state).census
 
 
 def _out_count(state, seat):
@@ -416,9 +447,6 @@ def turns_left(state):
     return BOARD["tracker"] - cd["pos"]
 
 
-_OCC_CACHE: dict = {}
-
-
 def _edited(text, moves):
     """``text`` with the locations of the moved pieces replaced in place (what encoding the
     updated positions gives, without re-encoding every piece); None if a piece is not found."""
@@ -434,38 +462,12 @@ def _edited(text, moves):
 
 
 def _occ_map(state):
-    """{node: piece id} of the pieces on the board. Read-only (shared, cached like ``positions``)."""
-    text = state["pos"]
-    found = _OCC_CACHE.get(text)
-    if found is None:
-        found = {}
-        for pid, loc in positions(state).items():
-            if loc not in ZONES:
-                found.setdefault(loc, pid)  # the first, as a scan of the positions finds it
-        _remember(_OCC_CACHE, text, found)
-    return found
-
-
-_BLOCKERS: dict = {}
+    return _facts(state).occ
 
 
 def _blockers(state, seat):
-    """The nodes a piece of ``seat`` may not move past: an enemy piece on the other side's guard,
-    or an enemy Wall. Shared, cached."""
-    key = (state["pos"], seat)
-    found = _BLOCKERS.get(key)
-    if found is None:
-        mine, guards = PREFIX[seat], _ENEMY_GUARDS[seat]
-        found = frozenset(node for node, pid in _occ_map(state).items()
-                          if pid[0] != mine and (node in guards or ptype(pid) == "wall")) or _NOTHING
-        _remember(_BLOCKERS, key, found)
-    return found
+    return _facts(state).blockers(seat)
 
-
-_NOTHING: frozenset = frozenset()
-# per seat, the guard nodes of the other side
-_ENEMY_GUARDS = [frozenset(n for n, nd in BOARD["nodes"].items() if nd["kind"] == "guard" and nd["seat"] != seat)
-                 for seat in (0, 1)]
 
 
 _DESTINATIONS: dict = {}
@@ -531,14 +533,14 @@ def _enemy_base_dir(seat, node):
 def _move_actions(state, seat):
     t = state["turn"]
     roll, only = t["roll"], t.get("piece")
-    mine = PREFIX[seat]
     pos = positions(state)
+    facts = _facts(state)
     out = []
-    occmap = _occ_map(state)
-    blockers = _blockers(state, seat)
+    occmap = facts.occ
+    blockers = facts.blockers(seat)
     carrier = state["bomb"]["carrier"]
     points = state["points"][seat]
-    for pid in sorted(pid for pid, loc in pos.items() if pid[0] == mine and loc not in ZONES):
+    for pid in facts.on_board[seat]:
         if only and pid != only:
             continue
         typ = ptype(pid)
@@ -621,7 +623,7 @@ def _start_actions(state, seat):
     if base not in _occ_map(state) and not _active_limit_reached(state, seat):
         mine = PREFIX[seat]
         kinds = sorted({ptype(pid) for pid, loc in positions(state).items() if loc == "spawn" and pid[0] == mine},
-                       key=_type_order)
+                       key=_TYPE_ORDER.__getitem__)
         out.extend(_SPAWN[k] for k in kinds)
     bomb = state["bomb"]
     carrier = _piece(state, bomb["carrier"]) if bomb["carrier"] else None
@@ -689,8 +691,11 @@ def _chain(state, carrier):
     return sorted(found)
 
 
+_TYPE_ORDER = {k: i for i, k in enumerate(["normal", "final", "king", "wall", "sage", "bulldozer"])}
+
+
 def _type_order(k):
-    return ["normal", "final", "king", "wall", "sage", "bulldozer"].index(k)
+    return _TYPE_ORDER[k]
 
 
 _LEGAL_CACHE: dict = {}
