@@ -325,7 +325,8 @@ def _remember(cache, key, value):
     cache[key] = value
 
 
-def _setpos(state, **moves):
+def _setpos(state, moves):
+    """Moves pieces: ``moves`` is {piece id: node id or zone}."""
     old = positions(state)
     pos = dict(old)
     pos.update(moves)
@@ -405,7 +406,7 @@ class _Facts:
         if found is None:
             mine, guards = PREFIX[seat], _ENEMY_GUARDS[seat]
             found = frozenset(node for node, pid in self.occ.items()
-                              if pid[0] != mine and (node in guards or ptype(pid) == "wall")) or _NOTHING
+                              if pid[0] != mine and (node in guards or pid[1] == "w")) or _NOTHING  # "w": a Wall
             self._blockers[seat] = found
         return found
 
@@ -827,25 +828,25 @@ def evolve(state, e):
         turn.update(phase="move", roll=d["value"], piece=d.get("piece"))
         state["last_roll"] = [d["seat"], d["value"]]
     elif t == "spawned":
-        _setpos(state, **{d["piece"]: d["at"]})
+        _setpos(state, {d["piece"]: d["at"]})
     elif t == "moved":
-        _setpos(state, **{d["piece"]: d["to"]})
+        _setpos(state, {d["piece"]: d["to"]})
         state["last_move"] = [d["piece"], d["frm"], d["to"]]
     elif t in ("captured", "eaten"):
-        _setpos(state, **{d["piece"]: "spawn"})
+        _setpos(state, {d["piece"]: "spawn"})
         if bomb["carrier"] == d["piece"]:
             bomb.update(carrier=None, countdown=None, fuse=False)
         if t == "eaten":
             state["points"][d["seat"]] += d["points"]
     elif t == "pushed":
-        _setpos(state, **{d["piece"]: d["to"]})
+        _setpos(state, {d["piece"]: d["to"]})
     elif t == "went_out":
-        _setpos(state, **{d["piece"]: "out"})
+        _setpos(state, {d["piece"]: "out"})
         if bomb["carrier"] == d["piece"]:
             bomb.update(carrier=None, countdown=None, fuse=False)
     elif t == "final_piece":
         pos = positions(state)
-        _setpos(state, **{d["piece"]: pos[d["replaces"]], d["replaces"]: "final"})
+        _setpos(state, {d["piece"]: pos[d["replaces"]], d["replaces"]: "final"})
         if bomb["carrier"] == d["replaces"]:
             bomb["carrier"] = d["piece"]
     elif t == "bomb_picked":
@@ -864,7 +865,7 @@ def evolve(state, e):
         if bomb["countdown"]:
             bomb["countdown"]["pos"] = d["pos"]
     elif t == "detonated":
-        _setpos(state, **{pid: "spawn" for pid in d["killed"]})
+        _setpos(state, {pid: "spawn" for pid in d["killed"]})
         bomb.update(carrier=None, countdown=None, fuse=False)
     elif t == "defused":
         bomb.update(countdown=None, fuse=False)
@@ -872,12 +873,12 @@ def evolve(state, e):
     elif t == "special":
         state["points"][d["seat"]] -= 1
         pos = positions(state)
-        _setpos(state, **{d["piece"]: pos[d["over"]], d["over"]: "extra"})
+        _setpos(state, {d["piece"]: pos[d["over"]], d["over"]: "extra"})
         if bomb["carrier"] == d["over"]:
             bomb["carrier"] = d["piece"]
     elif t == "split":
         state["points"][d["seat"]] -= 1
-        _setpos(state, **{d["piece"]: d["at"]})
+        _setpos(state, {d["piece"]: d["at"]})
     elif t == "retake":
         turn["extra"] = True
     elif t in ("no_move", "stayed"):
@@ -1082,6 +1083,11 @@ def _detonate(b, cause):
     _check_end(b)
 
 
+# per seat, (turret, its owner, target) of the other side's turrets, in board order
+_TURRET_SHOTS = [[(tnode, BOARD["turret_seat"][tnode], target) for tnode, targets in BOARD["turrets"].items()
+                  if BOARD["turret_seat"][tnode] != seat for target in targets] for seat in (0, 1)]
+
+
 def _end_turn(b):
     s = b.s
     seat = s["turn"]["seat"]
@@ -1110,15 +1116,11 @@ def _end_turn(b):
             if _check_end(b):
                 return
     # 2. the other side's turrets fire at the mover's pieces that end the turn on their targets
-    for tnode, targets in BOARD["turrets"].items():
-        owner = BOARD["turret_seat"][tnode]
-        if owner == seat:
-            continue
-        for target in targets:
-            victim = _occ_map(b.s).get(target)
-            if victim is not None and pseat(victim) == seat:
-                b.ev("turret_fired", seat=owner, turret=tnode, target=target, piece=victim)
-                b.ev("captured", seat=owner, piece=victim, at=target, by=tnode)
+    for tnode, owner, target in _TURRET_SHOTS[seat]:
+        victim = _occ_map(b.s).get(target)
+        if victim is not None and pseat(victim) == seat:
+            b.ev("turret_fired", seat=owner, turret=tnode, target=target, piece=victim)
+            b.ev("captured", seat=owner, piece=victim, at=target, by=tnode)
     if _check_end(b):
         return
     # 3. the turn tracker counts down a live bomb
