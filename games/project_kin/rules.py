@@ -319,8 +319,8 @@ def encode_positions(pos):
     return " ".join(f"{k}:{v}" for k, v in pos.items())
 
 
-def _remember(cache, key, value):
-    if len(cache) > 4096:
+def _remember(cache, key, value, size=4096):
+    if len(cache) > size:
         cache.clear()
     cache[key] = value
 
@@ -376,11 +376,11 @@ class _Facts:
     its pieces on the board, sorted.
     """
 
-    __slots__ = ("census", "occ", "on_board", "_blockers")
+    __slots__ = ("census", "occ", "on_board", "walls", "_blockers")
 
     def __init__(self, pos):
         out, board, king_lost = [0, 0], [0, 0], [False, False]
-        occ, on_board = {}, ([], [])
+        occ, on_board, walls = {}, ([], []), False
         for pid, loc in pos.items():
             seat = 0 if pid[0] == "r" else 1
             if loc == "out":
@@ -392,11 +392,13 @@ class _Facts:
                 board[seat] += 1
                 occ.setdefault(loc, pid)  # the first, as a scan of the positions finds it
                 on_board[seat].append(pid)
+                walls = walls or pid[1] == "w"
         self.census = (tuple(out), tuple(board), tuple(king_lost))
         self.occ = occ
         on_board[0].sort()
         on_board[1].sort()
         self.on_board = on_board
+        self.walls = walls  # a Wall on the board
         self._blockers = [None, None]
 
     def blockers(self, seat):
@@ -404,9 +406,12 @@ class _Facts:
         guard, or an enemy Wall."""
         found = self._blockers[seat]
         if found is None:
-            mine, guards = PREFIX[seat], _ENEMY_GUARDS[seat]
-            found = frozenset(node for node, pid in self.occ.items()
-                              if pid[0] != mine and (node in guards or pid[1] == "w")) or _NOTHING  # "w": a Wall
+            mine, guards, occ = PREFIX[seat], _ENEMY_GUARDS[seat], self.occ
+            if self.walls:
+                found = frozenset(node for node, pid in occ.items()
+                                  if pid[0] != mine and (node in guards or pid[1] == "w")) or _NOTHING  # "w": a Wall
+            else:
+                found = frozenset(g for g in guards if occ.get(g, mine)[0] != mine) or _NOTHING
             self._blockers[seat] = found
         return found
 
@@ -731,16 +736,16 @@ def _legal_entry(state, seat):
     if t["seat"] != seat:
         return _NO_LEGAL
     bomb = state["bomb"]
-    cd = bomb.get("countdown")
-    key = (seat, state["pos"], t["phase"], t["roll"], t.get("piece"), tuple(state["points"]),
-           bomb["carrier"], bool(bomb.get("fuse")), bool(cd), state["options"]["mode"], state["options"]["variant"])
+    # everything the legal actions depend on; the points, the mode and the bomb's countdown and
+    # fuse only with To Kingdom Come (ability points: specials, splits, defusing)
+    key = (seat, state["pos"], t["phase"], t["roll"], t.get("piece"), bomb["carrier"],
+           (tuple(state["points"]), state["options"]["mode"], bool(bomb.get("fuse")), bool(bomb.get("countdown")))
+           if _tkc(state) else None)
     found = _LEGAL_CACHE.get(key)
     if found is None:
         items = _start_actions(state, seat) if t["phase"] == "start" else _move_actions(state, seat)
         found = (items, [i["action"] for i in items])
-        if len(_LEGAL_CACHE) > 512:
-            _LEGAL_CACHE.clear()
-        _LEGAL_CACHE[key] = found
+        _remember(_LEGAL_CACHE, key, found, 64)  # a turn's calls: small, freed while still warm
     return found
 
 
