@@ -248,21 +248,9 @@ PIECES = load_pieces(os.path.join(HERE, "data", "pieces.json"))
 # --------------------------------------------------------------------------- helpers
 
 def _clone(state):
-    """A copy of this game's state that ``evolve`` can update without touching ``state``.
-
-    ``evolve`` changes only the points, the bomb (and its countdown) and the turn in place, and
-    replaces the other values whole, so those others are shared (``decide`` copies per command).
-    """
-    if not state:
-        return {}
-    bomb = dict(state["bomb"])
-    if bomb.get("countdown"):
-        bomb["countdown"] = dict(bomb["countdown"])
-    return {
-        "options": state["options"], "pos": state["pos"], "points": list(state["points"]),
-        "bomb": bomb, "turn": dict(state["turn"]), "result": state.get("result"),
-        "last_roll": state.get("last_roll") or None, "last_move": state.get("last_move") or None,
-    }
+    """A copy of this game's state that ``evolve`` can update without touching ``state``: evolve
+    replaces every value it changes (never edits one in place), so a shallow copy is enough."""
+    return dict(state) if state else {}
 
 
 def _opts(state):
@@ -309,14 +297,17 @@ def positions(state):
     found = _POS_CACHE.get(text)
     if found is None:
         found = dict(item.split(":", 1) for item in text.split())
-        if len(_POS_CACHE) > 4096:
-            _POS_CACHE.clear()
-        _POS_CACHE[text] = found
+        _remember(_POS_CACHE, text, found, _RECENT)
     return found
 
 
 def encode_positions(pos):
     return " ".join(f"{k}:{v}" for k, v in pos.items())
+
+
+# what is read of a position text is wanted again within a turn or two: a few hundred entries
+# (freed while still in the processor's caches, unlike thousands cleared at once)
+_RECENT = 256
 
 
 def _remember(cache, key, value, size=4096):
@@ -332,7 +323,7 @@ def _setpos(state, moves):
     pos.update(moves)
     new = (_edited(state["pos"], moves) if len(pos) == len(old) else None) or encode_positions(pos)
     if new not in _POS_CACHE:  # the new text's positions, known without parsing it
-        _remember(_POS_CACHE, new, pos)
+        _remember(_POS_CACHE, new, pos, _RECENT)
     state["pos"] = new
 
 
@@ -424,7 +415,7 @@ def _facts(state):
     found = _FACTS.get(text)
     if found is None:
         found = _Facts(positions(state))
-        _remember(_FACTS, text, found)
+        _remember(_FACTS, text, found, _RECENT)
     return found
 
 
@@ -745,7 +736,7 @@ def _legal_entry(state, seat):
     if found is None:
         items = _start_actions(state, seat) if t["phase"] == "start" else _move_actions(state, seat)
         found = (items, [i["action"] for i in items])
-        _remember(_LEGAL_CACHE, key, found, 64)  # a turn's calls: small, freed while still warm
+        _remember(_LEGAL_CACHE, key, found, _RECENT)
     return found
 
 
@@ -830,7 +821,7 @@ def evolve(state, e):
     bomb = state["bomb"]
     turn = state["turn"]
     if t == "rolled":
-        turn.update(phase="move", roll=d["value"], piece=d.get("piece"))
+        state["turn"] = {**turn, "phase": "move", "roll": d["value"], "piece": d.get("piece")}
         state["last_roll"] = [d["seat"], d["value"]]
     elif t == "spawned":
         _setpos(state, {d["piece"]: d["at"]})
@@ -840,52 +831,52 @@ def evolve(state, e):
     elif t in ("captured", "eaten"):
         _setpos(state, {d["piece"]: "spawn"})
         if bomb["carrier"] == d["piece"]:
-            bomb.update(carrier=None, countdown=None, fuse=False)
+            _set_bomb(state, carrier=None, countdown=None, fuse=False)
         if t == "eaten":
-            state["points"][d["seat"]] += d["points"]
+            _add_points(state, d["seat"], d["points"])
     elif t == "pushed":
         _setpos(state, {d["piece"]: d["to"]})
     elif t == "went_out":
         _setpos(state, {d["piece"]: "out"})
         if bomb["carrier"] == d["piece"]:
-            bomb.update(carrier=None, countdown=None, fuse=False)
+            _set_bomb(state, carrier=None, countdown=None, fuse=False)
     elif t == "final_piece":
         pos = positions(state)
         _setpos(state, {d["piece"]: pos[d["replaces"]], d["replaces"]: "final"})
         if bomb["carrier"] == d["replaces"]:
-            bomb["carrier"] = d["piece"]
+            _set_bomb(state, carrier=d["piece"])
     elif t == "bomb_picked":
-        bomb.update(carrier=d["piece"], pickup=d["pickup"], fuse=bool(d.get("fuse")),
+        _set_bomb(state, carrier=d["piece"], pickup=d["pickup"], fuse=bool(d.get("fuse")),
                     countdown={"from": d["seat"], "pos": 0} if d.get("countdown") else None)
     elif t == "bomb_stolen":
-        bomb.update(carrier=d["piece"], pickup=d["pickup"], fuse=bool(d.get("fuse")),
+        _set_bomb(state, carrier=d["piece"], pickup=d["pickup"], fuse=bool(d.get("fuse")),
                     countdown={"from": d["seat"], "pos": 0})
     elif t == "bomb_taken":  # a Sage ate a friendly carrier and keeps the bomb
-        bomb["carrier"] = d["piece"]
+        _set_bomb(state, carrier=d["piece"])
     elif t == "bomb_reset":
-        bomb.update(carrier=None, countdown=None, fuse=False)
+        _set_bomb(state, carrier=None, countdown=None, fuse=False)
     elif t == "bomb_passed":
-        bomb["carrier"] = d["to"]
+        _set_bomb(state, carrier=d["to"])
     elif t == "countdown":
         if bomb["countdown"]:
-            bomb["countdown"]["pos"] = d["pos"]
+            _set_bomb(state, countdown={**bomb["countdown"], "pos": d["pos"]})
     elif t == "detonated":
         _setpos(state, {pid: "spawn" for pid in d["killed"]})
-        bomb.update(carrier=None, countdown=None, fuse=False)
+        _set_bomb(state, carrier=None, countdown=None, fuse=False)
     elif t == "defused":
-        bomb.update(countdown=None, fuse=False)
-        state["points"][d["seat"]] -= 1
+        _set_bomb(state, countdown=None, fuse=False)
+        _add_points(state, d["seat"], -1)
     elif t == "special":
-        state["points"][d["seat"]] -= 1
+        _add_points(state, d["seat"], -1)
         pos = positions(state)
         _setpos(state, {d["piece"]: pos[d["over"]], d["over"]: "extra"})
         if bomb["carrier"] == d["over"]:
-            bomb["carrier"] = d["piece"]
+            _set_bomb(state, carrier=d["piece"])
     elif t == "split":
-        state["points"][d["seat"]] -= 1
+        _add_points(state, d["seat"], -1)
         _setpos(state, {d["piece"]: d["at"]})
     elif t == "retake":
-        turn["extra"] = True
+        state["turn"] = {**turn, "extra": True}
     elif t in ("no_move", "stayed"):
         pass
     elif t == "game_over":
@@ -893,17 +884,29 @@ def evolve(state, e):
     return state
 
 
+def _set_bomb(state, **changes):
+    state["bomb"] = {**state["bomb"], **changes}  # replaced, not edited: see _clone
+
+
+def _add_points(state, seat, n):
+    points = list(state["points"])  # replaced, not edited: see _clone
+    points[seat] += n
+    state["points"] = points
+
+
 # --------------------------------------------------------------------------- decide
 
 class _B:
     """Builds the events of one command while applying them to a working copy."""
+
+    __slots__ = ("s", "events")
 
     def __init__(self, state):
         self.s = _clone(state)
         self.events = []
 
     def ev(self, type_, **data):
-        e = event(type_, **data)
+        e = {"type": type_, "data": data}  # games.engine.event, without a second call
         self.events.append(e)
         self.s = evolve(self.s, e)
         return e
@@ -964,12 +967,13 @@ def _decide(state, seat, action, rng):
         b.ev("rolled", seat=seat, value=rng.randint(1, 4))
         _after_roll(b, seat)
     elif typ == "spawn":
-        p = sorted((q for q in _zone(b.s, seat, "spawn") if q["type"] == action["kind"]), key=lambda q: q["id"])[0]
-        b.ev("spawned", seat=seat, piece=p["id"], at=BOARD["base"][seat])
-        if p["type"] == "bulldozer":
+        kind, mine = action["kind"], PREFIX[seat]
+        pid = min(pid for pid, loc in positions(b.s).items() if loc == "spawn" and pid[0] == mine and ptype(pid) == kind)
+        b.ev("spawned", seat=seat, piece=pid, at=BOARD["base"][seat])
+        if kind == "bulldozer":
             _end_turn(b)
         else:
-            b.ev("rolled", seat=seat, value=rng.randint(1, 4), piece=p["id"])
+            b.ev("rolled", seat=seat, value=rng.randint(1, 4), piece=pid)
             _after_roll(b, seat)
     elif typ == "move":
         _do_move(b, seat, action)
