@@ -305,8 +305,8 @@ def encode_positions(pos):
     return " ".join(f"{k}:{v}" for k, v in pos.items())
 
 
-# what is read of a position text is wanted again within a turn or two: a few hundred entries
-# (freed while still in the processor's caches, unlike thousands cleared at once)
+# what is read of a position text (and the legal actions) is read again within a turn or two:
+# a few hundred entries are plenty, and keep the memory they hold small
 _RECENT = 256
 
 
@@ -466,7 +466,6 @@ def _blockers(state, seat):
     return _facts(state).blockers(seat)
 
 
-
 _DESTINATIONS: dict = {}
 
 
@@ -620,7 +619,7 @@ def _start_actions(state, seat):
     if base not in _occ_map(state) and not _active_limit_reached(state, seat):
         mine = PREFIX[seat]
         kinds = sorted({ptype(pid) for pid, loc in positions(state).items() if loc == "spawn" and pid[0] == mine},
-                       key=_TYPE_ORDER.__getitem__)
+                       key=_type_order)
         out.extend(_SPAWN[k] for k in kinds)
     bomb = state["bomb"]
     carrier = _piece(state, bomb["carrier"]) if bomb["carrier"] else None
