@@ -321,10 +321,17 @@ def _setpos(state, moves):
     old = positions(state)
     pos = dict(old)
     pos.update(moves)
-    new = (_edited(state["pos"], moves) if len(pos) == len(old) else None) or encode_positions(pos)
+    text = state["pos"]
+    new = (_edited(text, moves) if len(pos) == len(old) else None) or encode_positions(pos)
     if new not in _POS_CACHE:  # the new text's positions, known without parsing it
         _remember(_POS_CACHE, new, pos, _RECENT)
     state["pos"] = new
+    if len(moves) == 1 and new not in _FACTS and (facts := _FACTS.get(text)) is not None:
+        # the commonest move, one piece to a free node: its facts follow from the last ones
+        ((pid, loc),) = moves.items()
+        moved = facts.moved(pid, old.get(pid), loc)
+        if moved is not None:
+            _remember(_FACTS, new, moved, _RECENT)
 
 
 def _pieces(state):
@@ -391,6 +398,20 @@ class _Facts:
         self.on_board = on_board
         self.walls = walls  # a Wall on the board
         self._blockers = [None, None]
+
+    def moved(self, pid, frm, to):
+        """These facts once ``pid`` has moved from board node ``frm`` to a free board node ``to``,
+        without a scan; None for any other change (then the new text is scanned)."""
+        occ, board = self.occ, self.census[1]
+        if frm in ZONES or to in ZONES or occ.get(frm) != pid or to in occ or len(occ) != board[0] + board[1]:
+            return None  # not such a move, or two pieces share a node
+        new = object.__new__(_Facts)
+        new.census, new.on_board, new.walls = self.census, self.on_board, self.walls  # the same pieces on the board
+        new.occ = dict(occ)
+        del new.occ[frm]
+        new.occ[to] = pid
+        new._blockers = [None, None]
+        return new
 
     def blockers(self, seat):
         """The nodes a piece of ``seat`` may not move past: an enemy piece on the other side's
