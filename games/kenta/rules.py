@@ -67,7 +67,7 @@ def _read(path):
 
 
 def _int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
+    return type(v) is int or (isinstance(v, int) and not isinstance(v, bool))
 
 
 def load_board(path):
@@ -234,6 +234,7 @@ LENGTH = BOARD["length"]
 HOT = BOARD["hot_spots"]
 STOP_TOTAL = sum(c["copies"] for c in CARDS.values() if c["stop"])
 STOP_KEYS = [k for k, c in CARDS.items() if c["stop"]]
+STOP_SET = frozenset(STOP_KEYS)
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
 
@@ -351,7 +352,7 @@ def movers(s, eff):
 
 def pending(s):
     """The decision the game waits for outside votes and STOP windows: (seat, kind, info)."""
-    if s.get("over") or s.get("race_over") or s.get("vote") or s.get("react"):
+    if s["over"] or s["race_over"] or s["vote"] or s["react"]:
         return None
     a = s["active"]
     stage = s["stage"]
@@ -637,17 +638,16 @@ def copy_state(s):
 
 
 class Sim:
+    __slots__ = ("state", "rng", "events")
+
     def __init__(self, state, rng):
         self.state = copy_state(state)
         self.rng = rng
         self.events = []
 
     def emit(self, type_, **data):
-        # an event never shares a list or dict with the state (evolve keeps some, the state
-        # changes others); ``data`` itself is a fresh dict, and most values are plain
-        for k, v in data.items():
-            if isinstance(v, (dict, list)):
-                data[k] = fast_copy(v)
+        """Records an event and applies it. An event never shares a list or dict with the state
+        (evolve keeps some of its data): callers pass fresh ones, copying the state's own."""
         e = {"type": type_, "data": data}
         self.state = evolve(self.state, e)
         self.events.append(e)
@@ -698,7 +698,8 @@ def check_end(sim, cause):
     s = sim.state
     if s["race_over"]:
         return True
-    lead = max(s["pos"][p] for p in players(s))
+    pos = s["pos"]
+    lead = max(pos) if True not in s["resigned"] else max(pos[p] for p in players(s))
     if lead >= s["line"]:
         end_race(sim, cause)
         return True
@@ -717,7 +718,6 @@ def hot_points(rank, group, n_players):
 
 def award_hot(sim, legs):
     s = sim.state
-    n_players = len(players(s))
     for i, spot in enumerate(HOT):
         seats = []
         for leg in legs:
@@ -730,7 +730,7 @@ def award_hot(sim, legs):
                     seats.append(leg["seat"])
         if seats:
             rank = sum(1 for p in s["hot_passed"][i] if not s["resigned"][p])
-            pts = hot_points(rank, len(seats), n_players)
+            pts = hot_points(rank, len(seats), len(players(s)))
             sim.emit("hot", square=spot, seats=seats, points=[pts] * len(seats))
             s = sim.state
 
@@ -828,8 +828,8 @@ def end_race(sim, why):
         final[p] = s["pos"][p] + totals[p]
         cards[p] = sum(1 for k in s["hands"][p] if not CARDS[k]["points"])
     sim.emit("race_end", why=why, race_ranks=rank, objective_points=objp, card_points=cardp,
-             totals=totals, final=final, cards=cards, hands=s["hands"], objectives=s["objectives"],
-             line=s["line"])
+             totals=totals, final=final, cards=cards, hands=fast_copy(s["hands"]),
+             objectives=list(s["objectives"]), line=s["line"])
     s = sim.state
     top = max(final[p] for p in act)
     cands = [p for p in act if final[p] == top]
@@ -891,7 +891,7 @@ def reveal(sim):
     if v["kind"] == "line":
         black = sum(1 for b in v["ballots"] if b == "black")
         white = sum(1 for b in v["ballots"] if b == "white")
-        sim.emit("vote_reveal", kind="line", why=v["why"], ballots=v["ballots"], black=black,
+        sim.emit("vote_reveal", kind="line", why=v["why"], ballots=list(v["ballots"]), black=black,
                  white=white, delta=black - white, line=s["line"] + black - white)
         if black != white:
             check_end(sim, "line")
@@ -900,8 +900,8 @@ def reveal(sim):
         tally = [sum(1 for b in v["ballots"] if b == c) for c in cands]
         top = max(tally) if tally else 0
         winners = [c for c, t in zip(cands, tally) if t == top]
-        sim.emit("vote_reveal", kind="winner", why=v["why"], ballots=v["ballots"],
-                 candidates=cands, tally=tally, winners=winners)
+        sim.emit("vote_reveal", kind="winner", why=v["why"], ballots=list(v["ballots"]),
+                 candidates=list(cands), tally=tally, winners=winners)
         if winners:
             game_over(sim, winners, "race")
         else:
@@ -1032,10 +1032,13 @@ def actions(state, seat):
     """The seat's legal actions in ``legal_actions``' order, without their texts: what
     ``decide`` checks an action against and the random bot picks from."""
     s = state
-    if not s or s.get("over") or seat is None or not _int(seat) or not 0 <= seat < s["n"]:
+    if not s or s["over"] or not _int(seat) or not 0 <= seat < s["n"] or s["resigned"][seat]:
         return []
-    if s["resigned"][seat]:
-        return []
+    return _actions(s, seat)
+
+
+def _actions(s, seat):
+    """``actions`` for a seat of a game that is on, still playing (``decide`` checked)."""
     v = s["vote"]
     if v is not None:
         if seat not in v["waiting"]:
@@ -1048,7 +1051,7 @@ def actions(state, seat):
     if r is not None:
         if seat not in r["waiting"]:
             return []
-        if any(CARDS[k]["stop"] for k in s["hands"][seat]):
+        if not STOP_SET.isdisjoint(s["hands"][seat]):
             return [{"type": "pass"}, {"type": "stop"}]
         return [{"type": "pass"}]
     pend = pending(s)
@@ -1232,7 +1235,7 @@ def _allowed(s, seat, action):
             return True
         c = CARDS[k]
         return not c["stop"] and (not c["target"] or bool(valid_targets(s, seat)))
-    return action in actions(s, seat)
+    return action in _actions(s, seat)
 
 
 # What a voter's time running out does: no marker. Not one of the moves offered (RULES.md, Voting).
@@ -1241,7 +1244,7 @@ NO_MARKER = {"type": "vote", "marker": "none"}
 
 def to_act(state):
     s = state
-    if not s or s.get("over"):
+    if not s or s["over"]:
         return {}
     v = s["vote"]
     if v is not None:
