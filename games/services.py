@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
-from games.engine import RESIGN, IllegalAction, clone, event, find_legal, replay
+from games.engine import RESIGN, IllegalAction, clone, decide_and_evolve, event, find_legal, replay
 from games.models import Event, Game, Seat
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
@@ -330,14 +330,12 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
     # A timeout is a fact of its own in the stream, stored before what it caused.
     before = [_timed_out(rules, state, seat, by)] if by.startswith("timeout-") else []
     try:
-        events = rules.decide(state, seat, action, Rng(game.seed, version + len(before)))
+        events, state = decide_and_evolve(rules, state, seat, action, Rng(game.seed, version + len(before)))
     except IllegalAction:
         raise
     except Exception:  # a malformed action the rules did not foresee: refuse it, keep the trace
         log.exception("%s refused %r with an error", game.kind, action)
         raise IllegalAction("That move could not be understood.") from None
-    for e in events:
-        state = rules.evolve(state, e)
     appender = Appender(game, version)
     if before:
         appender.add(before, state, seat=seat, command={"platform": "timed_out"})
@@ -387,9 +385,7 @@ def _run_bots(game, kind, state, appender, steps=None):
             action, by = kind.bot(seats[seat].bot)(clone(state), seat, Rng(game.seed, f"bot:{version}")), "bot"
         else:
             action, by = rules.to_act(state)[seat]["default"], "standing"
-        events = rules.decide(state, seat, action, Rng(game.seed, version))
-        for e in events:
-            state = rules.evolve(state, e)
+        events, state = decide_and_evolve(rules, state, seat, action, Rng(game.seed, version))
         appender.add(events, state, seat=seat, command={"seat": seat, "action": action, "by": by})
         acted.add(seat)
     return state, acted, _bot_to_act(rules, state, seats) is not None

@@ -112,35 +112,41 @@ def insert_statement(model, objs, fields, alias="default", *, on_conflict="") ->
     On PostgreSQL, rows of plain fields go as one JSON parameter that the server unpacks with
     the table's own column types (jsonb_populate_recordset): psycopg adapts one value instead
     of one per field and row, the costliest part of a move's INSERT."""
-    conn, fields = connections[alias], tuple(fields)
-    table = conn.ops.quote_name(model._meta.db_table)
-    conflict = f" ON CONFLICT {on_conflict}" if on_conflict else ""
-    if conn.vendor == "postgresql" and _plain(model, fields):
-        cols = columns(model, fields, alias=alias)
-        keys = [(f.attname, f.column) for f in map(model._meta.get_field, fields)]
-        rows = [{column: getattr(o, attname) for attname, column in keys} for o in objs]
-        return (f"INSERT INTO {table} ({cols}) SELECT {cols} FROM jsonb_populate_recordset(NULL::{table}, %s){conflict}",
-                [_json_writer(conn.vendor)(rows)])
+    fields = tuple(fields)
+    recordset = _recordset(model, fields, alias, on_conflict)
+    if recordset is not None:
+        sql, keys = recordset
+        return sql, [_json_writer("postgresql")([{column: getattr(o, attname) for attname, column in keys} for o in objs])]
+    conn = connections[alias]
     writers = _writers(model, fields, alias)
     row = "(" + ", ".join(["%s"] * len(writers)) + ")"
-    sql = f"INSERT INTO {table} ({columns(model, fields, alias=alias)}) VALUES {', '.join([row] * len(objs))}{conflict}"
+    sql = (f"INSERT INTO {conn.ops.quote_name(model._meta.db_table)} ({columns(model, fields, alias=alias)}) "
+           f"VALUES {', '.join([row] * len(objs))}" + (f" ON CONFLICT {on_conflict}" if on_conflict else ""))
     return sql, [write(getattr(o, attname)) for o in objs for attname, write in writers]
 
 
 # Fields whose Python values are their JSON values for PostgreSQL (aware times as ISO 8601 text)
 PLAIN = {"CharField", "TextField", "BooleanField", "DateTimeField", "JSONField", "IntegerField", "BigIntegerField",
-         "SmallIntegerField", "PositiveIntegerField", "PositiveSmallIntegerField", "PositiveBigIntegerField"}
+         "SmallIntegerField", "PositiveIntegerField", "PositiveSmallIntegerField", "PositiveBigIntegerField",
+         "AutoField", "BigAutoField"}
 
 
 @cache
-def _plain(model, fields: tuple) -> bool:
+def _recordset(model, fields: tuple, alias: str, on_conflict: str):
+    """On PostgreSQL, when every field is plain: the INSERT of rows given as one JSON value, and
+    each field's attribute and column (the rows' keys). None otherwise."""
     def plain(field):
         if field.is_relation:
             return plain(field.target_field)
-        if field.get_internal_type() == "JSONField":
-            return field.encoder is None
-        return field.get_internal_type() in PLAIN or field.get_internal_type() in ("AutoField", "BigAutoField")
-    return all(plain(model._meta.get_field(name)) for name in fields)
+        return field.get_internal_type() in PLAIN and getattr(field, "encoder", None) is None
+
+    conn = connections[alias]
+    if conn.vendor != "postgresql" or not all(plain(model._meta.get_field(name)) for name in fields):
+        return None
+    table, cols = conn.ops.quote_name(model._meta.db_table), columns(model, fields, alias=alias)
+    sql = (f"INSERT INTO {table} ({cols}) SELECT {cols} FROM jsonb_populate_recordset(NULL::{table}, %s)"
+           + (f" ON CONFLICT {on_conflict}" if on_conflict else ""))
+    return sql, [(f.attname, f.column) for f in map(model._meta.get_field, fields)]
 
 
 def update_if(obj, fields, expected: dict, alias="default", *, first: tuple[str, list] | None = None) -> bool:
