@@ -135,7 +135,7 @@ class EventOut(serializers.Serializer):
 class ActionResultOut(serializers.Serializer):
     version = serializers.IntegerField()
     events = EventOut(many=True)
-    game = GameOut()
+    game = GameOut(required=False, help_text="the game after the action; left out with ?view=none")
 
 
 class KindOut(serializers.Serializer):

@@ -162,7 +162,10 @@ def game_decline(request, id):
 @extend_schema(request=s.ActionSerializer, responses={201: s.ActionResultOut, **documented(400, 401, 403, 404, 409, 413, 415, 422)},
                parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
                                             description=f"at most {services.MAX_IDEMPOTENCY_KEY} characters; "
-                                                        "yours alone: a repeat returns the first outcome")])
+                                                        "yours alone: a repeat returns the first outcome"),
+                           OpenApiParameter("view", str, enum=["game", "none"],
+                                            description="none: the answer without the game, for a client that "
+                                                        "needs only the version and the events (default: game)")])
 @api_view(["POST"])
 @throttle_classes(throttles.MOVES)
 def game_action(request, id):
@@ -170,12 +173,15 @@ def game_action(request, id):
     if key is not None and len(key) > services.MAX_IDEMPOTENCY_KEY:
         return error("bad_request", f"An Idempotency-Key is at most {services.MAX_IDEMPOTENCY_KEY} characters.",
                      status.HTTP_400_BAD_REQUEST)
+    view = request.query_params.get("view", "game")
+    if view not in ("game", "none"):
+        return error("bad_request", "view must be game or none.", status.HTTP_400_BAD_REQUEST)
     data = _action_body(request)
     outcome = services.act(
         id, user=request.user, action=data.get("action"), notation=data.get("notation"),
         expected_version=data.get("expected_version"), idempotency_key=key,
     )
-    return _action_response(request.user, outcome)
+    return _action_response(request.user, outcome, with_game=view == "game")
 
 
 def _action_body(request) -> dict:
@@ -190,15 +196,16 @@ def _action_body(request) -> dict:
     return _valid(s.ActionSerializer, request)
 
 
-def _action_response(user, outcome):
-    """201 with what this command stored, as the caller may see it, and the game after it."""
+def _action_response(user, outcome, with_game=True):
+    """201 with what this command stored, as the caller may see it, and the game after it
+    (unless the caller asked for less: the game's view and legal actions are most of the cost)."""
     game = outcome.game
     events = selectors.redacted_events(game, outcome.seat, rows=outcome.events)
     version = outcome.events[-1].seq if outcome.events else game.version
-    return Response(
-        {"version": version, "events": events, "game": selectors.game_for(game, user, state=outcome.state)},
-        status=status.HTTP_201_CREATED,
-    )
+    body = {"version": version, "events": events}
+    if with_game:
+        body["game"] = selectors.game_for(game, user, state=outcome.state)
+    return Response(body, status=status.HTTP_201_CREATED)
 
 
 @extend_schema(responses={200: s.EventOut(many=True), **documented(400, 401, 404)},

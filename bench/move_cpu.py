@@ -2,7 +2,7 @@
 """The server's CPU per durable move without gunicorn, HTTP or other processes' contention.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kp_move_cpu REDIS_URL=redis://127.0.0.1:6379/11 \\
-        .venv/bin/python bench/move_cpu.py [--moves 600]
+        .venv/bin/python bench/move_cpu.py [--moves 600] [--against-chain]
 
 kinplay's WSGI application called in one thread: POST /api/games/{id}/actions/ with a Knonsters
 bot answering in the same transaction, as bench/api.py's moves phase sends it (the whole game in
@@ -53,6 +53,9 @@ def wsgi_call(application, token, method, path, body=None):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--moves", type=int, default=600)
+    ap.add_argument("--against-chain", action="store_true",
+                    help="every other move through Django's whole middleware chain (api/handler.py without "
+                         "FastMoves): the CPU per move of each, under the same load")
     args = ap.parse_args(argv)
     pg = Postgres(os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/kp_move_cpu")
     pg.create()
@@ -69,7 +72,10 @@ def main(argv=None):
         from django.contrib.auth import get_user_model
         from rest_framework.authtoken.models import Token
 
+        from api.handler import ApiHandler
         from kinplay.wsgi import application
+
+        paths = {"fast": application, "chain": ApiHandler(fast_moves=False)} if args.against_chain else {"": application}
 
         users = get_user_model().objects
         user = users.filter(username="alice").first() or users.create_user("alice", "alice@bench.invalid", "a-long-password")
@@ -82,22 +88,25 @@ def main(argv=None):
             assert status == 201, game
             return game
 
-        rnd, game, moves, spent = random.Random(1), new_game(), 0, 0.0
-        while moves < WARMUP + args.moves:
+        rnd, game, moves, spent = random.Random(1), new_game(), 0, dict.fromkeys(paths, 0.0)
+        total = WARMUP + args.moves * len(paths)
+        while moves < total:
             if game["status"] != "active" or not game["legal_actions"]:
                 game = new_game()
                 continue
+            path = list(paths)[moves % len(paths)]
             body = {"action": rnd.choice(game["legal_actions"])["action"], "expected_version": game["version"]}
             started = time.process_time()
-            status, answer = wsgi_call(application, token, "POST", f"/api/games/{game['id']}/actions/", body)
+            status, answer = wsgi_call(paths[path], token, "POST", f"/api/games/{game['id']}/actions/", body)
             took = time.process_time() - started
             assert status == 201, answer
             moves += 1
             if moves > WARMUP:
-                spent += took
+                spent[path] += took
             game = answer["game"]
-        print(f"{1000 * spent / args.moves:.2f} ms of CPU per durable move (in process, one thread, {args.moves} moves, "
-              f"a bot answering each; load average {os.getloadavg()[0]:.1f})")
+        for path, seconds in spent.items():
+            print(f"{1000 * seconds / args.moves:.2f} ms of CPU per durable move{f' ({path})' if path else ''} (in process, "
+                  f"one thread, {args.moves} moves, a bot answering each; load average {os.getloadavg()[0]:.1f})")
     finally:
         from django.db import connections
 

@@ -115,7 +115,7 @@ RECENT = 3  # events kept in the state for the view's "what just happened"
 
 # Every card of the game and its sort key, looked up instead of parsed (this runs per event).
 _NUMBERS = {f"{k}{i}": i for i in range(1, 2 * MAX_PLAYERS + 1) for k in "AS"}
-_ORDER = {c: (i, c[0]) for c, i in _NUMBERS.items()}
+_ORDER = {c: 2 * i + (c[0] == "S") for c, i in _NUMBERS.items()}  # (number, kind) as one int: faster to compare
 
 
 def num(card: str) -> int:
@@ -189,8 +189,12 @@ def public_cards(state, seat):
 
 def _silent_order(state):
     """Holders other than the Emperor, clockwise from the Emperor."""
-    n, emp = state["n"], state["emperor"]
-    return [(emp + i) % n for i in range(1, n)]
+    return _clockwise(state["n"], state["emperor"])
+
+
+@functools.cache
+def _clockwise(n, emp):
+    return tuple((emp + i) % n for i in range(1, n))
 
 
 def _running(state) -> bool:
@@ -325,39 +329,17 @@ def evolve(state, e):
     elif not state:
         return state
     s = state
-    if t == "answer":  # the commonest event first
+    if t == "answer":  # the commonest events first
         seat = d["seat"]
         if seat in s["waiting"]:
             waiting = s["waiting"] = list(s["waiting"])
             waiting.remove(seat)
         if "raise" in d:
             s["answers"] = _with(s["answers"], seat, bool(d["raise"]))
-    elif t == "deal":
-        s["hands"] = [list(h) for h in d["hands"]]
-        s["objects"] = list(d["objects"])
-        s["known"] = [False] * len(d["objects"])
-        s["pairs"] = [None] * len(d["objects"])
-    elif t == "switch":
-        seat, n = d["seat"], s["n"]
-        hands = s["hands"] = list(s["hands"])
-        hands[seat], hands[n + seat] = hands[n + seat], hands[seat]
-        if s["hidden"][seat] not in hands[seat]:
-            s["hidden"] = _with(s["hidden"], seat, None)
-        if not d.get("setup"):
-            s["switched"] = True
-            s["phase"] = "flip"
-    elif t == "emperor":
-        seat, prev = d["seat"], d["prev"]
-        if prev is not None and seat != prev and not s.get("fox_rounds"):
-            _fox_turn(s)
-        s["emperor"] = seat
-        if d.get("sheep"):
-            s["last_sheep"] = seat
-        sheep = _with(s["sheep"], seat, True)
-        active = s["active"]
-        if all(sheep[p] for p in range(s["n"]) if active[p]):
-            sheep = [p == seat for p in range(s["n"])]
-        s["sheep"] = sheep
+    elif t == "flip":
+        s["known"] = _with(s["known"], d["pos"], True)
+        s["flipped"] = d["pos"]
+        s["phase"] = "flipped"
     elif t == "round":
         if s.get("fox_rounds"):
             _fox_turn(s)
@@ -369,6 +351,9 @@ def evolve(state, e):
         s["waiting"], s["raised"], s["silent"] = [], [], []
         s["liar"], s["expose_give"], s["taken"], s["target"] = None, False, None, None
         s["flipped"], s["switched"], s["pair_shown"] = None, False, False
+    elif t == "hide":
+        s["flipped"] = None
+        s["phase"] = "next"
     elif t == "announce":
         s["announced"] = d["number"]
         active, foxes = s["active"], s["foxes"]
@@ -385,18 +370,32 @@ def evolve(state, e):
                 answers[p] = False
         s["waiting"] = []
         s["phase"] = "resolve"
-    elif t == "choose_target":
-        s["phase"] = "target"
-    elif t == "show_pair":
-        s["pair_shown"] = True
-        s["phase"] = "target"
-    elif t == "no_exchange":
+    elif t == "give":
+        _move(s, d["card"], d["emperor"], d["to"])
+        if s["expose_give"] and d["to"] == s["liar"]:
+            s["hidden"] = _with(s["hidden"], d["to"], d["card"])
+        s["expose_give"] = False
+        s["taken"] = None
         s["phase"] = "flip"
+    elif t == "emperor":
+        seat, prev = d["seat"], d["prev"]
+        if prev is not None and seat != prev and not s.get("fox_rounds"):
+            _fox_turn(s)
+        s["emperor"] = seat
+        if d.get("sheep"):
+            s["last_sheep"] = seat
+        sheep = _with(s["sheep"], seat, True)
+        active = s["active"]
+        if all(sheep[p] for p in range(s["n"]) if active[p]):
+            sheep = [p == seat for p in range(s["n"])]
+        s["sheep"] = sheep
     elif t == "take":
         src = d["from"]
         s["taken_hidden"] = src < s["n"] and s["hidden"][src] is not None and s["hidden"][src] == d["card"]
         _move(s, d["card"], src, d["emperor"])
         s["taken"], s["target"], s["phase"] = d["card"], d["from"], "give"
+    elif t == "choose_target":
+        s["phase"] = "target"
     elif t == "demand":
         s["taken_hidden"] = False
         _move(s, d["card"], d["from"], d["emperor"])
@@ -410,17 +409,6 @@ def evolve(state, e):
             s["fox_wait"][liar] = True
             s["liar"] = liar
             s["expose_give"] = True
-    elif t == "give":
-        _move(s, d["card"], d["emperor"], d["to"])
-        if s["expose_give"] and d["to"] == s["liar"]:
-            s["hidden"] = _with(s["hidden"], d["to"], d["card"])
-        s["expose_give"] = False
-        s["taken"] = None
-        s["phase"] = "flip"
-    elif t == "flip":
-        s["known"] = _with(s["known"], d["pos"], True)
-        s["flipped"] = d["pos"]
-        s["phase"] = "flipped"
     elif t == "place":
         seat, pos, number = d["seat"], d["pos"], d["number"]
         hands = s["hands"] = list(s["hands"])
@@ -434,9 +422,25 @@ def evolve(state, e):
         s["placed"] = _with(s["placed"], seat, s["placed"][seat] + 1)
         s["flipped"] = None
         s["phase"] = "flip"
-    elif t == "hide":
-        s["flipped"] = None
-        s["phase"] = "next"
+    elif t == "no_exchange":
+        s["phase"] = "flip"
+    elif t == "show_pair":
+        s["pair_shown"] = True
+        s["phase"] = "target"
+    elif t == "switch":
+        seat, n = d["seat"], s["n"]
+        hands = s["hands"] = list(s["hands"])
+        hands[seat], hands[n + seat] = hands[n + seat], hands[seat]
+        if s["hidden"][seat] not in hands[seat]:
+            s["hidden"] = _with(s["hidden"], seat, None)
+        if not d.get("setup"):
+            s["switched"] = True
+            s["phase"] = "flip"
+    elif t == "deal":
+        s["hands"] = [list(h) for h in d["hands"]]
+        s["objects"] = list(d["objects"])
+        s["known"] = [False] * len(d["objects"])
+        s["pairs"] = [None] * len(d["objects"])
     elif t == "resign":
         seat = d["seat"]
         back = d.get("back")
@@ -470,17 +474,13 @@ def evolve(state, e):
         s["phase"] = "over"
         s["end"] = dict(d)
     if t not in ("setup", "deal"):
-        s["recent"] = [*s["recent"][1 - RECENT:], e]  # the last RECENT events
+        recent = s["recent"][1 - RECENT:]  # a new list: the last RECENT events
+        recent.append(e)
+        s["recent"] = recent
     return s
 
 
 # --------------------------------------------------------------------------- decide
-
-
-def _copy(state):
-    """A working copy for ``decide``: a shallow one is enough, since ``evolve`` replaces the lists
-    it changes instead of changing them (see ``_with``)."""
-    return dict(state)
 
 
 def _end_event(s, reason, winner=None):
@@ -503,17 +503,16 @@ def _round_events(s, number, emperor):
 def _auto(s, rng):
     """The events that follow by themselves from state ``s`` (no player choice)."""
     phase = s["phase"]
-    if phase in ("over", "setup"):
+    if phase == "over" or phase == "setup":
         return []
-    if phase == "window" and s["waiting"] and s["active"].count(True) > 1:
-        return []  # the commonest case: answers still awaited (nothing below applies)
     if s["active"].count(True) <= 1:
         actives = [p for p in range(s["n"]) if s["active"][p]]
         return [_end_event(s, "resign", actives[0] if actives else None)]
+    if phase == "window" and s["waiting"] or phase == "announce" or phase == "give":
+        return []  # the commonest cases: a player's move awaited (nothing below applies)
     emp = s["emperor"]
     if phase == "emperor_gone":
-        order = [(emp + i) % s["n"] for i in range(1, s["n"])]
-        order = [p for p in order if s["active"][p]]
+        order = [p for p in _silent_order(s) if s["active"][p]]
         free = [p for p in order if not s["sheep"][p]]
         return _new_emperor_events(s, (free or order)[0], "resign")
     if phase == "window" and not s["waiting"]:
@@ -616,18 +615,19 @@ def actions(state, seat):
 
 def _actions(s, seat):
     """``actions`` of a running game's active player."""
-    phase = _phase(s)
+    phase = s["phase"]
     if phase == "window":
         return _ANSWERS if seat in s["waiting"] else ()
     if seat != s["emperor"]:
         return ()
     if phase == "announce":
         return _announcements(s["numbers"], s["two"])
-    if phase == "target":
+    if phase == "target" or phase == "resolve":  # _phase's "target"
         return [{"type": "take", "from": h} for h in _target_candidates(s)]
     if phase == "give":
         taken = s["taken"]
-        return [{"type": "give", "card": c} for c in sort_cards(set(s["hands"][s["emperor"]])) if c != taken]
+        # a hand is always in order: setup deals sorted hands and _move sorts the hand it adds to
+        return [{"type": "give", "card": c} for c in s["hands"][s["emperor"]] if c != taken]
     if phase == "flip":
         return [{"type": "flip", "pos": p} for p in _face_down(s)]
     if phase == "next":
@@ -669,6 +669,13 @@ def legal_actions(state, seat):
 
 
 def decide(state, seat, action, rng):
+    return decide_state(state, seat, action, rng)[0]
+
+
+def decide_state(state, seat, action, rng):
+    """``decide``'s events and the state after them (``games.engine``: optional contract): decide
+    works that state out anyway, to find the automatic events, so the caller need not evolve
+    every event a second time."""
     if not _running(state):
         raise IllegalAction("This game is over.")
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -698,7 +705,7 @@ def decide(state, seat, action, rng):
         except ValueError:
             raise IllegalAction(_why_not(state, seat, action)) from None
         evs = _events_for(state, seat, action, rng)
-    s = _copy(state)
+    s = dict(state)  # evolve replaces the lists it changes: a shallow working copy is enough
     for e in evs:
         s = evolve(s, e)
     for _ in range(50):
@@ -708,7 +715,7 @@ def decide(state, seat, action, rng):
         for e in more:
             s = evolve(s, e)
         evs += more
-    return evs
+    return evs, s
 
 
 def _why_not(state, seat, action):
@@ -735,13 +742,13 @@ def _why_not(state, seat, action):
 
 def _events_for(s, seat, action, rng):
     t = action["type"]
+    if t == "answer":  # the commonest event: built without event()'s keyword arguments
+        return [{"type": "answer", "data": {"seat": seat, "raise": action["raise"]}}]
     if t == "announce":
         return [event("announce", seat=seat, number=action["number"])]
     if t == "switch":
         return [event("switch", seat=seat, hand=sort_cards(s["hands"][s["n"] + seat]),
                       laid=sort_cards(s["hands"][seat]), setup=False, public=punished(s, seat))]
-    if t == "answer":
-        return [event("answer", seat=seat, **{"raise": action["raise"]})]
     if t == "take":
         return [_take_event(s, action["from"], rng)]
     if t == "give":
@@ -761,17 +768,19 @@ def _events_for(s, seat, action, rng):
 
 
 def to_act(state):
-    if not _running(state):
-        return {}
-    phase = _phase(state)
+    phase = state.get("phase") if state else None
     if phase == "window":
-        secs = state["options"]["window_seconds"]
-        return {p: {"kind": "window", "default": {"type": "answer", "raise": False}, "seconds": secs}
-                for p in state["waiting"]}
-    emp = state["emperor"]
-    if phase in ("announce", "target", "give", "flip", "next"):
-        return {emp: {"kind": "turn", "default": None, "seconds": None}}
+        # one entry for every waiting player (read-only, like every to_act entry): this runs per answer
+        entry = {"kind": "window", "default": {"type": "answer", "raise": False},
+                 "seconds": state["options"]["window_seconds"]}
+        return dict.fromkeys(state["waiting"], entry)
+    if phase in _TURNS:
+        return {state["emperor"]: {"kind": "turn", "default": None, "seconds": None}}
     return {}
+
+
+# The phases where the Emperor moves (as ``_phase`` names them, and "resolve" which it calls "target").
+_TURNS = frozenset({"announce", "resolve", "target", "give", "flip", "next"})
 
 
 def timers(state):

@@ -151,3 +151,16 @@ def test_it_serves_the_openapi_schema_and_docs(api):
     r = api().get("/api/schema/")
     assert r.status_code == 200 and b"/api/games/{id}/actions/" in r.content
     assert api().get("/api/docs/").status_code == 200
+
+
+def test_it_leaves_the_game_out_of_a_move_s_answer_on_request(api, alice, bob):
+    game = create(api(alice)).json()
+    url = f"/api/games/{game['id']}/actions/"
+    move = api(alice).get(f"/api/games/{game['id']}/").json()["legal_actions"][0]
+    lean = api(alice).post(f"{url}?view=none", {"action": move["action"], "expected_version": game["version"]}, format="json")
+    assert lean.status_code == 201 and set(lean.json()) == {"version", "events"}
+    assert lean.json()["version"] == game["version"] + 1 and lean.json()["events"][0]["seq"] == lean.json()["version"]
+    move = api(bob).get(f"/api/games/{game['id']}/").json()["legal_actions"][0]
+    whole = api(bob).post(url, {"action": move["action"]}, format="json")
+    assert whole.status_code == 201 and whole.json()["game"]["version"] == whole.json()["version"]
+    assert api(bob).post(f"{url}?view=all", {"action": move["action"]}, format="json").status_code == 400
