@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import importlib.util
 import io
 import json
 import os
@@ -464,6 +465,8 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, help="gunicorn workers (default: gunicorn.conf.py's, as bin/run)")
     ap.add_argument("--threads", type=int, help="threads per worker (default gunicorn.conf.py's)")
     ap.add_argument("--worker-class", help="gunicorn worker class, e.g. sync (default gunicorn.conf.py's: gthread)")
+    ap.add_argument("--server", choices=["gunicorn", "granian"], default="gunicorn",
+                    help="granian: the same WSGI app under granian (--workers, --threads: its blocking threads)")
     ap.add_argument("--long-events", type=int, default=10_000)
     ap.add_argument("--through-service", action="store_true",
                     help="build the long game with games.services.act (minutes) instead of games.store.append")
@@ -471,6 +474,8 @@ def main(argv=None):
     ap.add_argument("--moves-only", action="store_true", help="measure the moves phase only (make bench-peer)")
     ap.add_argument("--json", help="also write the moves phase's figures to this file (make bench-peer)")
     args = ap.parse_args(argv)
+    if args.server == "granian" and importlib.util.find_spec("granian") is None:
+        raise SystemExit("--server granian needs granian, which kinplay does not install: pip install granian==2.8.7")
 
     base = os.environ.get("DATABASE_URL") or f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}"
     pg = Postgres(base)
@@ -505,19 +510,23 @@ def main(argv=None):
         players = [(u.username, token) for u, token in players]
 
         port = free_port()
-        glog = open(tmp / "gunicorn.log", "wb")
+        glog = open(tmp / "server.log", "wb")
         # The server as bin/run starts it (gunicorn.conf.py), unless --workers/--threads say otherwise.
         overrides = [*(["-w", str(args.workers)] if args.workers else []),
                      *(["--threads", str(args.threads)] if args.threads else []),
                      *(["-k", args.worker_class] if args.worker_class else []),
                      # gunicorn runs gthread whenever threads > 1, and gunicorn.conf.py asks for 2
                      *(["--threads", "1"] if args.worker_class == "sync" and not args.threads else [])]
-        procs.append(subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "kinplay.wsgi", "--config", "gunicorn.conf.py", "-b", f"127.0.0.1:{port}", *overrides],
-            cwd=ROOT, env=child_env, stdout=glog, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
+        if args.server == "granian":  # the comparison in bench/peer/README.md ("A leaner HTTP server?")
+            cmd = [sys.executable, "-m", "granian", "--interface", "wsgi", "--http", "1", "--no-ws", "--log-level", "warning",
+                   "--host", "127.0.0.1", "--port", str(port), "--workers", str(args.workers or (os.cpu_count() or 1) + 1),
+                   "--blocking-threads", str(args.threads or 2), "kinplay.wsgi:application"]
+        else:
+            cmd = [sys.executable, "-m", "gunicorn", "kinplay.wsgi", "--config", "gunicorn.conf.py", "-b", f"127.0.0.1:{port}", *overrides]
+        procs.append(subprocess.Popen(cmd, cwd=ROOT, env=child_env, stdout=glog, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
         wait_port(port, procs[-1])
         time.sleep(1)  # the arbiter listens first, then forks its workers
-        print(f"gunicorn on 127.0.0.1:{port}: {len(children(procs[-1].pid))} workers, "
+        print(f"{args.server} on 127.0.0.1:{port}: {len(children(procs[-1].pid))} workers, "
               f"{args.worker_class or 'gunicorn.conf.py worker class'}, {args.threads or 'gunicorn.conf.py'} threads; "
               f"PostgreSQL {pg.version()}; broker: {broker}; {os.cpu_count()} CPUs")
 
@@ -543,7 +552,7 @@ def main(argv=None):
             p_ms += r_ms
             busy = (b["machine"][0] - a["machine"][0]) / max(1, b["machine"][1] - a["machine"][1])
             ours = (CpuMeter.spent(a, b, "gunicorn") + CpuMeter.spent(a, b, "postgres") + CpuMeter.spent(a, b, "redis")) / (b["t"] - a["t"]) / (os.cpu_count() or 1)
-            print(f"  CPU per move         {g_ms + p_ms:8.2f} ms   (gunicorn {g_ms:.2f} + PostgreSQL backends "
+            print(f"  CPU per move         {g_ms + p_ms:8.2f} ms   ({args.server} {g_ms:.2f} + PostgreSQL backends "
                   f"{p_ms - r_ms:.2f} + redis-server {r_ms:.2f})")
             c_ms = CpuMeter.spent(a, b, "clients") / len(latencies) * 1000
             theirs = CpuMeter.spent(a, b, "clients") / (b["t"] - a["t"]) / (os.cpu_count() or 1)
@@ -566,7 +575,7 @@ def main(argv=None):
                     "p99_ms": pct(latencies, 99) * 1000, "server_cpu_ms": g_ms, "db_cpu_ms": p_ms, "redis_cpu_ms": r_ms,
                     "bytes_out": sent, "bytes_in": received, "connections": opened, "commits": commits,
                     "errors": dict(errors), "load_before": load_before,
-                    "server": f"gunicorn {len(children(procs[-1].pid))} workers",
+                    "server": f"{args.server} {len(children(procs[-1].pid))} workers",
                 }))
         if args.moves_only:
             return 0

@@ -87,6 +87,8 @@ def run_kinplay(args, pg, tmp):
         cmd += ["--threads", str(args.threads)]
     if args.worker_class:
         cmd += ["--worker-class", args.worker_class]
+    if args.server:
+        cmd += ["--server", args.server]
     print(f"\n== kinplay: {' '.join(cmd[1:])}", flush=True)
     subprocess.run(cmd, cwd=ROOT, env=env, check=True, stdin=subprocess.DEVNULL)
     r = json.loads(out.read_text())
@@ -181,6 +183,7 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, help="kinplay: gunicorn workers (default gunicorn.conf.py's)")
     ap.add_argument("--threads", type=int, help="kinplay: threads per worker (default gunicorn.conf.py's)")
     ap.add_argument("--worker-class", help="kinplay: gunicorn worker class, e.g. sync (default gunicorn.conf.py's)")
+    ap.add_argument("--server", choices=["gunicorn", "granian"], help="kinplay: the HTTP server (default gunicorn)")
     ap.add_argument("--only", choices=["kinplay", "memory", "flatfile", "postgres"], action="append",
                     help="run only these (repeatable); the table needs all four")
     args = ap.parse_args(argv)

@@ -11,7 +11,7 @@ from . import rules
 
 
 def random_bot(state, seat, rng):
-    return rules._copy_item(rng.choice(rules._legal(state, seat)))["action"]
+    return rules._copy_action(rng.choice(rules._legal_entry(state, seat)[1]))
 
 
 def _evaluate(state, seat):

@@ -248,21 +248,9 @@ PIECES = load_pieces(os.path.join(HERE, "data", "pieces.json"))
 # --------------------------------------------------------------------------- helpers
 
 def _clone(state):
-    """A copy of this game's state that ``evolve`` can update without touching ``state``.
-
-    ``evolve`` changes only the points, the bomb (and its countdown) and the turn in place, and
-    replaces the other values whole, so those others are shared (``decide`` copies per command).
-    """
-    if not state:
-        return {}
-    bomb = dict(state["bomb"])
-    if bomb.get("countdown"):
-        bomb["countdown"] = dict(bomb["countdown"])
-    return {
-        "options": state["options"], "pos": state["pos"], "points": list(state["points"]),
-        "bomb": bomb, "turn": dict(state["turn"]), "result": state.get("result"),
-        "last_roll": state.get("last_roll") or None, "last_move": state.get("last_move") or None,
-    }
+    """A copy of this game's state that ``evolve`` can update without touching ``state``: evolve
+    replaces every value it changes (never edits one in place), so a shallow copy is enough."""
+    return dict(state) if state else {}
 
 
 def _opts(state):
@@ -309,9 +297,7 @@ def positions(state):
     found = _POS_CACHE.get(text)
     if found is None:
         found = dict(item.split(":", 1) for item in text.split())
-        if len(_POS_CACHE) > 4096:
-            _POS_CACHE.clear()
-        _POS_CACHE[text] = found
+        _remember(_POS_CACHE, text, found, _RECENT)
     return found
 
 
@@ -319,31 +305,33 @@ def encode_positions(pos):
     return " ".join(f"{k}:{v}" for k, v in pos.items())
 
 
-def _remember(cache, key, value):
-    if len(cache) > 4096:
+# what is read of a position text (and the legal actions) is read again within a turn or two:
+# a few hundred entries are plenty, and keep the memory they hold small
+_RECENT = 256
+
+
+def _remember(cache, key, value, size=4096):
+    if len(cache) > size:
         cache.clear()
     cache[key] = value
 
 
-_MOVED: dict = {}
-
-
-def _setpos(state, **moves):
-    # decide applies each event to its working copy, then the caller applies it again to the
-    # same text: the second time is a look-up (and so is reading the new text's positions).
+def _setpos(state, moves):
+    """Moves pieces: ``moves`` is {piece id: node id or zone}."""
+    old = positions(state)
+    pos = dict(old)
+    pos.update(moves)
     text = state["pos"]
-    key = (text, *moves.items())
-    new = _MOVED.get(key)
-    if new is None:
-        pos = dict(positions(state))
-        pos.update(moves)
-        new = _edited(text, moves) if len(pos) == len(positions(state)) else None
-        if new is None:
-            new = encode_positions(pos)
-        _remember(_MOVED, key, new)
-        if new not in _POS_CACHE:
-            _remember(_POS_CACHE, new, pos)
+    new = (_edited(text, moves) if len(pos) == len(old) else None) or encode_positions(pos)
+    if new not in _POS_CACHE:  # the new text's positions, known without parsing it
+        _remember(_POS_CACHE, new, pos, _RECENT)
     state["pos"] = new
+    if len(moves) == 1 and new not in _FACTS and (facts := _FACTS.get(text)) is not None:
+        # the commonest move, one piece to a free node: its facts follow from the last ones
+        ((pid, loc),) = moves.items()
+        moved = facts.moved(pid, old.get(pid), loc)
+        if moved is not None:
+            _remember(_FACTS, new, moved, _RECENT)
 
 
 def _pieces(state):
@@ -371,17 +359,27 @@ def _zone(state, seat, zone):
     return [_mk(pid, loc) for pid, loc in positions(state).items() if loc == zone and pseat(pid) == seat]
 
 
-_CENSUS: dict = {}
+_NOTHING: frozenset = frozenset()
+# per seat, the guard nodes of the other side
+_ENEMY_GUARDS = [frozenset(n for n, nd in BOARD["nodes"].items() if nd["kind"] == "guard" and nd["seat"] != seat)
+                 for seat in (0, 1)]
 
 
-def _census(state):
-    """Per seat: pieces in the Out Pool, pieces on the board, whether the King is in its spawn
-    pool. Cached like ``positions`` (the end-of-turn checks read it after every event)."""
-    text = state["pos"]
-    found = _CENSUS.get(text)
-    if found is None:
+class _Facts:
+    """What the rules read of one position text, found in one scan and cached like ``positions``
+    (read-only, shared): the end-of-turn checks and the legal moves read it after every move.
+
+    census: per seat, pieces in the Out Pool, pieces on the board, whether the King is in its
+    spawn pool; occ: {node: piece id} of the pieces on the board; on_board: per seat, the ids of
+    its pieces on the board, sorted.
+    """
+
+    __slots__ = ("census", "occ", "on_board", "walls", "_blockers")
+
+    def __init__(self, pos):
         out, board, king_lost = [0, 0], [0, 0], [False, False]
-        for pid, loc in positions(state).items():
+        occ, on_board, walls = {}, ([], []), False
+        for pid, loc in pos.items():
             seat = 0 if pid[0] == "r" else 1
             if loc == "out":
                 out[seat] += 1
@@ -390,9 +388,60 @@ def _census(state):
                     king_lost[seat] = True
             elif loc not in ZONES:
                 board[seat] += 1
-        found = (tuple(out), tuple(board), tuple(king_lost))
-        _remember(_CENSUS, text, found)
+                occ.setdefault(loc, pid)  # the first, as a scan of the positions finds it
+                on_board[seat].append(pid)
+                walls = walls or pid[1] == "w"
+        self.census = (tuple(out), tuple(board), tuple(king_lost))
+        self.occ = occ
+        on_board[0].sort()
+        on_board[1].sort()
+        self.on_board = on_board
+        self.walls = walls  # a Wall on the board
+        self._blockers = [None, None]
+
+    def moved(self, pid, frm, to):
+        """These facts once ``pid`` has moved from board node ``frm`` to a free board node ``to``,
+        without a scan; None for any other change (then the new text is scanned)."""
+        occ, board = self.occ, self.census[1]
+        if frm in ZONES or to in ZONES or occ.get(frm) != pid or to in occ or len(occ) != board[0] + board[1]:
+            return None  # not such a move, or two pieces share a node
+        new = object.__new__(_Facts)
+        new.census, new.on_board, new.walls = self.census, self.on_board, self.walls  # the same pieces on the board
+        new.occ = dict(occ)
+        del new.occ[frm]
+        new.occ[to] = pid
+        new._blockers = [None, None]
+        return new
+
+    def blockers(self, seat):
+        """The nodes a piece of ``seat`` may not move past: an enemy piece on the other side's
+        guard, or an enemy Wall."""
+        found = self._blockers[seat]
+        if found is None:
+            mine, guards, occ = PREFIX[seat], _ENEMY_GUARDS[seat], self.occ
+            if self.walls:
+                found = frozenset(node for node, pid in occ.items()
+                                  if pid[0] != mine and (node in guards or pid[1] == "w")) or _NOTHING  # "w": a Wall
+            else:
+                found = frozenset(g for g in guards if occ.get(g, mine)[0] != mine) or _NOTHING
+            self._blockers[seat] = found
+        return found
+
+
+_FACTS: dict = {}
+
+
+def _facts(state):
+    text = state["pos"]
+    found = _FACTS.get(text)
+    if found is None:
+        found = _Facts(positions(state))
+        _remember(_FACTS, text, found, _RECENT)
     return found
+
+
+def _census(state):
+    return _facts(state).census
 
 
 def _out_count(state, seat):
@@ -401,10 +450,6 @@ def _out_count(state, seat):
 
 def _is_special(p):
     return p["type"] in ("king", "wall", "sage", "bulldozer")
-
-
-def _can_back(state, p):
-    return p["type"] in ("final", "king") or state["bomb"]["carrier"] == p["id"]
 
 
 def _active_limit_reached(state, seat):
@@ -418,9 +463,6 @@ def turns_left(state):
     if not cd:
         return None
     return BOARD["tracker"] - cd["pos"]
-
-
-_OCC_CACHE: dict = {}
 
 
 def _edited(text, moves):
@@ -438,38 +480,11 @@ def _edited(text, moves):
 
 
 def _occ_map(state):
-    """{node: piece id} of the pieces on the board. Read-only (shared, cached like ``positions``)."""
-    text = state["pos"]
-    found = _OCC_CACHE.get(text)
-    if found is None:
-        found = {}
-        for pid, loc in positions(state).items():
-            if loc not in ZONES:
-                found.setdefault(loc, pid)  # the first, as a scan of the positions finds it
-        _remember(_OCC_CACHE, text, found)
-    return found
-
-
-_BLOCKERS: dict = {}
+    return _facts(state).occ
 
 
 def _blockers(state, seat):
-    """The nodes a piece of ``seat`` may not move past: an enemy piece on the other side's guard,
-    or an enemy Wall. Shared, cached."""
-    key = (state["pos"], seat)
-    found = _BLOCKERS.get(key)
-    if found is None:
-        mine, guards = PREFIX[seat], _ENEMY_GUARDS[seat]
-        found = frozenset(node for node, pid in _occ_map(state).items()
-                          if pid[0] != mine and (node in guards or ptype(pid) == "wall")) or _NOTHING
-        _remember(_BLOCKERS, key, found)
-    return found
-
-
-_NOTHING: frozenset = frozenset()
-# per seat, the guard nodes of the other side
-_ENEMY_GUARDS = [frozenset(n for n, nd in BOARD["nodes"].items() if nd["kind"] == "guard" and nd["seat"] != seat)
-                 for seat in (0, 1)]
+    return _facts(state).blockers(seat)
 
 
 _DESTINATIONS: dict = {}
@@ -479,14 +494,19 @@ def _destinations(state, p, roll, blockers=None):
     """Reachable end nodes for piece p with a roll: {dest: (direction, path)}. Read-only (shared:
     the walk depends only on the cache key, so it is made once)."""
     seat = p["seat"]
-    steps = 1 if p["type"] == "wall" else roll
-    back = roll == 1 or _can_back(state, p)
     if blockers is None:
         blockers = _blockers(state, seat)
-    key = (seat, p["at"], steps, back, blockers)
+    return _reach(seat, p["id"], p["type"], p["at"], roll, state["bomb"]["carrier"], blockers)
+
+
+def _reach(seat, pid, typ, at, roll, carrier, blockers):
+    """``_destinations`` from the piece's parts (no piece dict), in node order."""
+    steps = 1 if typ == "wall" else roll
+    back = roll == 1 or typ in ("final", "king") or carrier == pid  # who may move backward
+    key = (seat, at, steps, back, blockers)
     found = _DESTINATIONS.get(key)
     if found is None:
-        found = _walk(seat, p["at"], steps, back, blockers)
+        found = _walk(seat, at, steps, back, blockers)
         _remember(_DESTINATIONS, key, found)
     return found
 
@@ -510,7 +530,7 @@ def _walk(seat, start, steps, back, blockers):
                 if nxt == enemy_base or nxt in blockers:
                     continue  # must land exactly there
                 stack.append((nxt, rem, npath))
-    return found
+    return dict(sorted(found.items()))  # in node order: the order of the legal moves
 
 
 def _enemy_base_dir(seat, node):
@@ -529,25 +549,29 @@ def _enemy_base_dir(seat, node):
 
 def _move_actions(state, seat):
     t = state["turn"]
-    roll = t["roll"]
+    roll, only = t["roll"], t.get("piece")
     pos = positions(state)
-    pids = sorted(pid for pid, loc in pos.items() if loc not in ZONES and pseat(pid) == seat)
-    if t.get("piece"):
-        pids = [pid for pid in pids if pid == t["piece"]]
+    facts = _facts(state)
     out = []
-    occmap = _occ_map(state)
-    blockers = _blockers(state, seat)
+    occmap = facts.occ
+    blockers = facts.blockers(seat)
+    carrier = state["bomb"]["carrier"]
     points = state["points"][seat]
-    for pid in pids:
-        if ptype(pid) == "bulldozer":
+    for pid in facts.on_board[seat]:
+        if only and pid != only:
             continue
-        p = _mk(pid, pos[pid])
-        for dest in sorted(_destinations(state, p, roll, blockers)):
+        typ = ptype(pid)
+        if typ == "bulldozer":
+            continue
+        at = pos[pid]
+        p = None  # the piece's dict, made only when a move needs more than its plain item
+        for dest in _reach(seat, pid, typ, at, roll, carrier, blockers):
             opid = occmap.get(dest)
             if opid is None:
                 out.append(_plain_move(pid, dest))
                 continue
             base, label = _move_texts(pid, dest)
+            p = p or _mk(pid, at)
             occ = _mk(opid, dest)
             if occ["seat"] != seat:
                 act = {"type": "move", "piece": p["id"], "to": dest}
@@ -576,8 +600,9 @@ def _move_actions(state, seat):
                         out.append(_item(f"{base} split {f} {b}",
                                          f"Split: {_pname(p)} lands on the King, moves on to {_nname(f)}, a new piece appears on {_nname(b)}",
                                          {"type": "move", "piece": p["id"], "to": dest, "split": [f, b]}))
-        if p["type"] == "wall" and not t.get("piece"):
+        if typ == "wall" and not only:
             # "can move up to 1 space": zero is allowed, except for a Wall just spawned ("must be moved")
+            p = p or _mk(pid, at)
             out.append(_item(f"stay {p['id']}", f"Leave {_pname(p)} where it is",
                              {"type": "stay", "piece": p["id"]}))
     return out
@@ -683,41 +708,55 @@ def _chain(state, carrier):
     return sorted(found)
 
 
+_TYPE_ORDER = {k: i for i, k in enumerate(["normal", "final", "king", "wall", "sage", "bulldozer"])}
+
+
 def _type_order(k):
-    return ["normal", "final", "king", "wall", "sage", "bulldozer"].index(k)
+    return _TYPE_ORDER[k]
 
 
 _LEGAL_CACHE: dict = {}
 
 
-def _copy_item(item):
-    a = dict(item["action"])
+def _copy_action(action):
+    a = dict(action)
     if "split" in a:
         a["split"] = list(a["split"])
-    return {"notation": item["notation"], "label": item["label"], "action": a}
+    return a
 
 
 def legal_actions(state, seat):
-    return [_copy_item(i) for i in _legal(state, seat)]
+    return [{"notation": i["notation"], "label": i["label"], "action": _copy_action(i["action"])}
+            for i in _legal(state, seat)]
 
 
 def _legal(state, seat):
     """``legal_actions`` without the copies: shared, read-only (bots and ``decide`` only read it)."""
+    return _legal_entry(state, seat)[0]
+
+
+_NO_LEGAL: tuple = ((), ())
+
+
+def _legal_entry(state, seat):
+    """The shared legal items and, in the same order, their actions (``decide`` checks an action
+    with one ``in``)."""
     if not state or state.get("result") or seat is None:
-        return []
+        return _NO_LEGAL
     t = state["turn"]
     if t["seat"] != seat:
-        return []
+        return _NO_LEGAL
     bomb = state["bomb"]
-    cd = bomb.get("countdown")
-    key = (seat, state["pos"], t["phase"], t["roll"], t.get("piece"), tuple(state["points"]),
-           bomb["carrier"], bool(bomb.get("fuse")), bool(cd), state["options"]["mode"], state["options"]["variant"])
+    # everything the legal actions depend on; the points, the mode and the bomb's countdown and
+    # fuse only with To Kingdom Come (ability points: specials, splits, defusing)
+    key = (seat, state["pos"], t["phase"], t["roll"], t.get("piece"), bomb["carrier"],
+           (tuple(state["points"]), state["options"]["mode"], bool(bomb.get("fuse")), bool(bomb.get("countdown")))
+           if _tkc(state) else None)
     found = _LEGAL_CACHE.get(key)
     if found is None:
-        found = _start_actions(state, seat) if t["phase"] == "start" else _move_actions(state, seat)
-        if len(_LEGAL_CACHE) > 512:
-            _LEGAL_CACHE.clear()
-        _LEGAL_CACHE[key] = found
+        items = _start_actions(state, seat) if t["phase"] == "start" else _move_actions(state, seat)
+        found = (items, [i["action"] for i in items])
+        _remember(_LEGAL_CACHE, key, found, _RECENT)
     return found
 
 
@@ -802,62 +841,62 @@ def evolve(state, e):
     bomb = state["bomb"]
     turn = state["turn"]
     if t == "rolled":
-        turn.update(phase="move", roll=d["value"], piece=d.get("piece"))
+        state["turn"] = {**turn, "phase": "move", "roll": d["value"], "piece": d.get("piece")}
         state["last_roll"] = [d["seat"], d["value"]]
     elif t == "spawned":
-        _setpos(state, **{d["piece"]: d["at"]})
+        _setpos(state, {d["piece"]: d["at"]})
     elif t == "moved":
-        _setpos(state, **{d["piece"]: d["to"]})
+        _setpos(state, {d["piece"]: d["to"]})
         state["last_move"] = [d["piece"], d["frm"], d["to"]]
     elif t in ("captured", "eaten"):
-        _setpos(state, **{d["piece"]: "spawn"})
+        _setpos(state, {d["piece"]: "spawn"})
         if bomb["carrier"] == d["piece"]:
-            bomb.update(carrier=None, countdown=None, fuse=False)
+            _set_bomb(state, carrier=None, countdown=None, fuse=False)
         if t == "eaten":
-            state["points"][d["seat"]] += d["points"]
+            _add_points(state, d["seat"], d["points"])
     elif t == "pushed":
-        _setpos(state, **{d["piece"]: d["to"]})
+        _setpos(state, {d["piece"]: d["to"]})
     elif t == "went_out":
-        _setpos(state, **{d["piece"]: "out"})
+        _setpos(state, {d["piece"]: "out"})
         if bomb["carrier"] == d["piece"]:
-            bomb.update(carrier=None, countdown=None, fuse=False)
+            _set_bomb(state, carrier=None, countdown=None, fuse=False)
     elif t == "final_piece":
         pos = positions(state)
-        _setpos(state, **{d["piece"]: pos[d["replaces"]], d["replaces"]: "final"})
+        _setpos(state, {d["piece"]: pos[d["replaces"]], d["replaces"]: "final"})
         if bomb["carrier"] == d["replaces"]:
-            bomb["carrier"] = d["piece"]
+            _set_bomb(state, carrier=d["piece"])
     elif t == "bomb_picked":
-        bomb.update(carrier=d["piece"], pickup=d["pickup"], fuse=bool(d.get("fuse")),
+        _set_bomb(state, carrier=d["piece"], pickup=d["pickup"], fuse=bool(d.get("fuse")),
                     countdown={"from": d["seat"], "pos": 0} if d.get("countdown") else None)
     elif t == "bomb_stolen":
-        bomb.update(carrier=d["piece"], pickup=d["pickup"], fuse=bool(d.get("fuse")),
+        _set_bomb(state, carrier=d["piece"], pickup=d["pickup"], fuse=bool(d.get("fuse")),
                     countdown={"from": d["seat"], "pos": 0})
     elif t == "bomb_taken":  # a Sage ate a friendly carrier and keeps the bomb
-        bomb["carrier"] = d["piece"]
+        _set_bomb(state, carrier=d["piece"])
     elif t == "bomb_reset":
-        bomb.update(carrier=None, countdown=None, fuse=False)
+        _set_bomb(state, carrier=None, countdown=None, fuse=False)
     elif t == "bomb_passed":
-        bomb["carrier"] = d["to"]
+        _set_bomb(state, carrier=d["to"])
     elif t == "countdown":
         if bomb["countdown"]:
-            bomb["countdown"]["pos"] = d["pos"]
+            _set_bomb(state, countdown={**bomb["countdown"], "pos": d["pos"]})
     elif t == "detonated":
-        _setpos(state, **{pid: "spawn" for pid in d["killed"]})
-        bomb.update(carrier=None, countdown=None, fuse=False)
+        _setpos(state, {pid: "spawn" for pid in d["killed"]})
+        _set_bomb(state, carrier=None, countdown=None, fuse=False)
     elif t == "defused":
-        bomb.update(countdown=None, fuse=False)
-        state["points"][d["seat"]] -= 1
+        _set_bomb(state, countdown=None, fuse=False)
+        _add_points(state, d["seat"], -1)
     elif t == "special":
-        state["points"][d["seat"]] -= 1
+        _add_points(state, d["seat"], -1)
         pos = positions(state)
-        _setpos(state, **{d["piece"]: pos[d["over"]], d["over"]: "extra"})
+        _setpos(state, {d["piece"]: pos[d["over"]], d["over"]: "extra"})
         if bomb["carrier"] == d["over"]:
-            bomb["carrier"] = d["piece"]
+            _set_bomb(state, carrier=d["piece"])
     elif t == "split":
-        state["points"][d["seat"]] -= 1
-        _setpos(state, **{d["piece"]: d["at"]})
+        _add_points(state, d["seat"], -1)
+        _setpos(state, {d["piece"]: d["at"]})
     elif t == "retake":
-        turn["extra"] = True
+        state["turn"] = {**turn, "extra": True}
     elif t in ("no_move", "stayed"):
         pass
     elif t == "game_over":
@@ -865,23 +904,47 @@ def evolve(state, e):
     return state
 
 
+def _set_bomb(state, **changes):
+    state["bomb"] = {**state["bomb"], **changes}  # replaced, not edited: see _clone
+
+
+def _add_points(state, seat, n):
+    points = list(state["points"])  # replaced, not edited: see _clone
+    points[seat] += n
+    state["points"] = points
+
+
 # --------------------------------------------------------------------------- decide
 
 class _B:
     """Builds the events of one command while applying them to a working copy."""
+
+    __slots__ = ("s", "events")
 
     def __init__(self, state):
         self.s = _clone(state)
         self.events = []
 
     def ev(self, type_, **data):
-        e = event(type_, **data)
+        e = {"type": type_, "data": data}  # games.engine.event, without a second call
         self.events.append(e)
         self.s = evolve(self.s, e)
         return e
 
 
 def decide(state, seat, action, rng):
+    return _decide(state, seat, action, rng).events
+
+
+def decide_state(state, seat, action, rng):
+    """``decide``'s events and the state after them (``games.engine``: optional contract): decide
+    applies each event to its working copy anyway, so the caller need not evolve them again."""
+    b = _decide(state, seat, action, rng)
+    return b.events, b.s
+
+
+def _decide(state, seat, action, rng):
+    """The command's builder: its events, and its working copy of the state after them."""
     if not state:
         raise IllegalAction("The game has not started.")
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -901,20 +964,19 @@ def decide(state, seat, action, rng):
         if not b.s["result"] and b.s["turn"]["phase"] == "move" and not _move_actions(b.s, b.s["turn"]["seat"]):
             b.ev("no_move", seat=b.s["turn"]["seat"], value=b.s["turn"]["roll"])
             _end_turn(b)
-        return b.events
+        return b
     if seat not in (0, 1):
         raise IllegalAction("There is no such seat in this game.")
     if typ == "resign":
         b = _B(state)
         b.ev("resigned", seat=seat)
         b.ev("game_over", winners=[1 - seat], reason=f"{seat_ref(seat)} resigned")
-        return b.events
+        return b
     if typ == "detonate":
         raise IllegalAction("Only the fuse can set off the bomb.")
     if state["turn"]["seat"] != seat:
         raise IllegalAction("It is not your turn.")
-    legal = _legal(state, seat)
-    if not any(item["action"] == action for item in legal):
+    if action not in _legal_entry(state, seat)[1]:
         if typ == "move" and state["turn"]["phase"] == "start":
             raise IllegalAction("Roll the die (or spawn) before moving.")
         if typ in ("roll", "spawn") and state["turn"]["phase"] == "move":
@@ -925,12 +987,13 @@ def decide(state, seat, action, rng):
         b.ev("rolled", seat=seat, value=rng.randint(1, 4))
         _after_roll(b, seat)
     elif typ == "spawn":
-        p = sorted((q for q in _zone(b.s, seat, "spawn") if q["type"] == action["kind"]), key=lambda q: q["id"])[0]
-        b.ev("spawned", seat=seat, piece=p["id"], at=BOARD["base"][seat])
-        if p["type"] == "bulldozer":
+        kind, mine = action["kind"], PREFIX[seat]
+        pid = min(pid for pid, loc in positions(b.s).items() if loc == "spawn" and pid[0] == mine and ptype(pid) == kind)
+        b.ev("spawned", seat=seat, piece=pid, at=BOARD["base"][seat])
+        if kind == "bulldozer":
             _end_turn(b)
         else:
-            b.ev("rolled", seat=seat, value=rng.randint(1, 4), piece=p["id"])
+            b.ev("rolled", seat=seat, value=rng.randint(1, 4), piece=pid)
             _after_roll(b, seat)
     elif typ == "move":
         _do_move(b, seat, action)
@@ -957,7 +1020,7 @@ def decide(state, seat, action, rng):
     elif typ == "defuse":
         b.ev("defused", seat=seat, piece=action["carrier"])
         _end_turn(b)
-    return b.events
+    return b
 
 
 def _after_roll(b, seat):
@@ -1049,6 +1112,11 @@ def _detonate(b, cause):
     _check_end(b)
 
 
+# per seat, (turret, its owner, target) of the other side's turrets, in board order
+_TURRET_SHOTS = [[(tnode, BOARD["turret_seat"][tnode], target) for tnode, targets in BOARD["turrets"].items()
+                  if BOARD["turret_seat"][tnode] != seat for target in targets] for seat in (0, 1)]
+
+
 def _end_turn(b):
     s = b.s
     seat = s["turn"]["seat"]
@@ -1077,15 +1145,11 @@ def _end_turn(b):
             if _check_end(b):
                 return
     # 2. the other side's turrets fire at the mover's pieces that end the turn on their targets
-    for tnode, targets in BOARD["turrets"].items():
-        owner = BOARD["turret_seat"][tnode]
-        if owner == seat:
-            continue
-        for target in targets:
-            victim = _occ_map(b.s).get(target)
-            if victim is not None and pseat(victim) == seat:
-                b.ev("turret_fired", seat=owner, turret=tnode, target=target, piece=victim)
-                b.ev("captured", seat=owner, piece=victim, at=target, by=tnode)
+    for tnode, owner, target in _TURRET_SHOTS[seat]:
+        victim = _occ_map(b.s).get(target)
+        if victim is not None and pseat(victim) == seat:
+            b.ev("turret_fired", seat=owner, turret=tnode, target=target, piece=victim)
+            b.ev("captured", seat=owner, piece=victim, at=target, by=tnode)
     if _check_end(b):
         return
     # 3. the turn tracker counts down a live bomb
