@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
-from games.engine import RESIGN, IllegalAction, clone, event, find_legal, replay
+from games.engine import RESIGN, IllegalAction, clone, decide_and_evolve, event, find_legal, replay
 from games.models import Event, Game, Seat
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
@@ -241,8 +241,7 @@ def _start(game: Game):
     """Deal and let the bots answer. Every human who must act gets a "your turn" email, the
     creator too: it is how a player by email makes the first move."""
     kind, state, appender, bots_acted, bots_owe = _deal(game)
-    _after(game, kind, state, appender.save(), acted=bots_acted, old_version=0, new_version=appender.version,
-           bots_owe=bots_owe)
+    _after(game, kind, state, appender, acted=bots_acted, bots_owe=bots_owe)
 
 
 def _deal(game: Game):
@@ -331,14 +330,12 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
     # A timeout is a fact of its own in the stream, stored before what it caused.
     before = [_timed_out(rules, state, seat, by)] if by.startswith("timeout-") else []
     try:
-        events = rules.decide(state, seat, action, Rng(game.seed, version + len(before)))
+        events, state = decide_and_evolve(rules, state, seat, action, Rng(game.seed, version + len(before)))
     except IllegalAction:
         raise
     except Exception:  # a malformed action the rules did not foresee: refuse it, keep the trace
         log.exception("%s refused %r with an error", game.kind, action)
         raise IllegalAction("That move could not be understood.") from None
-    for e in events:
-        state = rules.evolve(state, e)
     appender = Appender(game, version)
     if before:
         appender.add(before, state, seat=seat, command={"platform": "timed_out"})
@@ -347,13 +344,12 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
         command["request"] = fingerprint
     appender.add(events, state, seat=seat, command=command, idempotency_key=idempotency_key)
     state, bots_acted, bots_owe = _run_bots(game, kind, state, appender)
-    rows = appender.save()
     # a player answering by email is in their mailbox, not on the page: the turn coming straight
     # back to them needs a new email to reply to (the old one lists moves that are gone)
     present = seat if by in ("player", "resign") else None
-    _after(game, kind, state, rows, acted={seat} | bots_acted, old_version=version,
-           new_version=appender.version, present=present, had_timers=had_timers, bots_owe=bots_owe)
-    return Outcome(game, rows, state, seat)
+    _after(game, kind, state, appender, acted={seat} | bots_acted, present=present, had_timers=had_timers,
+           bots_owe=bots_owe)
+    return Outcome(game, appender.rows, state, seat)
 
 
 def _fingerprint(action, notation, expected_version) -> str:
@@ -389,9 +385,7 @@ def _run_bots(game, kind, state, appender, steps=None):
             action, by = kind.bot(seats[seat].bot)(clone(state), seat, Rng(game.seed, f"bot:{version}")), "bot"
         else:
             action, by = rules.to_act(state)[seat]["default"], "standing"
-        events = rules.decide(state, seat, action, Rng(game.seed, version))
-        for e in events:
-            state = rules.evolve(state, e)
+        events, state = decide_and_evolve(rules, state, seat, action, Rng(game.seed, version))
         appender.add(events, state, seat=seat, command={"seat": seat, "action": action, "by": by})
         acted.add(seat)
     return state, acted, _bot_to_act(rules, state, seats) is not None
@@ -422,9 +416,7 @@ def play_bots(game_id) -> str:
             state, acted, owe = _run_bots(game, kind, state, appender, steps=BOT_STEPS_PER_TASK)
             if not appender.rows:
                 return "nothing-owed"
-            old = game.version
-            _after(game, kind, state, appender.save(), acted=acted, old_version=old, new_version=appender.version,
-                   had_timers=had_timers, bots_owe=owe)
+            _after(game, kind, state, appender, acted=acted, had_timers=had_timers, bots_owe=owe)
     except (IntegrityError, VersionConflict):
         return "moved-first"
     return "more-owed" if owe else "played"
@@ -459,15 +451,16 @@ def _command_rows(game, first: Event) -> list[Event]:
     return rows
 
 
-def _after(game, kind, state, rows, *, acted, old_version, new_version, present=None, had_timers=False, bots_owe=False):
-    """Update the read model, deadlines and outbox in the same transaction as the events."""
+def _after(game, kind, state, appender, *, acted, present=None, had_timers=False, bots_owe=False):
+    """Store the appender's events and update the read model, deadlines and outbox, in one
+    transaction."""
     before, was_finished = set(game.to_act), game.status == Game.FINISHED
     entries = game.project(kind.rules, state)
-    game.version = new_version
+    game.version = appender.version
     finished_now = game.status == Game.FINISHED and not was_finished
     game.deadline = scheduling.reschedule(game, state, entries, acted, had_timers)
     game.updated_at = timezone.now()
-    if not sql.update_if(game, ("version", "to_act", "status", "result", "deadline", "updated_at"), {"version": old_version}):
+    if not appender.save_with_game(("version", "to_act", "status", "result", "deadline", "updated_at")):
         raise VersionConflict(Game.objects.get(pk=game.pk).version)
     notify_after_change(game, before=before, now=set(entries), acted=acted, present=present)
     if bots_owe:

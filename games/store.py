@@ -142,7 +142,7 @@ class Appender:
     """
 
     def __init__(self, game, version: int):
-        self.game, self.version = game, version
+        self.game, self.start, self.version = game, version, version
         self.rows: list[Event] = []
         self.snapshots: list[Snapshot] = []
         self.state: dict | None = None
@@ -169,6 +169,23 @@ class Appender:
         save_all([self])
         return self.rows
 
+    def save_with_game(self, fields) -> bool:
+        """Store everything added and write ``fields`` of the game row if the row is still at the
+        version this appender started from: False if it is not (the caller rolls back),
+        IntegrityError if another command took these numbers first. PostgreSQL does both in
+        one statement; the unique (game, seq) key and the row's version are checked as ever."""
+        game, conn = self.game, connections[Event.objects.db]
+        _stamp(self.rows)
+        expected = {"version": self.start}
+        if conn.vendor == "postgresql" and 0 < len(self.rows) <= INSERT_ROWS:
+            written = sql.update_if(game, fields, expected, first=sql.insert_statement(Event, self.rows, EVENT_FIELDS))
+        else:
+            _insert(self.rows)
+            written = sql.update_if(game, fields, expected)
+        if written:
+            _kept([self])
+        return written
+
 
 EVENT_FIELDS = ("game", "seq", "type", "data", "seat", "at", "idempotency_key", "command", "schema_version")
 INSERT_ROWS = 500  # events per INSERT: SQLite takes at most 32,766 parameters a statement
@@ -177,12 +194,25 @@ INSERT_ROWS = 500  # events per INSERT: SQLite takes at most 32,766 parameters a
 def save_all(appenders: list[Appender]) -> None:
     """Store the events of several games' appenders (games.services.create_games) in as few
     INSERTs as their number allows."""
-    at = timezone.now()
     rows = [row for a in appenders for row in a.rows]
+    _stamp(rows)
+    _insert(rows)
+    _kept(appenders)
+
+
+def _stamp(rows) -> None:
+    at = timezone.now()
     for row in rows:
         row.at = at
+
+
+def _insert(rows) -> None:
     for i in range(0, len(rows), INSERT_ROWS):
         sql.insert(Event, rows[i:i + INSERT_ROWS], EVENT_FIELDS)
+
+
+def _kept(appenders) -> None:
+    """What goes with stored events: the snapshots due, and the states for the cache at commit."""
     snapshots = [s for a in appenders for s in a.snapshots]
     if snapshots:
         Snapshot.objects.bulk_create(snapshots)

@@ -44,6 +44,21 @@ def test_it_inserts_several_rows_in_one_statement_that_the_orm_reads_back(alice)
     assert stored == [(1, {"dice": [1, 6]}, 1, at), (2, {"dice": [2, 6]}, 0, at), (3, {"dice": [3, 6]}, 1, at)]
 
 
+def test_it_inserts_every_kind_of_value_as_the_orm_would(alice):
+    """Each field of an event, a missing one as SQL NULL (PostgreSQL gets the rows as one JSON
+    value it unpacks: a JSON null must not land as a JSON null in a JSON column)."""
+    game = _game(alice)
+    at = datetime(2026, 11, 24, 12, 0, 1, 250, tzinfo=UTC)
+    fields = ("game", "seq", "type", "data", "seat", "at", "idempotency_key", "command", "schema_version")
+    sql.insert(Event, [Event(game=game, seq=1, type="moved", data={"to": [1, 2], 3: "ä"}, seat=0, at=at,
+                             idempotency_key="k", command={"seat": 0, "action": {"type": "pass"}}, schema_version=2),
+                       Event(game=game, seq=2, type="ended", data={}, seat=None, at=at)], fields)
+    stored = list(Event.objects.filter(game=game).order_by("seq").values_list(*fields[1:]))
+    assert stored == [(1, "moved", {"to": [1, 2], "3": "ä"}, 0, at, "k", {"seat": 0, "action": {"type": "pass"}}, 2),
+                      (2, "ended", {}, None, at, None, None, None)]
+    assert Event.objects.filter(game=game, command__isnull=True).count() == 1
+
+
 def test_it_writes_only_when_the_row_still_holds_the_expected_values(alice):
     game = _game(alice, version=4)
     game.version, game.to_act = 5, [1]
