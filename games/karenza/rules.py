@@ -476,9 +476,9 @@ def _plays(state, seat, role, full=True):
     p = state["players"][seat]
     counts = _counts(p["hand"])
     out = []
-    attack = state["attack"]
     verb = "attack" if role == "attack" else "defend"
-    addon_piles = None  # the same for every technique of the hand (add-ons are never techniques)
+    min_defence = state["attack"]["min_defence"] if role == "defence" else None
+    addon_piles = free_piles = None  # the same for every technique of the hand (add-ons are never techniques)
     end = chain_end(p)
     for code in sorted(counts):
         card = CARDS[code]
@@ -487,20 +487,21 @@ def _plays(state, seat, role, full=True):
         if card["type"] == "technique":
             if addon_piles is None:
                 addon_piles = _addon_sequences(counts, role)
-            piles = [list(pile) for pile in addon_piles]  # each action its own list
+            if end is None or card["trajectory"][0] == end:
+                piles = addon_piles
+            else:  # off the chain (_fits_chain): only with an add-on that ignores it
+                if free_piles is None:
+                    free_piles = [pile for pile in addon_piles
+                                  if any(CARDS[a]["effect"]["op"] == "ignore_chain" for a in pile)]
+                piles = free_piles
         else:
-            piles = [[]]
+            piles = _NO_ADDONS
         for pile in piles:
-            # _fits_chain, with the chain's end looked up once
-            if (card["type"] == "technique" and end is not None and card["trajectory"][0] != end
-                    and not any(CARDS[a]["effect"]["op"] == "ignore_chain" for a in pile)):
-                continue
-            if not full and role == "attack":  # no power needed: attacks have no minimum
-                out.append({"action": {"type": verb, "card": code, "addons": pile}})
-                continue
-            power = card_power(state, seat, card, pile, role)
-            if role == "defence" and power < attack["min_defence"]:
-                continue
+            if min_defence is not None or full:  # attacks have no minimum power
+                power = card_power(state, seat, card, pile, role)
+                if min_defence is not None and power < min_defence:
+                    continue
+            pile = list(pile)  # each action its own list
             if not full:
                 out.append({"action": {"type": verb, "card": code, "addons": pile}})
                 continue
@@ -508,6 +509,9 @@ def _plays(state, seat, role, full=True):
                         "label": _label_play(verb.capitalize(), code, pile, power),
                         "action": {"type": verb, "card": code, "addons": pile}})
     return out
+
+
+_NO_ADDONS = ((),)
 
 
 def _tricks(state, seat):
