@@ -6,7 +6,7 @@ from games.karenza import rules
 
 
 def random_bot(state, seat, rng):
-    legal = [item["action"] for item in rules._legal(state, seat, False) if item["action"]["type"] != "resign"]
+    legal = rules._actions(state, seat)
     return rng.choice(legal)
 
 
@@ -29,7 +29,7 @@ def heuristic_bot(state, seat, rng):
     v = {"under_attack": rules.other(state["attack"]["by"]) if state["attack"] else None,
          "attack": state["attack"], "in_sequence": rules.in_sequence(state)}
     me = {"hand_count": len(state["players"][seat]["hand"])}
-    legal = [item["action"] for item in rules._legal(state, seat, False) if item["action"]["type"] != "resign"]
+    legal = rules._actions(state, seat)
     by_type = {}
     for a in legal:
         by_type.setdefault(a["type"], []).append(a)

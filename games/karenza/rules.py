@@ -472,7 +472,8 @@ def _label_play(verb, card, addons, power):
 
 
 def _plays(state, seat, role, full=True):
-    """Legal attack/defend actions for ``seat`` (``full``: with notation and label)."""
+    """Legal attack/defend actions for ``seat``: items with notation and label, or (not ``full``)
+    the bare actions."""
     p = state["players"][seat]
     counts = _counts(p["hand"])
     out = []
@@ -503,7 +504,7 @@ def _plays(state, seat, role, full=True):
                     continue
             pile = list(pile)  # each action its own list
             if not full:
-                out.append({"action": {"type": verb, "card": code, "addons": pile}})
+                out.append({"type": verb, "card": code, "addons": pile})
                 continue
             out.append({"notation": _notation_play(verb, code, pile),
                         "label": _label_play(verb.capitalize(), code, pile, power),
@@ -537,11 +538,6 @@ def _tricks(state, seat):
 
 
 def legal_actions(state, seat):
-    return _legal(state, seat, True)
-
-
-def _legal(state, seat, full):
-    """The legal moves; without ``full`` only their action dicts are meaningful (faster, for decide/bots)."""
     if not state or state.get("finished") or seat is None or seat != state["turn"]:
         return []
     p = state["players"][seat]
@@ -551,13 +547,13 @@ def _legal(state, seat, full):
                  "action": {"type": "discard", "card": c}} for c in sorted(set(p["hand"]))] + [resign]
     out = []
     if under_attack(state, seat):
-        out += _plays(state, seat, "defence", full)
+        out += _plays(state, seat, "defence")
         out.append({"notation": "pass",
                     "label": f"Pass (your opponent lands a clean strike worth {state['attack']['power']})",
                     "action": {"type": "pass"}})
     else:
         if not p["current"].get("no_attack"):
-            out += _plays(state, seat, "attack", full)
+            out += _plays(state, seat, "attack")
         out += _tricks(state, seat)
         if not in_sequence(state) and not state["last_hand"] and p["deck"]:
             out.append({"notation": "draw", "label": "Draw a card", "action": {"type": "draw"}})
@@ -565,6 +561,25 @@ def _legal(state, seat, full):
                     "label": "Pass (ends the sequence)" if in_sequence(state) else "Pass",
                     "action": {"type": "pass"}})
     out.append(resign)
+    return out
+
+
+def _actions(state, seat):
+    """The actions of ``legal_actions`` but resign, in its order, without their texts (for the bots)."""
+    if not state or state.get("finished") or seat is None or seat != state["turn"]:
+        return []
+    p = state["players"][seat]
+    if state["discard_pending"] == seat:
+        return [{"type": "discard", "card": c} for c in sorted(set(p["hand"]))]
+    if under_attack(state, seat):
+        out = _plays(state, seat, "defence", False)
+        out.append({"type": "pass"})
+        return out
+    out = [] if p["current"].get("no_attack") else _plays(state, seat, "attack", False)
+    out += [item["action"] for item in _tricks(state, seat)]
+    if not in_sequence(state) and not state["last_hand"] and p["deck"]:
+        out.append({"type": "draw"})
+    out.append({"type": "pass"})
     return out
 
 
