@@ -481,10 +481,8 @@ def _plays(state, seat, role, full=True):
     min_defence = state["attack"]["min_defence"] if role == "defence" else None
     addon_piles = free_piles = None  # the same for every technique of the hand (add-ons are never techniques)
     end = chain_end(p)
-    for code in sorted(counts):
+    for code in sorted(counts.keys() & _PLAYABLE[role]):
         card = CARDS[code]
-        if card.get("function") != role:
-            continue
         if card["type"] == "technique":
             if addon_piles is None:
                 addon_piles = _addon_sequences(counts, role)
@@ -513,6 +511,9 @@ def _plays(state, seat, role, full=True):
 
 
 _NO_ADDONS = ((),)
+# the techniques and abilities that attack, that defend
+_PLAYABLE = {role: frozenset(c for c, card in CARDS.items() if card.get("function") == role)
+             for role in ("attack", "defence")}
 
 
 def _tricks(state, seat):
@@ -763,21 +764,21 @@ def decide(state, seat, action, rng):
         if role == "attack":
             data["min_defence"] = eff.get("min_defence", 0)
             data["no_extra_turn"] = eff.get("no_extra_turn", False)
-            return [event("played", **data), _turn(opp, False)]
+            return [{"type": "played", "data": data}, _turn(opp, False)]
         attack = state["attack"]
         extra = (power > attack["power"] or eff.get("always_extra_turn", False)) and not attack["no_extra_turn"]
         data["attack_power"] = attack["power"]
         data["extra_turn"] = extra
         if eff.get("next_attack_bonus"):
             data["grants"].append({"seat": seat, "key": "attack_mod", "value": eff["next_attack_bonus"]})
-        return [event("played", **data), _turn(seat if extra else opp, extra)]
+        return [{"type": "played", "data": data}, _turn(seat if extra else opp, extra)]
 
     if t == "trick":
         card = CARDS[action["card"]]
         eff = card["effect"]
         data = {"seat": seat, "role": "trick", "card": card["code"], "addons": [], "power": None,
                 "start": None, "end": None, "grants": [], "timing": card["timing"]}
-        events = [event("played", **data)]
+        events = [{"type": "played", "data": data}]
         hand_after = len(p["hand"]) - 1
         if eff["op"] == "no_attack":
             data["grants"].append({"seat": opp, "key": "no_attack", "value": True})
