@@ -409,7 +409,7 @@ def card_power(state, seat, card, addons, role):
 def _counts(hand):
     counts = {}
     for code in hand:
-        counts[code] = counts.get(code, 0) + 1
+        counts[code] = counts[code] + 1 if code in counts else 1
     return counts
 
 
@@ -598,9 +598,9 @@ def _why_not_play(state, seat, action, role):
         return "Add-ons must be given as a list of card codes."
     if code not in CARDS:
         return "There is no such card."
-    counts = _counts(p["hand"])
-    need = _counts([code] + addons)
-    if any(counts.get(c, 0) < n for c, n in need.items()):
+    hand = p["hand"]
+    if (code not in hand if not addons
+            else any(hand.count(c) < n for c, n in _counts([code] + addons).items())):
         return "You do not have those cards in your hand."
     card = CARDS[code]
     verb = "attack" if role == "attack" else "defence"
