@@ -514,15 +514,14 @@ _NO_ADDONS = ((),)
 # the techniques and abilities that attack, that defend
 _PLAYABLE = {role: frozenset(c for c, card in CARDS.items() if card.get("function") == role)
              for role in ("attack", "defence")}
+_TRICK_CARDS = frozenset(c for c, card in CARDS.items() if card["type"] == "ability" and card["ability"] == "trick")
 
 
 def _tricks(state, seat):
     p = state["players"][seat]
     out = []
-    for code in sorted(set(p["hand"])):
+    for code in sorted(_TRICK_CARDS.intersection(p["hand"])):
         card = CARDS[code]
-        if card["type"] != "ability" or card["ability"] != "trick":
-            continue
         op = card["effect"]["op"]
         if op == "draw":
             if state["last_hand"] or not p["deck"]:
