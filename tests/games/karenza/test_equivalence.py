@@ -56,3 +56,20 @@ def test_it_accepts_exactly_the_listed_moves():
                 assert accepted == (action in legal), (action, legal)
                 checked += 1
     assert checked > 5000
+
+
+def test_it_gives_the_bots_the_listed_moves_in_their_order():
+    """The bots read ``_actions``, a label-free twin of legal_actions: the same moves, in the same
+    order (so the same seeded pick), resign left out."""
+    kind = Kind("karenza")
+    compared = 0
+    for i in range(8):
+        events, _ = play(kind, 2, {"characters": [["michi", "eka"], ["eka", "michi"]][i % 2]}, f"bots-{i}",
+                         bot=["heuristic", "random"])
+        for cut in range(1, len(events)):
+            state = replay(rules, events[:cut])
+            for seat in (0, 1):
+                listed = [item["action"] for item in rules.legal_actions(state, seat)]
+                assert rules._actions(state, seat) == [a for a in listed if a["type"] != "resign"]
+                compared += 1
+    assert compared > 1000
