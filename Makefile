@@ -46,8 +46,13 @@ lint: $(VENV)/.installed-dev
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
+# The rules engines compiled with mypyc (games/compiled.py): a no-op while the build matches the
+# source; if it cannot build (no C compiler), the engines run as Python, only slower.
+ENGINES = $(PY) bin/compile-engines || echo "(going on with the Python engines)"
+
 run: $(VENV)/.installed
 	$(PY) bin/secret-key
+	@$(ENGINES)
 	$(PY) manage.py migrate --noinput -v0
 	$(PY) manage.py collectstatic --noinput -v0
 	$(PY) manage.py load_demo
@@ -56,14 +61,17 @@ run: $(VENV)/.installed
 # TEST_JOBS: pytest-xdist processes (auto: one per CPU); TEST_JOBS=0 runs in one process.
 TEST_JOBS ?= auto
 test: $(VENV)/.installed-dev
+	@$(ENGINES)
 	$(PY) -m pytest -n $(TEST_JOBS) $(PYTEST_ARGS)
 
 # The quick suite (< 2 minutes on 2 cores): no random-game engine runs, browser, real
 # services, mutation runs or tests marked slow, spread over the CPUs by pytest-xdist. CI runs the full `make test`.
 test-fast: $(VENV)/.installed-dev
+	@$(ENGINES)
 	$(PY) -m pytest -n auto --dist loadfile -m "not engine and not browser and not services and not mutation and not slow" $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed
+	@$(ENGINES)
 	$(PY) bench/engine.py
 
 # kinplay's durable move next to boardgame.io 0.50's (bench/peer/run.py; SECONDS=5 for a quick look).

@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from games import compiled  # noqa: E402
 from games.engine import IllegalAction, decide_and_evolve  # noqa: E402
 from games.registry import kinds  # noqa: E402
 from games.rng import Rng  # noqa: E402
@@ -147,7 +148,9 @@ def main(argv=None):
     registry = kinds()
     slugs = wanted or list(registry)
     rows, failed = [], []
-    print(f"bench/engine.py: {len(slugs)} kind(s), {args.seconds:g}s of games each, Python {sys.version.split()[0]}\n")
+    engines = "compiled (mypyc)" if compiled.state["active"] else f"Python ({compiled.state['why']})"
+    print(f"bench/engine.py: {len(slugs)} kind(s), {args.seconds:g}s of games each, Python {sys.version.split()[0]}, "
+          f"engines {engines}; KINPLAY_PURE_ENGINES=1 for the Python source\n")
     for slug in slugs:
         try:
             rows.append(bench_kind(registry[slug], args.seconds))

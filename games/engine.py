@@ -69,7 +69,7 @@ import json
 import marshal
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from games.rng import Rng
@@ -171,14 +171,17 @@ def event(type_: str, **data: Any) -> Event:
     return {"type": type_, "data": data}
 
 
-def clone(state: State) -> State:
+T = TypeVar("T")
+
+
+def clone(state: T) -> T:
     """A deep copy: ``evolve`` may update a state in place.
 
     States are plain data, so marshal copies them exactly and several times faster than
     ``copy.deepcopy`` (this runs before every bot move and every simulated decision).
     """
     try:
-        return marshal.loads(marshal.dumps(state))
+        return marshal.loads(marshal.dumps(state))  # type: ignore[arg-type]  # plain data, checked below
     except ValueError:  # not plain data after all: still correct, only slower
         return copy.deepcopy(state)
 

@@ -269,7 +269,7 @@ def _opts(options):
             continue
         v = options.get(k, spec["default"])
         if v is None:  # no window of its own: the platform's window clock applies
-            out[k] = v
+            out[k] = None  # not ``v``: compiled (mypyc), a narrowed None local does not build
             continue
         if not _int(v) or not spec["minimum"] <= v <= spec["maximum"]:
             raise IllegalAction(f"The option “{spec['title']}” must be a whole number from "

@@ -154,7 +154,7 @@ def _options(options):
                 raise IllegalAction(f"Unknown option “{key}”.")
             spec = OPTIONS_SCHEMA["properties"][key]
             if value is None and key == "window_seconds":  # the platform's window clock applies
-                opts[key] = value
+                opts[key] = None  # not ``value``: compiled (mypyc), a narrowed None local does not build
                 continue
             if not isinstance(value, int) or isinstance(value, bool) or not spec["minimum"] <= value <= spec["maximum"]:
                 raise IllegalAction(f"Option “{key}” must be a whole number from {spec['minimum']} to {spec['maximum']}.")

@@ -376,7 +376,9 @@ class _Facts:
 
     __slots__ = ("census", "occ", "on_board", "walls", "_blockers")
 
-    def __init__(self, pos):
+    def __init__(self, pos=None):
+        if pos is None:  # moved() fills the fields itself (a compiled class has no object.__new__)
+            return
         out, board, king_lost = [0, 0], [0, 0], [False, False]
         occ, on_board, walls = {}, ([], []), False
         for pid, loc in pos.items():
@@ -405,7 +407,7 @@ class _Facts:
         occ, board = self.occ, self.census[1]
         if frm in ZONES or to in ZONES or occ.get(frm) != pid or to in occ or len(occ) != board[0] + board[1]:
             return None  # not such a move, or two pieces share a node
-        new = object.__new__(_Facts)
+        new = _Facts()
         new.census, new.on_board, new.walls = self.census, self.on_board, self.walls  # the same pieces on the board
         new.occ = dict(occ)
         del new.occ[frm]

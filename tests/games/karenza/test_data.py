@@ -123,8 +123,10 @@ def test_it_loads_the_shipped_files_cleanly(tmp_path):
 
 def test_it_documents_the_exact_decks_in_rules_md():
     import re
+    from pathlib import Path
 
-    text = (rules.DATA_DIR.parent / "RULES.md").read_text(encoding="utf-8")
+    # The source folder's, not rules.DATA_DIR's: compiled, the engine and its data live in build/engines/.
+    text = (Path(__file__).resolve().parents[3] / "games" / "karenza" / "RULES.md").read_text(encoding="utf-8")
     rows = {}
     for m in re.finditer(r"^\| ([a-z-]+) \| ([^|]+?) \| (attack|defence) \| (\w\w)→(\w\w) \| (\d+) \| (\d+) \|$",
                          text, re.M):
