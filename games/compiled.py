@@ -51,7 +51,6 @@ def use() -> bool:
         return False
     import importlib
 
-    sys.path.append(str(BUILD))  # mypyc's shared library is a top-level module
     packages = {"games": sys.modules["games"]} | {f"games.{k}": importlib.import_module(f"games.{k}") for k in KINDS}
     for name, package in packages.items():
         package.__path__.insert(0, str(BUILD.joinpath(*name.split("."))))
