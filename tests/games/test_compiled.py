@@ -30,7 +30,7 @@ def fingerprints():
 
 def test_it_plays_every_kind_exactly_as_the_python_source():
     if not compiled.state["active"]:
-        unavailable(f"the compiled engines are not in use: {compiled.state["why"]} (make test builds them)")
+        unavailable(f"the compiled engines are not in use: {compiled.state['why']} (make test builds them)")
     assert get("kinapa").rules.__file__.startswith(str(compiled.BUILD))
     pure = subprocess.run(
         [sys.executable, "-c", "import json; from tests.games.test_compiled import fingerprints; "
