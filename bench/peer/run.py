@@ -7,9 +7,9 @@ One after the other, with the same clients (--clients, 8) and the same warm-up a
 window (--seconds, default 20; --seconds 5 for a quick look):
 
 1. kinplay: bench/api.py's moves phase (gunicorn as bin/run starts it, PostgreSQL, a bot
-   answering each move in the same transaction), database kp_peer;
+   answering each move in the same transaction), database kp_peer_<pid>;
 2. boardgame.io 0.50 (bench/peer/server.js, game.js) with its in-memory storage, FlatFile
-   (a temporary folder) and bgio-postgres (database kp_peer_bgio on the same server), driven by
+   (a temporary folder) and bgio-postgres (database kp_peer_bgio_<pid> on the same server), driven by
    bench/peer/driver.js: its socket.io clients, one move at a time each, the bot's answer made
    in the same update.
 
@@ -41,8 +41,10 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.api import Postgres, children, free_port, proc_cpu, wait_port  # noqa: E402
 
-KINPLAY_DB = "kp_peer"
-BGIO_DB = "kp_peer_bgio"
+# This run's own databases (the process id in the name), so two runs at once do not drop each
+# other's; each is dropped when its system's turn ends.
+KINPLAY_DB = f"kp_peer_{os.getpid()}"
+BGIO_DB = f"kp_peer_bgio_{os.getpid()}"
 
 
 def npm_install():
