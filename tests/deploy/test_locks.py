@@ -5,7 +5,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TEST_ONLY = {"pytest", "pytest-django", "pytest-xdist", "hypothesis", "playwright", "schemathesis", "ruff", "mypy",
+# mypy is not among them: it brings mypyc, which compiles the engines at `make run` (bin/compile-engines).
+TEST_ONLY = {"pytest", "pytest-django", "pytest-xdist", "hypothesis", "playwright", "schemathesis", "ruff",
              "import-linter", "time-machine", "aiosmtpd", "django-stubs"}
 
 
