@@ -114,8 +114,8 @@ RECENT: Final = 3  # events kept in the state for the view's "what just happened
 
 
 # Every card of the game and its sort key, looked up instead of parsed (this runs per event).
-_NUMBERS: dict[str, int] = {f"{k}{i}": i for i in range(1, 2 * MAX_PLAYERS + 1) for k in "AS"}
-_ORDER: dict[str, int] = {c: 2 * i + (c[0] == "S") for c, i in _NUMBERS.items()}  # (number, kind) as one int: faster to compare
+_NUMBERS: Final[dict[str, int]] = {f"{k}{i}": i for i in range(1, 2 * MAX_PLAYERS + 1) for k in "AS"}
+_ORDER: Final[dict[str, int]] = {c: 2 * i + (c[0] == "S") for c, i in _NUMBERS.items()}  # (number, kind) as one int: faster to compare
 
 
 def num(card: str) -> int:
@@ -148,13 +148,17 @@ def sort_cards(cards: Any) -> list[Any]:
     for c in items:
         k: int = _ORDER.get(c, -1) if isinstance(c, str) else -1
         if k < 0:  # not a card of the game: the same order, computed
-            return sorted(items, key=lambda c: (num(c), c[0]))
+            return _sort_computed(items)
         i = len(keys)
         while i > 0 and keys[i - 1] > k:
             i -= 1
         keys.insert(i, k)
         out.insert(i, c)
     return out
+
+
+def _sort_computed(items: list[Any]) -> list[Any]:
+    return sorted(items, key=lambda c: (num(c), c[0]))
 
 
 def _options(options):
@@ -640,7 +644,7 @@ def _holder_name(s, h):
     return seat_ref(h)
 
 
-_ANSWERS = ({"type": "answer", "raise": True}, {"type": "answer", "raise": False})
+_ANSWERS: Final = ({"type": "answer", "raise": True}, {"type": "answer", "raise": False})
 
 
 @functools.cache
@@ -834,7 +838,8 @@ def to_act(state: Any) -> dict[Any, Any]:
         # one entry for every waiting player (read-only, like every to_act entry): this runs per answer
         entry = {"kind": "window", "default": {"type": "answer", "raise": False},
                  "seconds": s["options"]["window_seconds"]}
-        return dict.fromkeys(s["waiting"], entry)
+        waiting: list[Any] = s["waiting"]
+        return {p: entry for p in waiting}
     if phase in _TURNS:
         return {s["emperor"]: {"kind": "turn", "default": None, "seconds": None}}
     return {}
