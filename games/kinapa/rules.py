@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from typing import Any
+from typing import Any, Final
 
 from games.engine import RESIGN, IllegalAction, event, seat_ref
 
@@ -107,15 +107,15 @@ OPTIONS_SCHEMA: dict[str, Any] = {
 
 DEFAULTS = {k: v["default"] for k, v in OPTIONS_SCHEMA["properties"].items()}
 
-RECENT = 3  # events kept in the state for the view's "what just happened"
+RECENT: Final = 3  # events kept in the state for the view's "what just happened"
 
 
 # --------------------------------------------------------------------------- helpers
 
 
 # Every card of the game and its sort key, looked up instead of parsed (this runs per event).
-_NUMBERS = {f"{k}{i}": i for i in range(1, 2 * MAX_PLAYERS + 1) for k in "AS"}
-_ORDER = {c: 2 * i + (c[0] == "S") for c, i in _NUMBERS.items()}  # (number, kind) as one int: faster to compare
+_NUMBERS: Final[dict[str, int]] = {f"{k}{i}": i for i in range(1, 2 * MAX_PLAYERS + 1) for k in "AS"}
+_ORDER: Final[dict[str, int]] = {c: 2 * i + (c[0] == "S") for c, i in _NUMBERS.items()}  # (number, kind) as one int: faster to compare
 
 
 def num(card: str) -> int:
@@ -130,7 +130,7 @@ def card_name(card: str) -> str:
     return f"{n} {SHELTERS[n - 1]}"
 
 
-def object_numbers(k: int) -> list:
+def object_numbers(k: int) -> list[int]:
     return [2 * k + 1, 2 * k + 2]
 
 
@@ -139,11 +139,26 @@ def object_name(k: int) -> str:
     return f"{a}-{b} {OBJECTS[k]}"
 
 
-def sort_cards(cards):
-    try:
-        return sorted(cards, key=_ORDER.__getitem__)
-    except KeyError:  # not a card of the game: the same order, computed
-        return sorted(cards, key=lambda c: (num(c), c[0]))
+def sort_cards(cards: Any) -> list[Any]:
+    # ``sorted(cards, key=_ORDER.__getitem__)`` as an insertion sort over the cached keys (the
+    # hands are short and mostly sorted already): equal keys are equal cards, so the same list.
+    items: list[Any] = list(cards)
+    out: list[Any] = []
+    keys: list[int] = []
+    for c in items:
+        k: int = _ORDER.get(c, -1) if isinstance(c, str) else -1
+        if k < 0:  # not a card of the game: the same order, computed
+            return _sort_computed(items)
+        i = len(keys)
+        while i > 0 and keys[i - 1] > k:
+            i -= 1
+        keys.insert(i, k)
+        out.insert(i, c)
+    return out
+
+
+def _sort_computed(items: list[Any]) -> list[Any]:
+    return sorted(items, key=lambda c: (num(c), c[0]))
 
 
 def _options(options):
@@ -171,12 +186,16 @@ def check_players(n, options=None):
     _options(options)
 
 
-def is_bot(state, holder) -> bool:
+def is_bot(state: dict[str, Any], holder: int) -> bool:
     return holder >= state["n"]
 
 
-def punished(state, seat) -> bool:
-    return seat < state["n"] and state["foxes"][seat] > 0
+def punished(state: dict[str, Any], seat: int) -> bool:
+    n: int = state["n"]
+    if seat >= n:
+        return False
+    foxes: list[Any] = state["foxes"]
+    return bool(foxes[seat] > 0)
 
 
 def public_cards(state, seat):
@@ -187,9 +206,11 @@ def public_cards(state, seat):
     return sort_cards(hand)
 
 
-def _silent_order(state):
+def _silent_order(state: dict[str, Any]) -> list[int]:
     """Holders other than the Emperor, clockwise from the Emperor."""
-    return _clockwise(state["n"], state["emperor"])
+    n: int = state["n"]
+    emp: int = state["emperor"]
+    return [(emp + i) % n for i in range(1, n)]
 
 
 @functools.cache
@@ -197,40 +218,51 @@ def _clockwise(n, emp):
     return tuple((emp + i) % n for i in range(1, n))
 
 
-def _running(state) -> bool:
-    return bool(state) and state.get("phase") not in (None, "over")
+def _running(state: Any) -> bool:
+    if not state:
+        return False
+    s: dict[str, Any] = state
+    phase = s.get("phase")
+    return phase is not None and phase != "over"
 
 
-def _face_down(state):
-    return [p for p, pair in enumerate(state["pairs"]) if pair is None]
+def _face_down(state: dict[str, Any]) -> list[int]:
+    pairs: list[Any] = state["pairs"]
+    return [p for p in range(len(pairs)) if pairs[p] is None]
 
 
-def _pair_number(state, seat, k):
+def _pair_number(state: dict[str, Any], seat: int, k: int) -> Any:
     """The lowest number of object k whose pair the seat holds, else None."""
-    hand = [num(c) for c in state["hands"][seat]]
+    cards: list[Any] = state["hands"][seat]
+    hand: list[int] = [num(c) for c in cards]
     for number in object_numbers(k):
         if hand.count(number) >= 2:
             return number
     return None
 
 
-def next_candidates(state):
+def next_candidates(state: dict[str, Any]) -> list[Any]:
     """The players the Emperor may pass the Emperor card to (empty: the Emperor stays)."""
     emp = state["emperor"]
+    active: list[Any] = state["active"]
     if state.get("switched"):
-        return [s for s in _silent_order(state) if state["active"][s]]
-    raised = [s for s in state["raised"] if state["active"][s] and s != emp]
+        return [s for s in _silent_order(state) if active[s]]
+    raised: list[Any] = [s for s in state["raised"] if active[s] and s != emp]
     if not raised:
         return []
+    sheep: list[Any] = state["sheep"]
     liar = state.get("liar")
-    if liar is not None and liar in raised and not state["sheep"][liar]:
+    if liar is not None and liar in raised and not sheep[liar]:
         return [liar]
-    free = [s for s in raised if not state["sheep"][s]]
+    free: list[Any] = [s for s in raised if not sheep[s]]
     return free or raised
 
 
-def _target_candidates(state):
-    return [h for h in state["silent"] if (h >= state["n"] or state["active"][h]) and state["hands"][h]]
+def _target_candidates(state: dict[str, Any]) -> list[Any]:
+    n: int = state["n"]
+    active: list[Any] = state["active"]
+    hands: list[Any] = state["hands"]
+    return [h for h in state["silent"] if (h >= n or active[h]) and hands[h]]
 
 
 # --------------------------------------------------------------------------- setup
@@ -265,7 +297,7 @@ def setup(n, options, rng):
 # --------------------------------------------------------------------------- evolve
 
 
-def _new_state(e):
+def _new_state(e: dict[str, Any]) -> dict[str, Any]:
     d = e["data"]
     n = d["players"]
     return {
@@ -282,36 +314,40 @@ def _new_state(e):
     }
 
 
-def _with(items, i, value):
+def _with(items: Any, i: int, value: Any) -> list[Any]:
     """A copy of ``items`` with one entry replaced.
 
     ``evolve`` never changes a list in place, it replaces it: so ``decide``'s working state can
     share every list with the state it was given (a shallow copy) and leave that state alone.
     """
-    items = list(items)
-    items[i] = value
-    return items
+    out: list[Any] = list(items)
+    out[i] = value
+    return out
 
 
-def _move(state, card, src, dst):
-    hands = state["hands"]
+def _move(state: dict[str, Any], card: Any, src: int, dst: int) -> None:
+    hands: list[Any] = state["hands"]
     if card in hands[src]:
         hands = list(hands)
-        hand = list(hands[src])
+        hand: list[Any] = list(hands[src])
         hand.remove(card)
         hands[src] = hand
         hands[dst] = sort_cards(hands[dst] + [card])
         state["hands"] = hands
-    if src < state["n"] and state["hidden"][src] == card:
+    n: int = state["n"]
+    if src < n and state["hidden"][src] == card:
         state["hidden"] = _with(state["hidden"], src, None)
 
 
-def _fox_turn(s):
+def _fox_turn(s: dict[str, Any]) -> None:
     """A turn of penalty has passed: each punished player gives back a Fox (not in the liar's own round)."""
     if not any(s["foxes"]):
         return
-    foxes, wait, hidden = list(s["foxes"]), list(s["fox_wait"]), list(s["hidden"])
-    for p in range(s["n"]):
+    foxes: list[int] = list(s["foxes"])
+    wait: list[Any] = list(s["fox_wait"])
+    hidden: list[Any] = list(s["hidden"])
+    n: int = s["n"]
+    for p in range(n):
         if foxes[p] > 0:
             if wait[p]:
                 wait[p] = False
@@ -322,13 +358,14 @@ def _fox_turn(s):
     s["foxes"], s["fox_wait"], s["hidden"] = foxes, wait, hidden
 
 
-def evolve(state, e):
-    t, d = e["type"], e["data"]
+def evolve(state: Any, e: dict[str, Any]) -> Any:
+    t: str = e["type"]
+    d: dict[str, Any] = e["data"]
     if t == "setup":
         state = _new_state(e)
     elif not state:
         return state
-    s = state
+    s: dict[str, Any] = state
     if t == "answer":  # the commonest events first
         seat = d["seat"]
         if seat in s["waiting"]:
@@ -356,7 +393,8 @@ def evolve(state, e):
         s["phase"] = "next"
     elif t == "announce":
         s["announced"] = d["number"]
-        active, foxes = s["active"], s["foxes"]
+        active: list[Any] = s["active"]
+        foxes: list[Any] = s["foxes"]
         s["waiting"] = [p for p in _silent_order(s) if active[p] and foxes[p] == 0]
         s["phase"] = "window"
     elif t == "reveal":
@@ -473,8 +511,9 @@ def evolve(state, e):
     elif t == "end":
         s["phase"] = "over"
         s["end"] = dict(d)
-    if t not in ("setup", "deal"):
-        recent = s["recent"][1 - RECENT:]  # a new list: the last RECENT events
+    if t != "setup" and t != "deal":
+        old: list[Any] = s["recent"]
+        recent = old[1 - RECENT:]  # a new list: the last RECENT events
         recent.append(e)
         s["recent"] = recent
     return s
@@ -483,47 +522,56 @@ def evolve(state, e):
 # --------------------------------------------------------------------------- decide
 
 
-def _end_event(s, reason, winner=None):
-    return event("end", reason=reason, winner=winner, placed=list(s["placed"]))
+def _end_event(s: dict[str, Any], reason: str, winner: Any = None) -> dict[str, Any]:
+    return {"type": "end", "data": {"reason": reason, "winner": winner, "placed": list(s["placed"])}}
 
 
-def _new_emperor_events(s, seat, reason):
-    given = not s["sheep"][seat]
-    reset = given and all(s["sheep"][p] or p == seat for p in range(s["n"]) if s["active"][p])
-    evs = [event("emperor", seat=seat, prev=s["emperor"], reason=reason, sheep=given, sheep_reset=reset)]
+def _new_emperor_events(s: dict[str, Any], seat: Any, reason: str) -> list[dict[str, Any]]:
+    sheep: list[Any] = s["sheep"]
+    active: list[Any] = s["active"]
+    n: int = s["n"]
+    given = not sheep[seat]
+    reset = given and all(sheep[p] or p == seat for p in range(n) if active[p])
+    evs: list[dict[str, Any]] = [{"type": "emperor", "data": {"seat": seat, "prev": s["emperor"], "reason": reason,
+                                                                "sheep": given, "sheep_reset": reset}}]
     return evs + _round_events(s, s["round"] + 1, seat)
 
 
-def _round_events(s, number, emperor):
+def _round_events(s: dict[str, Any], number: Any, emperor: Any) -> list[dict[str, Any]]:
     if number > s["options"]["round_limit"]:
         return [_end_event(s, "rounds")]
-    return [event("round", round=number, emperor=emperor)]
+    return [{"type": "round", "data": {"round": number, "emperor": emperor}}]
 
 
-def _auto(s, rng):
+def _auto(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
     """The events that follow by themselves from state ``s`` (no player choice)."""
-    phase = s["phase"]
+    phase: str = s["phase"]
     if phase == "over" or phase == "setup":
         return []
-    if s["active"].count(True) <= 1:
-        actives = [p for p in range(s["n"]) if s["active"][p]]
+    active: list[Any] = s["active"]
+    n: int = s["n"]
+    if active.count(True) <= 1:
+        actives = [p for p in range(n) if active[p]]
         return [_end_event(s, "resign", actives[0] if actives else None)]
     if phase == "window" and s["waiting"] or phase == "announce" or phase == "give":
         return []  # the commonest cases: a player's move awaited (nothing below applies)
     emp = s["emperor"]
+    hands: list[Any] = s["hands"]
     if phase == "emperor_gone":
-        order = [p for p in _silent_order(s) if s["active"][p]]
-        free = [p for p in order if not s["sheep"][p]]
+        order = [p for p in _silent_order(s) if active[p]]
+        sheep: list[Any] = s["sheep"]
+        free = [p for p in order if not sheep[p]]
         return _new_emperor_events(s, (free or order)[0], "resign")
     if phase == "window" and not s["waiting"]:
-        raised = [p for p in _silent_order(s) if s["answers"][p] is True and s["active"][p]]
-        silent = [p for p in _silent_order(s) if s["active"][p] and p not in raised]
+        answers: list[Any] = s["answers"]
+        raised: list[int] = [p for p in _silent_order(s) if answers[p] is True and active[p]]
+        silent = [p for p in _silent_order(s) if active[p] and p not in raised]
         if s["two"]:
-            silent += [s["n"] + p for p in _silent_order(s)]
-        return [event("reveal", number=s["announced"], raised=raised, silent=silent)]
+            silent += [n + p for p in _silent_order(s)]
+        return [{"type": "reveal", "data": {"number": s["announced"], "raised": raised, "silent": silent}}]
     if phase == "resolve":
         k = s["announced"]
-        mine = [c for c in s["hands"][emp] if num(c) == k]
+        mine = [c for c in hands[emp] if num(c) == k]
         silent = _target_candidates(s)
         if len(mine) >= 2:
             evs = [event("show_pair", seat=emp, number=k, cards=sort_cards(mine))]
@@ -575,15 +623,15 @@ def _auto(s, rng):
     return []
 
 
-def _take_event(s, holder, rng):
-    hand = s["hands"][holder]
+def _take_event(s: dict[str, Any], holder: Any, rng: Any) -> dict[str, Any]:
+    hand: list[Any] = s["hands"][holder]
     card = hand[rng.randbelow(len(hand))]
     emp = s["emperor"]
     public = punished(s, emp) or (punished(s, holder) and s["hidden"][holder] != card)
-    return event("take", emperor=emp, **{"from": holder}, card=card, public=public)
+    return {"type": "take", "data": {"emperor": emp, "from": holder, "card": card, "public": public}}
 
 
-def _phase(s):
+def _phase(s: dict[str, Any]) -> Any:
     """The effective phase (``resolve`` with 2+ silent players waits for the target choice)."""
     if s["phase"] == "resolve":
         return "target"
@@ -596,7 +644,7 @@ def _holder_name(s, h):
     return seat_ref(h)
 
 
-_ANSWERS = ({"type": "answer", "raise": True}, {"type": "answer", "raise": False})
+_ANSWERS: Final = ({"type": "answer", "raise": True}, {"type": "answer", "raise": False})
 
 
 @functools.cache
@@ -605,7 +653,7 @@ def _announcements(numbers, two):
                  + ([{"type": "switch"}] if two else []))                           # even one already put down
 
 
-def actions(state, seat):
+def actions(state: Any, seat: Any) -> Any:
     """The actions of ``legal_actions``, in its order, without their texts (bots and ``decide``
     need no more). Shared lists: copy an action before handing it out."""
     if not _running(state) or seat is None or not (0 <= seat < state["n"]) or not state["active"][seat]:
@@ -613,9 +661,9 @@ def actions(state, seat):
     return _actions(state, seat)
 
 
-def _actions(s, seat):
+def _actions(s: dict[str, Any], seat: Any) -> Any:
     """``actions`` of a running game's active player."""
-    phase = s["phase"]
+    phase: str = s["phase"]
     if phase == "window":
         return _ANSWERS if seat in s["waiting"] else ()
     if seat != s["emperor"]:
@@ -623,16 +671,26 @@ def _actions(s, seat):
     if phase == "announce":
         return _announcements(s["numbers"], s["two"])
     if phase == "target" or phase == "resolve":  # _phase's "target"
-        return [{"type": "take", "from": h} for h in _target_candidates(s)]
+        return [_TAKES[h] if type(h) is int and 0 <= h < len(_TAKES) else {"type": "take", "from": h}
+                for h in _target_candidates(s)]
     if phase == "give":
         taken = s["taken"]
         # a hand is always in order: setup deals sorted hands and _move sorts the hand it adds to
-        return [{"type": "give", "card": c} for c in s["hands"][s["emperor"]] if c != taken]
+        hand: list[Any] = s["hands"][s["emperor"]]
+        return [_GIVES.get(c) or {"type": "give", "card": c} for c in hand if c != taken]
     if phase == "flip":
-        return [{"type": "flip", "pos": p} for p in _face_down(s)]
+        return [_FLIPS[p] if p < len(_FLIPS) else {"type": "flip", "pos": p} for p in _face_down(s)]
     if phase == "next":
-        return [{"type": "next", "seat": p} for p in next_candidates(s)]
+        return [_NEXTS[p] if type(p) is int and 0 <= p < len(_NEXTS) else {"type": "next", "seat": p}
+                for p in next_candidates(s)]
     return ()
+
+
+# The actions of ``_actions``, built once (shared like ``_ANSWERS``: read-only).
+_TAKES: Final[list[dict[str, Any]]] = [{"type": "take", "from": h} for h in range(2 * MAX_PLAYERS)]
+_GIVES: Final[dict[str, dict[str, Any]]] = {c: {"type": "give", "card": c} for c in _ORDER}
+_FLIPS: Final[list[dict[str, Any]]] = [{"type": "flip", "pos": p} for p in range(MAX_PLAYERS)]
+_NEXTS: Final[list[dict[str, Any]]] = [{"type": "next", "seat": p} for p in range(MAX_PLAYERS)]
 
 
 def _texts(s, a):
@@ -705,11 +763,15 @@ def decide_state(state, seat, action, rng):
         except ValueError:
             raise IllegalAction(_why_not(state, seat, action)) from None
         evs = _events_for(state, seat, action, rng)
-    s = dict(state)  # evolve replaces the lists it changes: a shallow working copy is enough
+    return _settle(dict(state), evs, rng)  # evolve replaces the lists it changes: a shallow working copy is enough
+
+
+def _settle(s: dict[str, Any], evs: list[dict[str, Any]], rng: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """``decide_state``'s end: ``evs`` applied to the working copy ``s``, then the automatic events."""
     for e in evs:
         s = evolve(s, e)
     for _ in range(50):
-        more = _auto(s, rng)
+        more: list[dict[str, Any]] = _auto(s, rng)
         if not more:
             break
         for e in more:
@@ -740,12 +802,12 @@ def _why_not(state, seat, action):
     return "That move is not possible now."
 
 
-def _events_for(s, seat, action, rng):
-    t = action["type"]
+def _events_for(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    t: str = action["type"]
     if t == "answer":  # the commonest event: built without event()'s keyword arguments
         return [{"type": "answer", "data": {"seat": seat, "raise": action["raise"]}}]
     if t == "announce":
-        return [event("announce", seat=seat, number=action["number"])]
+        return [{"type": "announce", "data": {"seat": seat, "number": action["number"]}}]
     if t == "switch":
         return [event("switch", seat=seat, hand=sort_cards(s["hands"][s["n"] + seat]),
                       laid=sort_cards(s["hands"][seat]), setup=False, public=punished(s, seat))]
@@ -755,10 +817,10 @@ def _events_for(s, seat, action, rng):
         to, card = s["target"], action["card"]
         fresh = s["expose_give"] and to == s["liar"]
         public = (not fresh and punished(s, to)) or (punished(s, seat) and s["hidden"][seat] != card)
-        return [event("give", emperor=seat, to=to, card=card, public=public)]
+        return [{"type": "give", "data": {"emperor": seat, "to": to, "card": card, "public": public}}]
     if t == "flip":
         pos = action["pos"]
-        return [event("flip", seat=seat, pos=pos, object=s["objects"][pos])]
+        return [{"type": "flip", "data": {"seat": seat, "pos": pos, "object": s["objects"][pos]}}]
     if t == "next":
         return _new_emperor_events(s, action["seat"], "chosen")
     raise IllegalAction("That is not a Kinapa move.")
@@ -767,20 +829,24 @@ def _events_for(s, seat, action, rng):
 # --------------------------------------------------------------------------- queries
 
 
-def to_act(state):
-    phase = state.get("phase") if state else None
+def to_act(state: Any) -> dict[Any, Any]:
+    if not state:
+        return {}
+    s: dict[str, Any] = state
+    phase = s.get("phase")
     if phase == "window":
         # one entry for every waiting player (read-only, like every to_act entry): this runs per answer
         entry = {"kind": "window", "default": {"type": "answer", "raise": False},
-                 "seconds": state["options"]["window_seconds"]}
-        return dict.fromkeys(state["waiting"], entry)
+                 "seconds": s["options"]["window_seconds"]}
+        waiting: list[Any] = s["waiting"]
+        return {p: entry for p in waiting}
     if phase in _TURNS:
-        return {state["emperor"]: {"kind": "turn", "default": None, "seconds": None}}
+        return {s["emperor"]: {"kind": "turn", "default": None, "seconds": None}}
     return {}
 
 
 # The phases where the Emperor moves (as ``_phase`` names them, and "resolve" which it calls "target").
-_TURNS = frozenset({"announce", "resolve", "target", "give", "flip", "next"})
+_TURNS: Final[frozenset[str]] = frozenset({"announce", "resolve", "target", "give", "flip", "next"})
 
 
 def timers(state):
