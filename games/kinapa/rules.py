@@ -213,11 +213,6 @@ def _silent_order(state: dict[str, Any]) -> list[int]:
     return [(emp + i) % n for i in range(1, n)]
 
 
-@functools.cache
-def _clockwise(n, emp):
-    return tuple((emp + i) % n for i in range(1, n))
-
-
 def _running(state: Any) -> bool:
     if not state:
         return False
