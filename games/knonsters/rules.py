@@ -415,50 +415,60 @@ def simulate(pos: dict[str, int], podium: list[str], code: str,
 # --------------------------------------------------------------------------- scoring
 
 
-def scores(state: dict, podium=None) -> list:
-    podium = state["podium"] if podium is None else podium
-    n = state["n"]
-    pts = [0] * n
-    active = [s for s in range(n) if not state["resigned"][s] and state["favs"][s]]
-    for place, k in enumerate(podium[:3]):
-        choosers = [s for s in active if k in state["favs"][s]]
+def scores(state: dict[str, Any], podium: list[str] | None = None) -> list[int]:
+    pod: list[str] = state["podium"] if podium is None else podium
+    n: int = state["n"]
+    resigned: list[Any] = state["resigned"]
+    favs: list[Any] = state["favs"]
+    points: list[int] = DECK["points"]
+    pts: list[int] = [0] * n
+    active: list[int] = [s for s in range(n) if not resigned[s] and favs[s]]
+    for place, k in enumerate(pod[:3]):
+        choosers: list[int] = [s for s in active if k in favs[s]]
         for s in choosers:
-            pts[s] += DECK["points"][place] // len(choosers)  # 48/24/12 divide by 1..4 exactly
-    if state["options"].get("win_bet") and podium:
+            pts[s] += points[place] // len(choosers)  # 48/24/12 divide by 1..4 exactly
+    if state["options"].get("win_bet") and pod:
+        bets: list[Any] = state["bets"]
         for s in active:
-            if state["bets"][s] == podium[0]:
+            if bets[s] == pod[0]:
                 pts[s] += DECK["win_bet_points"]
     return pts
 
 
-def hidden_stars(state: dict, seat: int) -> int:
+def hidden_stars(state: dict[str, Any], seat: int) -> int:
     favs = state["favs"][seat] or []
     return len([k for k in favs if k not in state["revealed"][seat]])
 
 
-def player_ranks(state: dict, podium=None) -> list:
+def player_ranks(state: dict[str, Any], podium: list[str] | None = None) -> list[int]:
     """Rank per seat: points, then (Superpowers) hidden star cards; resigned seats last."""
     pts = scores(state, podium)
-    n = state["n"]
+    n: int = state["n"]
+    resigned: list[Any] = state["resigned"]
     sp = bool(state["options"].get("superpowers"))
-
-    def key(s):
-        return (pts[s], hidden_stars(state, s) if sp else 0)
-
-    active = [s for s in range(n) if not state["resigned"][s]]
-    out = [0] * n
+    # each seat's sort key (points, hidden star cards or 0), compared as the tuple it was
+    hidden: list[int] = [hidden_stars(state, s) if sp and not resigned[s] else 0 for s in range(n)]
+    active: list[int] = [s for s in range(n) if not resigned[s]]
+    out: list[int] = [0] * n
     for s in active:
-        out[s] = 1 + sum(1 for o in active if key(o) > key(s))
+        p: int = pts[s]
+        h: int = hidden[s]
+        above: int = 0
+        for o in active:
+            q: int = pts[o]
+            if q > p or (q == p and hidden[o] > h):
+                above += 1
+        out[s] = 1 + above
     for s in range(n):
-        if state["resigned"][s]:
+        if resigned[s]:
             out[s] = len(active) + 1
     return out
 
 
 def is_decided(state: dict[str, Any]) -> bool:
     """True when no way the race can still end changes the ranking of the players."""
-    podium = state["podium"]
-    resigned = state["resigned"]
+    podium: list[str] = state["podium"]
+    resigned: list[Any] = state["resigned"]
     if not podium:
         # nobody finished yet: "nobody ever finishes" ties everyone, while a Knonster
         # chosen by some players only separates them
@@ -488,8 +498,8 @@ def _decided(key: bytes) -> bool:
     return _is_decided(state, [s for s in range(n) if not resigned[s]])
 
 
-def _is_decided(state: dict, active: list) -> bool:
-    podium = state["podium"]
+def _is_decided(state: dict[str, Any], active: list[int]) -> bool:
+    podium: list[str] = state["podium"]
     rest = [k for k in KNONSTERS if k not in podium]
     outcomes = []
     for length in range(0, FINISHED_FOR_END - len(podium) + 1):
@@ -593,7 +603,8 @@ def evolve(state: dict[str, Any], ev: dict[str, Any]) -> dict[str, Any]:
     elif t == "drew":
         seat: int = d["seat"]
         card: str = d["card"]
-        hands: list[list[str]] = state["hands"].copy()
+        hands: list[list[str]] = state["hands"]
+        hands = hands.copy()
         state["hands"] = hands
         hand: list[str] = hands[seat] + [card]
         hands[seat] = hand
@@ -668,9 +679,11 @@ def _played(state: dict[str, Any], d: dict[str, Any]) -> None:
         state["hands"] = hands
         hands[seat] = hand
     if moves:
-        pos: dict[str, int] = state["pos"].copy()
+        pos: dict[str, int] = state["pos"]
+        pos = pos.copy()
         state["pos"] = pos
-        moved_all: list[list[int]] = state["moved"].copy()
+        moved_all: list[list[int]] = state["moved"]
+        moved_all = moved_all.copy()
         state["moved"] = moved_all
         moved: list[int] = moved_all[seat].copy()
         moved_all[seat] = moved
