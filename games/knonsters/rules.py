@@ -415,6 +415,12 @@ def simulate(pos: dict[str, int], podium: list[str], code: str,
 # --------------------------------------------------------------------------- scoring
 
 
+def _flag(state: dict[str, Any], key: str) -> bool:
+    """Whether the game's option ``key`` is on (``bool(state["options"].get(key))``)."""
+    options: dict[str, Any] = state["options"]
+    return bool(options.get(key))
+
+
 def scores(state: dict[str, Any], podium: list[str] | None = None) -> list[int]:
     pod: list[str] = state["podium"] if podium is None else podium
     n: int = state["n"]
@@ -427,7 +433,7 @@ def scores(state: dict[str, Any], podium: list[str] | None = None) -> list[int]:
         choosers: list[int] = [s for s in active if k in favs[s]]
         for s in choosers:
             pts[s] += points[place] // len(choosers)  # 48/24/12 divide by 1..4 exactly
-    if state["options"].get("win_bet") and pod:
+    if _flag(state, "win_bet") and pod:
         bets: list[Any] = state["bets"]
         for s in active:
             if bets[s] == pod[0]:
@@ -445,7 +451,7 @@ def player_ranks(state: dict[str, Any], podium: list[str] | None = None) -> list
     pts = scores(state, podium)
     n: int = state["n"]
     resigned: list[Any] = state["resigned"]
-    sp = bool(state["options"].get("superpowers"))
+    sp = _flag(state, "superpowers")
     # each seat's sort key (points, hidden star cards or 0), compared as the tuple it was
     hidden: list[int] = [hidden_stars(state, s) if sp and not resigned[s] else 0 for s in range(n)]
     active: list[int] = [s for s in range(n) if not resigned[s]]
@@ -781,9 +787,20 @@ def hand_choices(state: dict[str, Any], seat: int) -> tuple[list[str], list[tupl
     or discard (``card_action``), then the (card, Knonster) pairs of each usable superpower
     with each card it works with (``power_action``)."""
     hand: list[str] = state["hands"][seat]
-    codes: list[str] = sorted(set(hand))
+    # sorted(set(hand)): evolve keeps every hand sorted, so its distinct cards in order are
+    # sorted(set(hand)) already (checked on the way; any other list is sorted here)
+    codes: list[str] = []
+    for c in hand:
+        if codes:
+            last: str = codes[-1]
+            if c == last:
+                continue
+            if c < last:
+                codes = sorted(set(hand))
+                break
+        codes.append(c)
     powered: list[tuple[str, str]] = []
-    if state["options"].get("superpowers"):
+    if _flag(state, "superpowers"):
         pos: dict[str, int] = state["pos"]
         podium: list[str] = state["podium"]
         for k in state["favs"][seat] or []:
@@ -824,7 +841,7 @@ def _hand_plays(state, seat):
 def favourite_actions(state: dict[str, Any]) -> list[dict[str, Any]]:
     """The actions of ``legal_actions`` in the choice of favourites, in its order (shared: hand
     out copies)."""
-    return _FAVOURITE_ACTIONS[bool(state["options"].get("win_bet"))]
+    return _FAVOURITE_ACTIONS[_flag(state, "win_bet")]
 
 
 def legal_actions(state, seat):
@@ -968,7 +985,7 @@ def decide_state(state: Any, seat: Any, action: Any, rng: Any) -> tuple[list[dic
         raise IllegalAction("Only a player of this game can act.")
     if state["resigned"][seat]:
         raise IllegalAction("You have left this game.")
-    kind = action["type"]
+    kind: str = action["type"]
     if kind == "resign":
         out = _Out(state)
         st = out.st
@@ -1013,7 +1030,7 @@ def _legal_moves(state: dict[str, Any], seat: int, action: dict[str, Any]) -> li
             return None
         where = acting[seat]["kind"]
     if where == "choice":
-        return [] if action in _FAVOURITE_ACTIONS[bool(state["options"].get("win_bet"))] else None
+        return [] if action in _FAVOURITE_ACTIONS[_flag(state, "win_bet")] else None
     if where != "turn" or kind not in ("play", "discard", "power"):
         return [] if action in [item["action"] for item in legal_actions(state, seat)] else None
     code = action.get("card")
@@ -1023,7 +1040,7 @@ def _legal_moves(state: dict[str, Any], seat: int, action: dict[str, Any]) -> li
     podium: list[str] = state["podium"]
     if kind == "power":
         k = action.get("knonster")
-        if set(action) != {"type", "card", "knonster"} or not state["options"].get("superpowers"):
+        if set(action) != {"type", "card", "knonster"} or not _flag(state, "superpowers"):
             return None
         if not isinstance(k, str) or k not in (state["favs"][seat] or []) or k in state["powers_used"]:
             return None
