@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import marshal
-from functools import lru_cache
 from itertools import permutations
 from pathlib import Path
 from typing import Any, Final, final
@@ -478,24 +477,41 @@ def is_decided(state: dict[str, Any]) -> bool:
     if not podium:
         # nobody finished yet: "nobody ever finishes" ties everyone, while a Knonster
         # chosen by some players only separates them
-        chosen = None
+        chosen: list[Any] | None = None
         for s, favs in enumerate(state["favs"]):
             if not resigned[s]:
-                mine = sorted(favs or [])
+                mine: list[Any] = favs or []
                 if chosen is None:
                     chosen = mine
-                elif mine != chosen:
+                elif not _same_choice(mine, chosen):
                     return False
     # the answer only changes when a Knonster finishes, a player resigns or a power is used,
     # and the race asks after every move: answers are kept by everything they depend on
     # (marshal: the key in one C call; version 2 writes equal data as equal bytes, no back-references)
-    options = state["options"]
-    return _decided(marshal.dumps((
+    options: dict[str, Any] = state["options"]
+    key: bytes = marshal.dumps((
         state["n"], bool(options.get("win_bet")), bool(options.get("superpowers")), podium, resigned,
-        state["favs"], state["bets"], state["powers_used"], state["revealed"]), 2))
+        state["favs"], state["bets"], state["powers_used"], state["revealed"]), 2)
+    known = _DECIDED.get(key)
+    if known is None:
+        if len(_DECIDED) >= 4096:  # bounded, like the lru_cache(4096) this was: answers only save time
+            _DECIDED.clear()
+        known = _decided(key)
+        _DECIDED[key] = known
+    return known
 
 
-@lru_cache(maxsize=4096)
+def _same_choice(a: list[Any], b: list[Any]) -> bool:
+    """``sorted(a) == sorted(b)``, without sorting the usual pairs of favourites."""
+    if len(a) == 2 and len(b) == 2:
+        return (a[0] == b[0] and a[1] == b[1]) or (a[0] == b[1] and a[1] == b[0])
+    return sorted(a) == sorted(b)
+
+
+# is_decided's answers by their marshalled key (see there)
+_DECIDED: Final[dict[bytes, bool]] = {}
+
+
 def _decided(key: bytes) -> bool:
     n, win_bet, superpowers, podium, resigned, favs, bets, powers_used, revealed = marshal.loads(key)
     state = {"n": n, "options": {"win_bet": win_bet, "superpowers": superpowers}, "podium": podium,
