@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.knonsters import rules
 
 
-def random_bot(state, seat, rng):
+def random_bot(state: dict[str, Any], seat: Any, rng: Any) -> dict[str, Any]:
     """A legal action chosen uniformly: on a turn from the lean ``hand_choices`` (the same
     moves in the same order as ``legal_actions``, so the same pick, without a label each)."""
-    if state["phase"] == "race" and not state["offer"] and state["turn"] == seat:  # to_act: a turn
+    phase: str = state["phase"]
+    if phase == "race" and not state["offer"] and state["turn"] == seat:  # to_act: a turn
         codes, powered = rules.hand_choices(state, seat)
-        i = rng.randbelow(len(codes) + len(powered))  # rng.choice of the moves, codes then powered
+        i: int = rng.randbelow(len(codes) + len(powered))  # rng.choice of the moves, codes then powered
         if i < len(codes):
             return rules.card_action(state, codes[i])
-        return rules.power_action(*powered[i - len(codes)])
+        code, k = powered[i - len(codes)]
+        return rules.power_action(code, k)
+    if phase == "choose" and seat in rules.to_act(state):
+        # legal_actions' choice of favourites without its deep copy of every item: rng.choice's
+        # draw, then a copy of the one action picked
+        actions = rules.favourite_actions(state)
+        action = dict(actions[rng.randbelow(len(actions))])
+        action["knonsters"] = list(action["knonsters"])
+        return action
     return rng.choice(rules.legal_actions(state, seat))["action"]
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 import marshal
-from functools import lru_cache
 from itertools import permutations
 from pathlib import Path
+from typing import Any, Final, final
 
 from games.engine import IllegalAction, clone, event, fill_seats, seat_ref
 
@@ -149,12 +149,12 @@ def load_deck(path: Path) -> dict:
 
 
 DECK = load_deck(DATA_DIR / "deck.json")
-KNONSTERS = DECK["knonsters"]
-CARDS = DECK["cards"]
-POWERS = DECK["powers"]
-GOAL = DECK["finish"]          # the first square past the finish line (61)
-FINISHED_FOR_END = 3
-HAND_LIMIT = DECK["hand_limit"]
+KNONSTERS: Final[list[str]] = DECK["knonsters"]
+CARDS: Final[dict[str, dict[str, Any]]] = DECK["cards"]
+POWERS: Final = DECK["powers"]
+GOAL: Final[int] = DECK["finish"]          # the first square past the finish line (61)
+FINISHED_FOR_END: Final = 3
+HAND_LIMIT: Final[int] = DECK["hand_limit"]
 
 POWER_TEXT = {
     "back_then_forward": "moves back 5, plays its up-to-20 card or a card of its rank, then moves 5 forward",
@@ -219,20 +219,21 @@ def ranks(pos: dict, podium: list) -> dict:
     return out
 
 
-def with_rank(pos: dict, podium: list, rank: int):
+def with_rank(pos: dict[str, int], podium: list[str], rank: int) -> str | None:
     """The only Knonster with this rank, or None if there is none or several."""
     if rank <= len(podium):
         return podium[rank - 1] if rank >= 1 else None
     # the same answer as looking ``rank`` up in ``ranks``, without building them all (a rank
     # card asks this on every move): the running Knonster with rank - len(podium) - 1 in front
+    running: list[int]
     if podium:
         running = sorted([p for k, p in pos.items() if k not in podium], reverse=True)
     else:
         running = sorted(pos.values(), reverse=True)
-    ahead = rank - len(podium) - 1
+    ahead: int = rank - len(podium) - 1
     if ahead >= len(running):
         return None
-    p = running[ahead]
+    p: int = running[ahead]
     if (ahead and running[ahead - 1] == p) or (ahead + 1 < len(running) and running[ahead + 1] == p):
         return None  # nobody has this rank (a tie in front of it), or several share it
     for k, q in pos.items():  # the one running Knonster there
@@ -241,25 +242,30 @@ def with_rank(pos: dict, podium: list, rank: int):
     return None
 
 
-def leader_pos(pos: dict, podium: list) -> int:
+def leader_pos(pos: dict[str, int], podium: list[str]) -> int:
     if podium:
         return GOAL
     return max(pos.values())
 
 
-def card_effect(pos: dict, podium: list, code: str):
+def card_effect(pos: dict[str, int], podium: list[str], code: str) -> tuple[str | None, int]:
     """(knonster, steps) the card moves under the regular rules; steps 0 = no effect."""
-    kind, k, steps, rank, limit = _EFFECT[code]
+    e = _EFFECT[code]
+    kind: str = e.kind
+    steps: int = e.steps
+    limit: int = e.limit
     if kind == "plus":
+        k: str = e.knonster
         return k, 0 if k in podium else steps
     if kind == "rank":
-        k = with_rank(pos, podium, rank)
-        if k is None or k in podium:
-            return k, 0
-        if limit is not None:  # at most ``limit`` steps ahead of rank 1
-            room = leader_pos(pos, podium) + limit - pos[k]
-            return k, _up_to(steps, room)
-        return k, steps
+        r = with_rank(pos, podium, e.rank)
+        if r is None or r in podium:
+            return r, 0
+        if e.has_limit:  # at most ``limit`` steps ahead of rank 1
+            room: int = leader_pos(pos, podium) + limit - pos[r]
+            return r, _up_to(steps, room)
+        return r, steps
+    k = e.knonster
     if k in podium:
         return k, 0
     if kind == "upto":  # at most to ``limit`` steps behind rank 1
@@ -268,10 +274,11 @@ def card_effect(pos: dict, podium: list, code: str):
     # Rank 1 alone means nobody finished (a finished one holds rank 1) and strictly in front.
     if podium:
         return k, 0
-    second = max([p for o, p in pos.items() if o != k])
-    if pos[k] <= second:
+    second: int = max([p for o, p in pos.items() if o != k])
+    mine: int = pos[k]
+    if mine <= second:
         return k, 0
-    return k, 2 * (pos[k] - second)
+    return k, 2 * (mine - second)
 
 
 def _up_to(steps: int, room: int) -> int:
@@ -281,10 +288,26 @@ def _up_to(steps: int, room: int) -> int:
     return steps if steps < room else room
 
 
-# card_effect's reading of each card in one look-up: (kind, its Knonster or None, steps, the rank
-# a rank card moves or None, the "ahead" or "behind" limit or None)
-_EFFECT = {code: (c["kind"], c["knonster"], c.get("steps", 0), c.get("rank"), c.get("ahead", c.get("behind")))
-           for code, c in CARDS.items()}
+@final
+class _Effect:
+    """card_effect's reading of a card: its kind, its Knonster ("" for a rank card), steps, the
+    rank a rank card moves (0 for the others), the "ahead" or "behind" limit (has_limit: whether
+    the card has one; limit 0 when not)."""
+
+    __slots__ = ("kind", "knonster", "steps", "rank", "has_limit", "limit")
+
+    def __init__(self, c: dict[str, Any]) -> None:
+        self.kind: str = c["kind"]
+        self.knonster: str = c["knonster"] or ""
+        self.steps: int = c.get("steps", 0)
+        self.rank: int = c.get("rank", 0)
+        lim = c.get("ahead", c.get("behind"))
+        self.has_limit: bool = lim is not None
+        self.limit: int = lim if lim is not None else 0
+
+
+# card_effect's reading of each card in one look-up
+_EFFECT: Final[dict[str, _Effect]] = {code: _Effect(c) for code, c in CARDS.items()}
 
 
 class _Race:
@@ -324,12 +347,13 @@ def _power_fits(power, card):
     return kind == "follow"
 
 
-def has_effect(pos, podium, code) -> bool:
+def has_effect(pos: dict[str, int], podium: list[str], code: str) -> bool:
     """Whether playing ``code`` (no superpower) moves anything: ``bool(simulate(...))``."""
     return len(podium) < FINISHED_FOR_END and card_effect(pos, podium, code)[1] > 0
 
 
-def simulate(pos, podium, code, power=None):
+def simulate(pos: dict[str, int], podium: list[str], code: str,
+             power: str | None = None) -> list[dict[str, Any]] | None:
     """The moves of playing ``code`` (with ``power``: a Knonster's superpower).
 
     Returns the list of moves (empty: the card has no effect) or None when the
@@ -339,10 +363,10 @@ def simulate(pos, podium, code, power=None):
         if len(podium) >= FINISHED_FOR_END:
             return []
         k, steps = card_effect(pos, podium, code)
-        if steps <= 0:
+        if steps <= 0 or k is None:
             return []
-        old = pos[k]
-        new = old + steps
+        old: int = pos[k]
+        new: int = old + steps
         if new >= GOAL:
             return [{"knonster": k, "from": old, "to": GOAL, "place": len(podium) + 1}]
         return [{"knonster": k, "from": old, "to": new, "place": None}]
@@ -390,71 +414,104 @@ def simulate(pos, podium, code, power=None):
 # --------------------------------------------------------------------------- scoring
 
 
-def scores(state: dict, podium=None) -> list:
-    podium = state["podium"] if podium is None else podium
-    n = state["n"]
-    pts = [0] * n
-    active = [s for s in range(n) if not state["resigned"][s] and state["favs"][s]]
-    for place, k in enumerate(podium[:3]):
-        choosers = [s for s in active if k in state["favs"][s]]
+def _flag(state: dict[str, Any], key: str) -> bool:
+    """Whether the game's option ``key`` is on (``bool(state["options"].get(key))``)."""
+    options: dict[str, Any] = state["options"]
+    return bool(options.get(key))
+
+
+def scores(state: dict[str, Any], podium: list[str] | None = None) -> list[int]:
+    pod: list[str] = state["podium"] if podium is None else podium
+    n: int = state["n"]
+    resigned: list[Any] = state["resigned"]
+    favs: list[Any] = state["favs"]
+    points: list[int] = DECK["points"]
+    pts: list[int] = [0] * n
+    active: list[int] = [s for s in range(n) if not resigned[s] and favs[s]]
+    for place, k in enumerate(pod[:3]):
+        choosers: list[int] = [s for s in active if k in favs[s]]
         for s in choosers:
-            pts[s] += DECK["points"][place] // len(choosers)  # 48/24/12 divide by 1..4 exactly
-    if state["options"].get("win_bet") and podium:
+            pts[s] += points[place] // len(choosers)  # 48/24/12 divide by 1..4 exactly
+    if _flag(state, "win_bet") and pod:
+        bets: list[Any] = state["bets"]
         for s in active:
-            if state["bets"][s] == podium[0]:
+            if bets[s] == pod[0]:
                 pts[s] += DECK["win_bet_points"]
     return pts
 
 
-def hidden_stars(state: dict, seat: int) -> int:
+def hidden_stars(state: dict[str, Any], seat: int) -> int:
     favs = state["favs"][seat] or []
     return len([k for k in favs if k not in state["revealed"][seat]])
 
 
-def player_ranks(state: dict, podium=None) -> list:
+def player_ranks(state: dict[str, Any], podium: list[str] | None = None) -> list[int]:
     """Rank per seat: points, then (Superpowers) hidden star cards; resigned seats last."""
     pts = scores(state, podium)
-    n = state["n"]
-    sp = bool(state["options"].get("superpowers"))
-
-    def key(s):
-        return (pts[s], hidden_stars(state, s) if sp else 0)
-
-    active = [s for s in range(n) if not state["resigned"][s]]
-    out = [0] * n
+    n: int = state["n"]
+    resigned: list[Any] = state["resigned"]
+    sp = _flag(state, "superpowers")
+    # each seat's sort key (points, hidden star cards or 0), compared as the tuple it was
+    hidden: list[int] = [hidden_stars(state, s) if sp and not resigned[s] else 0 for s in range(n)]
+    active: list[int] = [s for s in range(n) if not resigned[s]]
+    out: list[int] = [0] * n
     for s in active:
-        out[s] = 1 + sum(1 for o in active if key(o) > key(s))
+        p: int = pts[s]
+        h: int = hidden[s]
+        above: int = 0
+        for o in active:
+            q: int = pts[o]
+            if q > p or (q == p and hidden[o] > h):
+                above += 1
+        out[s] = 1 + above
     for s in range(n):
-        if state["resigned"][s]:
+        if resigned[s]:
             out[s] = len(active) + 1
     return out
 
 
-def is_decided(state: dict) -> bool:
+def is_decided(state: dict[str, Any]) -> bool:
     """True when no way the race can still end changes the ranking of the players."""
-    podium = state["podium"]
-    resigned = state["resigned"]
+    podium: list[str] = state["podium"]
+    resigned: list[Any] = state["resigned"]
     if not podium:
         # nobody finished yet: "nobody ever finishes" ties everyone, while a Knonster
         # chosen by some players only separates them
-        chosen = None
+        chosen: list[Any] | None = None
         for s, favs in enumerate(state["favs"]):
             if not resigned[s]:
-                mine = sorted(favs or [])
+                mine: list[Any] = favs or []
                 if chosen is None:
                     chosen = mine
-                elif mine != chosen:
+                elif not _same_choice(mine, chosen):
                     return False
     # the answer only changes when a Knonster finishes, a player resigns or a power is used,
     # and the race asks after every move: answers are kept by everything they depend on
     # (marshal: the key in one C call; version 2 writes equal data as equal bytes, no back-references)
-    options = state["options"]
-    return _decided(marshal.dumps((
+    options: dict[str, Any] = state["options"]
+    key: bytes = marshal.dumps((
         state["n"], bool(options.get("win_bet")), bool(options.get("superpowers")), podium, resigned,
-        state["favs"], state["bets"], state["powers_used"], state["revealed"]), 2))
+        state["favs"], state["bets"], state["powers_used"], state["revealed"]), 2)
+    known = _DECIDED.get(key)
+    if known is None:
+        if len(_DECIDED) >= 4096:  # bounded, like the lru_cache(4096) this was: answers only save time
+            _DECIDED.clear()
+        known = _decided(key)
+        _DECIDED[key] = known
+    return known
 
 
-@lru_cache(maxsize=4096)
+def _same_choice(a: list[Any], b: list[Any]) -> bool:
+    """``sorted(a) == sorted(b)``, without sorting the usual pairs of favourites."""
+    if len(a) == 2 and len(b) == 2:
+        return (a[0] == b[0] and a[1] == b[1]) or (a[0] == b[1] and a[1] == b[0])
+    return sorted(a) == sorted(b)
+
+
+# is_decided's answers by their marshalled key (see there)
+_DECIDED: Final[dict[bytes, bool]] = {}
+
+
 def _decided(key: bytes) -> bool:
     n, win_bet, superpowers, podium, resigned, favs, bets, powers_used, revealed = marshal.loads(key)
     state = {"n": n, "options": {"win_bet": win_bet, "superpowers": superpowers}, "podium": podium,
@@ -463,8 +520,8 @@ def _decided(key: bytes) -> bool:
     return _is_decided(state, [s for s in range(n) if not resigned[s]])
 
 
-def _is_decided(state: dict, active: list) -> bool:
-    podium = state["podium"]
+def _is_decided(state: dict[str, Any], active: list[int]) -> bool:
+    podium: list[str] = state["podium"]
     rest = [k for k in KNONSTERS if k not in podium]
     outcomes = []
     for length in range(0, FINISHED_FOR_END - len(podium) + 1):
@@ -553,25 +610,31 @@ def _fresh_deal(state, hands, first, deal_no):
     state["last"] = None
 
 
-_DECK_CODES = sorted(set(DECK["deck"]))
-_DECK_COUNTS = {c: DECK["deck"].count(c) for c in _DECK_CODES}
+_DECK_CODES: Final[list[str]] = sorted(set(DECK["deck"]))
+_DECK_COUNTS: Final[dict[str, int]] = {c: DECK["deck"].count(c) for c in _DECK_CODES}
 
 
-def evolve(state, ev):
+def evolve(state: dict[str, Any], ev: dict[str, Any]) -> dict[str, Any]:
     """The state after ``ev``. Every list or dict of the state that changes is replaced by a
     changed copy (``_replaced``), never changed in place, so decide's scratch state (``_copy``)
     can share all the others with the state it was given."""
-    t, d = ev["type"], ev["data"]
+    t: str = ev["type"]
+    d: dict[str, Any] = ev["data"]
     if t == "played":
         _played(state, d)
     elif t == "drew":
-        seat, card = d["seat"], d["card"]
-        hands = state["hands"] = state["hands"].copy()
-        hand = hands[seat] = hands[seat] + [card]
+        seat: int = d["seat"]
+        card: str = d["card"]
+        hands: list[list[str]] = state["hands"]
+        hands = hands.copy()
+        state["hands"] = hands
+        hand: list[str] = hands[seat] + [card]
+        hands[seat] = hand
         hand.sort()
-        pile = state["pile"]
+        pile: list[str] = state["pile"]
         if card in pile:
-            pile = state["pile"] = pile.copy()
+            pile = pile.copy()
+            state["pile"] = pile
             pile.remove(card)
     elif t == "setup":
         n = d["n"]
@@ -624,25 +687,36 @@ def _replaced(state, key):
     return value
 
 
-def _played(state, d):
+def _played(state: dict[str, Any], d: dict[str, Any]) -> None:
     # the commonest event: replacements written out rather than through _replaced
-    seat, card, moves, power = d["seat"], d["card"], d["moves"], d["power"]
-    hands = state["hands"]
+    seat: int = d["seat"]
+    card: str = d["card"]
+    moves: list[dict[str, Any]] = d["moves"]
+    power = d["power"]
+    hands: list[list[str]] = state["hands"]
     if card in hands[seat]:
-        hand = hands[seat].copy()
+        hand: list[str] = hands[seat].copy()
         hand.remove(card)
-        hands = state["hands"] = hands.copy()
+        hands = hands.copy()
+        state["hands"] = hands
         hands[seat] = hand
     if moves:
-        pos = state["pos"] = state["pos"].copy()
-        moved_all = state["moved"] = state["moved"].copy()
-        moved = moved_all[seat] = moved_all[seat].copy()
+        pos: dict[str, int] = state["pos"]
+        pos = pos.copy()
+        state["pos"] = pos
+        moved_all: list[list[int]] = state["moved"]
+        moved_all = moved_all.copy()
+        state["moved"] = moved_all
+        moved: list[int] = moved_all[seat].copy()
+        moved_all[seat] = moved
         for m in moves:
-            k, to = m["knonster"], m["to"]
+            k: str = m["knonster"]
+            to: int = m["to"]
             pos[k] = to
             if m["place"] is not None and k not in state["podium"]:
                 _replaced(state, "podium").append(k)
-            moved[_INDEX[k]] += to - m["from"]
+            i: int = _INDEX[k]
+            moved[i] += to - m["from"]
     if power:
         _replaced(state, "powers_used").append(power)
         if power not in state["revealed"][seat]:
@@ -652,20 +726,20 @@ def _played(state, d):
     state["last"] = {"seat": seat, "card": card, "power": power, "moves": moves, "auto": d["auto"]}
 
 
-_INDEX = {k: i for i, k in enumerate(KNONSTERS)}
+_INDEX: Final[dict[str, int]] = {k: i for i, k in enumerate(KNONSTERS)}
 
 
 # --------------------------------------------------------------------------- who acts
 
 
-def _active(state):
+def _active(state: dict[str, Any]) -> list[int]:
     return [s for s in range(state["n"]) if not state["resigned"][s]]
 
 
-def _next_seat(state, seat):
-    n = state["n"]
-    resigned = state["resigned"]
-    s = seat + 1 if seat + 1 < n else 0
+def _next_seat(state: dict[str, Any], seat: int) -> int:
+    n: int = state["n"]
+    resigned: list[bool] = state["resigned"]
+    s: int = seat + 1 if seat + 1 < n else 0
     if not resigned[s]:  # nearly always: nobody resigned
         return s
     for i in range(2, n + 1):
@@ -675,11 +749,11 @@ def _next_seat(state, seat):
     return seat
 
 
-AUTO_NO = {"type": "auto", "accept": False}
-AUTO_YES = {"type": "auto", "accept": True}
+AUTO_NO: Final[dict[str, Any]] = {"type": "auto", "accept": False}
+AUTO_YES: Final[dict[str, Any]] = {"type": "auto", "accept": True}
 
 
-def to_act(state):
+def to_act(state: Any) -> dict[int, dict[str, Any]]:
     if not state or state["phase"] == "over":
         return {}
     if state["phase"] == "choose":
@@ -718,19 +792,33 @@ def _favourite_choices(win_bet):
 
 
 # the choice of favourites, without and with the win bet (legal_actions hands out copies)
-_FAVOURITES = {False: _favourite_choices(False), True: _favourite_choices(True)}
-_FAVOURITE_ACTIONS = {wb: [item["action"] for item in items] for wb, items in _FAVOURITES.items()}
+_FAVOURITES: Final[dict[bool, list[dict[str, Any]]]] = {False: _favourite_choices(False), True: _favourite_choices(True)}
+_FAVOURITE_ACTIONS: Final[dict[bool, list[dict[str, Any]]]] = {
+    wb: [item["action"] for item in items] for wb, items in _FAVOURITES.items()}
 
 
-def hand_choices(state, seat):
+def hand_choices(state: dict[str, Any], seat: int) -> tuple[list[str], list[tuple[str, str]]]:
     """A turn's moves in ``legal_actions``' order, lean (for the random bot: no labels, no card
     simulated for the play/discard choice until one is picked): the cards, each once, to play
     or discard (``card_action``), then the (card, Knonster) pairs of each usable superpower
     with each card it works with (``power_action``)."""
-    codes = sorted(set(state["hands"][seat]))
-    powered = []
-    if state["options"].get("superpowers"):
-        pos, podium = state["pos"], state["podium"]
+    hand: list[str] = state["hands"][seat]
+    # sorted(set(hand)): evolve keeps every hand sorted, so its distinct cards in order are
+    # sorted(set(hand)) already (checked on the way; any other list is sorted here)
+    codes: list[str] = []
+    for c in hand:
+        if codes:
+            last: str = codes[-1]
+            if c == last:
+                continue
+            if c < last:
+                codes = sorted(set(hand))
+                break
+        codes.append(c)
+    powered: list[tuple[str, str]] = []
+    if _flag(state, "superpowers"):
+        pos: dict[str, int] = state["pos"]
+        podium: list[str] = state["podium"]
         for k in state["favs"][seat] or []:
             if k in state["powers_used"]:
                 continue
@@ -738,14 +826,14 @@ def hand_choices(state, seat):
     return codes, powered
 
 
-def card_action(state, code):
+def card_action(state: dict[str, Any], code: str) -> dict[str, Any]:
     """Play the card, or discard it when it has no effect: the only way to use it."""
     if has_effect(state["pos"], state["podium"], code):
         return {"type": "play", "card": code}
     return {"type": "discard", "card": code}
 
 
-def power_action(code, k):
+def power_action(code: str, k: str) -> dict[str, Any]:
     return {"type": "power", "knonster": k, "card": code}
 
 
@@ -764,6 +852,12 @@ def _hand_plays(state, seat):
                     "label": f"Reveal {k} and use its superpower with {card_label(code)}",
                     "action": power_action(code, k)})
     return out
+
+
+def favourite_actions(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The actions of ``legal_actions`` in the choice of favourites, in its order (shared: hand
+    out copies)."""
+    return _FAVOURITE_ACTIONS[_flag(state, "win_bet")]
 
 
 def legal_actions(state, seat):
@@ -803,23 +897,24 @@ def _end_event(st, reason):
                  winners=winners, summary=_summary(st, rk, pts, winners, text))
 
 
-def _copy(state):
+def _copy(state: dict[str, Any]) -> dict[str, Any]:
     """decide's scratch state: a shallow copy, since ``evolve`` replaces every list and dict it
     changes instead of changing it. A whole deep copy was a quarter of the
     engine's time (issue 18)."""
     return state.copy()
 
 
+@final
 class _Out:
     """decide's events and the scratch state they lead to."""
 
     __slots__ = ("st", "events")
 
-    def __init__(self, state):
-        self.st = _copy(state)
-        self.events = []
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.st: dict[str, Any] = _copy(state)
+        self.events: list[dict[str, Any]] = []
 
-    def emit(self, ev):
+    def emit(self, ev: dict[str, Any]) -> None:
         self.events.append(ev)
         evolve(self.st, ev)
 
@@ -846,30 +941,34 @@ def _check_choices_complete(out, rng):
     out.emit(event("race_started", first=first))
 
 
-def _play(out, seat, code, power, rng, auto=False, moves=None):
+def _play(out: _Out, seat: int, code: str, power: str | None, rng: Any, auto: bool = False,
+          moves: list[dict[str, Any]] | None = None) -> None:
     st = out.st
     if moves is None:
         moves = simulate(st["pos"], st["podium"], code, power)
-    nxt = _next_seat(st, seat)
+    nxt: int = _next_seat(st, seat)
     out.emit({"type": "played", "data": {"seat": seat, "card": code, "power": power, "moves": moves or [],
                                          "discarded": not moves, "auto": auto, "next": nxt}})
     if len(st["podium"]) >= FINISHED_FOR_END:
         out.emit(_end_event(st, "third"))
         return
-    if len(st["hands"][seat]) < HAND_LIMIT:
-        if not st["pile"]:
+    hands: list[list[str]] = st["hands"]
+    if len(hands[seat]) < HAND_LIMIT:
+        pile: list[str] = st["pile"]
+        if not pile:
             out.emit(_end_event(st, "pile"))
             return
-        out.emit({"type": "drew", "data": {"seat": seat, "card": rng.choice(st["pile"])}})
+        out.emit({"type": "drew", "data": {"seat": seat, "card": rng.choice(pile)}})
 
 
-def _after(out, rng):
+def _after(out: _Out, rng: Any) -> None:
     """System steps after any action: the offer to finish automatically, auto-played turns."""
     st = out.st
     for _ in range(1000):
         if st["phase"] != "race":
             return
-        if st["resigned"].count(False) <= 1:
+        resigned: list[bool] = st["resigned"]
+        if resigned.count(False) <= 1:
             out.emit(_end_event(st, "resign"))
             return
         if not st["offered"] and is_decided(st):
@@ -878,10 +977,10 @@ def _after(out, rng):
             out.emit(event("offered", queue=queue))
         if st["offer"]:
             return
-        seat = st["turn"]
+        seat: int = st["turn"]
         if not st["auto"][seat]:
             return
-        code = rng.choice(st["hands"][seat])
+        code: str = rng.choice(st["hands"][seat])
         _play(out, seat, code, None, rng, auto=True)
 
 
@@ -889,7 +988,7 @@ def decide(state, seat, action, rng):
     return decide_state(state, seat, action, rng)[0]
 
 
-def decide_state(state, seat, action, rng):
+def decide_state(state: Any, seat: Any, action: Any, rng: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``decide``'s events and the state after them (``games.engine``: optional contract), which
     decide works out anyway: the caller need not evolve every event a second time."""
     if not state:
@@ -902,7 +1001,7 @@ def decide_state(state, seat, action, rng):
         raise IllegalAction("Only a player of this game can act.")
     if state["resigned"][seat]:
         raise IllegalAction("You have left this game.")
-    kind = action["type"]
+    kind: str = action["type"]
     if kind == "resign":
         out = _Out(state)
         st = out.st
@@ -933,7 +1032,7 @@ def decide_state(state, seat, action, rng):
     return out.events, out.st
 
 
-def _legal_moves(state, seat, action):
+def _legal_moves(state: dict[str, Any], seat: int, action: dict[str, Any]) -> list[dict[str, Any]] | None:
     """None unless ``action in legal_actions(state, seat)`` (computed directly); else the
     moves a played card makes (simulated once, for the check and the event), [] for others."""
     kind = action.get("type")
@@ -947,22 +1046,24 @@ def _legal_moves(state, seat, action):
             return None
         where = acting[seat]["kind"]
     if where == "choice":
-        return [] if action in _FAVOURITE_ACTIONS[bool(state["options"].get("win_bet"))] else None
+        return [] if action in _FAVOURITE_ACTIONS[_flag(state, "win_bet")] else None
     if where != "turn" or kind not in ("play", "discard", "power"):
         return [] if action in [item["action"] for item in legal_actions(state, seat)] else None
     code = action.get("card")
     if not isinstance(code, str) or code not in state["hands"][seat]:
         return None
+    pos: dict[str, int] = state["pos"]
+    podium: list[str] = state["podium"]
     if kind == "power":
         k = action.get("knonster")
-        if set(action) != {"type", "card", "knonster"} or not state["options"].get("superpowers"):
+        if set(action) != {"type", "card", "knonster"} or not _flag(state, "superpowers"):
             return None
         if not isinstance(k, str) or k not in (state["favs"][seat] or []) or k in state["powers_used"]:
             return None
-        return simulate(state["pos"], state["podium"], code, k)
+        return simulate(pos, podium, code, k)
     if len(action) != 2:  # anything but its type and card
         return None
-    moves = simulate(state["pos"], state["podium"], code)
+    moves = simulate(pos, podium, code)
     return moves if (kind == "play") == bool(moves) else None
 
 
