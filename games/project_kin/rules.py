@@ -11,7 +11,7 @@ import functools
 import json
 import os
 from collections import deque
-from typing import Any
+from typing import Any, Final
 
 from games.engine import IllegalAction, event, fill_seats, seat_ref
 
@@ -21,7 +21,7 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 2
 
 SEAT_NAMES = ["Red", "Blue"]
-PREFIX = ["r", "b"]
+PREFIX: Final = ["r", "b"]
 SPECIALS = ["wall", "sage", "bulldozer"]
 NODE_KINDS = {"base", "guard", "track", "loop", "turret", "retake", "ambush", "bomb", "objective"}
 
@@ -241,8 +241,8 @@ def load_pieces(path):
     return raw
 
 
-BOARD = load_board(os.path.join(HERE, "data", "board.json"))
-PIECES = load_pieces(os.path.join(HERE, "data", "pieces.json"))
+BOARD: Final[dict[str, Any]] = load_board(os.path.join(HERE, "data", "board.json"))
+PIECES: Final[dict[str, Any]] = load_pieces(os.path.join(HERE, "data", "pieces.json"))
 
 
 # --------------------------------------------------------------------------- helpers
@@ -261,16 +261,16 @@ def _tkc(state):
     return state["options"]["variant"] == "to_kingdom_come"
 
 
-ZONES = ("spawn", "out", "final", "extra")
-_TYPES = {"F": "final", "K": "king", "x": "normal", "w": "wall", "s": "sage", "d": "bulldozer"}
+ZONES: Final = ("spawn", "out", "final", "extra")
+_TYPES: Final = {"F": "final", "K": "king", "x": "normal", "w": "wall", "s": "sage", "d": "bulldozer"}
 
 
-def ptype(pid):
+def ptype(pid: str) -> str:
     c = pid[1]
     return "normal" if c.isdigit() else _TYPES[c]
 
 
-def pseat(pid):
+def pseat(pid: str) -> int:
     return 0 if pid[0] == "r" else 1
 
 
@@ -281,19 +281,19 @@ def _mk_cached(pid, loc):
             ("at", loc if board else None))
 
 
-def _mk(pid, loc):
+def _mk(pid: str, loc: str) -> dict[str, Any]:
     return dict(_mk_cached(pid, loc))
 
 
-_POS_CACHE: dict = {}
+_POS_CACHE: Final[dict[str, dict[str, str]]] = {}
 
 
-def positions(state):
+def positions(state: dict[str, Any]) -> dict[str, str]:
     """Where every piece is: {piece id: node id or zone}. Read-only (shared, cached).
 
     The state keeps this as one text ("r1:RB r2:spawn ...") so that copying a state is cheap.
     """
-    text = state["pos"]
+    text: str = state["pos"]
     found = _POS_CACHE.get(text)
     if found is None:
         found = dict(item.split(":", 1) for item in text.split())
@@ -307,21 +307,21 @@ def encode_positions(pos):
 
 # what is read of a position text (and the legal actions) is read again within a turn or two:
 # a few hundred entries are plenty, and keep the memory they hold small
-_RECENT = 256
+_RECENT: Final = 256
 
 
-def _remember(cache, key, value, size=4096):
+def _remember(cache: dict[Any, Any], key: Any, value: Any, size: int = 4096) -> None:
     if len(cache) > size:
         cache.clear()
     cache[key] = value
 
 
-def _setpos(state, moves):
+def _setpos(state: dict[str, Any], moves: dict[str, str]) -> None:
     """Moves pieces: ``moves`` is {piece id: node id or zone}."""
     old = positions(state)
     pos = dict(old)
     pos.update(moves)
-    text = state["pos"]
+    text: str = state["pos"]
     new = (_edited(text, moves) if len(pos) == len(old) else None) or encode_positions(pos)
     if new not in _POS_CACHE:  # the new text's positions, known without parsing it
         _remember(_POS_CACHE, new, pos, _RECENT)
@@ -359,9 +359,9 @@ def _zone(state, seat, zone):
     return [_mk(pid, loc) for pid, loc in positions(state).items() if loc == zone and pseat(pid) == seat]
 
 
-_NOTHING: frozenset = frozenset()
+_NOTHING: Final[frozenset[str]] = frozenset()
 # per seat, the guard nodes of the other side
-_ENEMY_GUARDS = [frozenset(n for n, nd in BOARD["nodes"].items() if nd["kind"] == "guard" and nd["seat"] != seat)
+_ENEMY_GUARDS: Final = [frozenset(n for n, nd in BOARD["nodes"].items() if nd["kind"] == "guard" and nd["seat"] != seat)
                  for seat in (0, 1)]
 
 
@@ -376,11 +376,21 @@ class _Facts:
 
     __slots__ = ("census", "occ", "on_board", "walls", "_blockers")
 
-    def __init__(self, pos=None):
+    census: tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]]
+    occ: dict[str, str]
+    on_board: tuple[list[str], list[str]]
+    walls: bool
+    _blockers: list[frozenset[str] | None]
+
+    def __init__(self, pos: dict[str, str] | None = None) -> None:
         if pos is None:  # moved() fills the fields itself (a compiled class has no object.__new__)
             return
-        out, board, king_lost = [0, 0], [0, 0], [False, False]
-        occ, on_board, walls = {}, ([], []), False
+        out: list[int] = [0, 0]
+        board: list[int] = [0, 0]
+        king_lost: list[bool] = [False, False]
+        occ: dict[str, str] = {}
+        on_board: tuple[list[str], list[str]] = ([], [])
+        walls = False
         for pid, loc in pos.items():
             seat = 0 if pid[0] == "r" else 1
             if loc == "out":
@@ -401,21 +411,22 @@ class _Facts:
         self.walls = walls  # a Wall on the board
         self._blockers = [None, None]
 
-    def moved(self, pid, frm, to):
+    def moved(self, pid: str, frm: str | None, to: str) -> _Facts | None:
         """These facts once ``pid`` has moved from board node ``frm`` to a free board node ``to``,
         without a scan; None for any other change (then the new text is scanned)."""
         occ, board = self.occ, self.census[1]
-        if frm in ZONES or to in ZONES or occ.get(frm) != pid or to in occ or len(occ) != board[0] + board[1]:
+        if frm is None or frm in ZONES or to in ZONES or occ.get(frm) != pid or to in occ or len(occ) != board[0] + board[1]:
             return None  # not such a move, or two pieces share a node
         new = _Facts()
         new.census, new.on_board, new.walls = self.census, self.on_board, self.walls  # the same pieces on the board
-        new.occ = dict(occ)
-        del new.occ[frm]
-        new.occ[to] = pid
+        nocc = dict(occ)
+        del nocc[frm]
+        nocc[to] = pid
+        new.occ = nocc
         new._blockers = [None, None]
         return new
 
-    def blockers(self, seat):
+    def blockers(self, seat: int) -> frozenset[str]:
         """The nodes a piece of ``seat`` may not move past: an enemy piece on the other side's
         guard, or an enemy Wall."""
         found = self._blockers[seat]
@@ -430,11 +441,11 @@ class _Facts:
         return found
 
 
-_FACTS: dict = {}
+_FACTS: Final[dict[str, _Facts]] = {}
 
 
-def _facts(state):
-    text = state["pos"]
+def _facts(state: dict[str, Any]) -> _Facts:
+    text: str = state["pos"]
     found = _FACTS.get(text)
     if found is None:
         found = _Facts(positions(state))
@@ -442,7 +453,7 @@ def _facts(state):
     return found
 
 
-def _census(state):
+def _census(state: dict[str, Any]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]]:
     return _facts(state).census
 
 
@@ -454,7 +465,7 @@ def _is_special(p):
     return p["type"] in ("king", "wall", "sage", "bulldozer")
 
 
-def _active_limit_reached(state, seat):
+def _active_limit_reached(state: dict[str, Any], seat: int) -> bool:
     """Two enemy pieces out: this seat may only have three active pieces."""
     out, board, _king_lost = _census(state)
     return out[1 - seat] >= 2 and board[seat] >= 3
@@ -467,7 +478,7 @@ def turns_left(state):
     return BOARD["tracker"] - cd["pos"]
 
 
-def _edited(text, moves):
+def _edited(text: str, moves: dict[str, str]) -> str | None:
     """``text`` with the locations of the moved pieces replaced in place (what encoding the
     updated positions gives, without re-encoding every piece); None if a piece is not found."""
     text = " " + text
@@ -481,7 +492,7 @@ def _edited(text, moves):
     return text[1:]
 
 
-def _occ_map(state):
+def _occ_map(state: dict[str, Any]) -> dict[str, str]:
     return _facts(state).occ
 
 
@@ -489,7 +500,7 @@ def _blockers(state, seat):
     return _facts(state).blockers(seat)
 
 
-_DESTINATIONS: dict = {}
+_DESTINATIONS: Final[dict[tuple[int, str, int, bool, frozenset[str]], dict[str, tuple[str, list[str]]]]] = {}
 
 
 def _destinations(state, p, roll, blockers=None):
@@ -501,10 +512,11 @@ def _destinations(state, p, roll, blockers=None):
     return _reach(seat, p["id"], p["type"], p["at"], roll, state["bomb"]["carrier"], blockers)
 
 
-def _reach(seat, pid, typ, at, roll, carrier, blockers):
+def _reach(seat: int, pid: str, typ: str, at: str, roll: int, carrier: Any,
+           blockers: frozenset[str]) -> dict[str, tuple[str, list[str]]]:
     """``_destinations`` from the piece's parts (no piece dict), in node order."""
     steps = 1 if typ == "wall" else roll
-    back = roll == 1 or typ in ("final", "king") or carrier == pid  # who may move backward
+    back: bool = roll == 1 or typ in ("final", "king") or carrier == pid  # who may move backward
     key = (seat, at, steps, back, blockers)
     found = _DESTINATIONS.get(key)
     if found is None:
@@ -513,12 +525,13 @@ def _reach(seat, pid, typ, at, roll, carrier, blockers):
     return found
 
 
-def _walk(seat, start, steps, back, blockers):
-    enemy_base = BOARD["base"][1 - seat]
-    found = {}
+def _walk(seat: int, start: str, steps: int, back: bool,
+          blockers: frozenset[str]) -> dict[str, tuple[str, list[str]]]:
+    enemy_base: str = BOARD["base"][1 - seat]
+    found: dict[str, tuple[str, list[str]]] = {}
     for d in ("forward", "backward") if back else ("forward",):
-        adj = BOARD["fwd"][seat] if d == "forward" else BOARD["back"][seat]
-        stack = [(start, steps, [start])]
+        adj: dict[str, list[tuple[str, str]]] = BOARD["fwd"][seat] if d == "forward" else BOARD["back"][seat]
+        stack: list[tuple[str, int, list[str]]] = [(start, steps, [start])]
         while stack:
             node, left, path = stack.pop()
             for nxt, kind in adj[node]:
@@ -549,12 +562,12 @@ def _enemy_base_dir(seat, node):
 
 # --------------------------------------------------------------------------- legal actions
 
-def _move_actions(state, seat):
+def _move_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     t = state["turn"]
     roll, only = t["roll"], t.get("piece")
     pos = positions(state)
     facts = _facts(state)
-    out = []
+    out: list[dict[str, Any]] = []
     occmap = facts.occ
     blockers = facts.blockers(seat)
     carrier = state["bomb"]["carrier"]
@@ -565,7 +578,7 @@ def _move_actions(state, seat):
         typ = ptype(pid)
         if typ == "bulldozer":
             continue
-        at = pos[pid]
+        at: str = pos[pid]
         p = None  # the piece's dict, made only when a move needs more than its plain item
         for dest in _reach(seat, pid, typ, at, roll, carrier, blockers):
             opid = occmap.get(dest)
@@ -624,20 +637,20 @@ def _plain_move(pid, dest):
     return _item(base, label, {"type": "move", "piece": pid, "to": dest})
 
 
-def _item(notation, label, action):
+def _item(notation: str, label: str, action: dict[str, Any]) -> dict[str, Any]:
     return {"notation": notation, "label": label, "action": action}
 
 
-_ROLL = _item("roll", "Roll the d4 and move", {"type": "roll"})
+_ROLL: Final = _item("roll", "Roll the d4 and move", {"type": "roll"})
 # shared items, like every item of the cached lists of legal actions
-_SPAWN = {k: _item("spawn", "Spawn a piece on your base and move it", {"type": "spawn", "kind": k}) if k == "normal"
+_SPAWN: Final = {k: _item("spawn", "Spawn a piece on your base and move it", {"type": "spawn", "kind": k}) if k == "normal"
           else _item(f"spawn {k}", f"Spawn your {k} piece on your base" + ("" if k == "bulldozer" else " and move it"),
                      {"type": "spawn", "kind": k})
           for k in ("normal", "final", "king", *SPECIALS)}
 
 
-def _start_actions(state, seat):
-    out = [_ROLL]
+def _start_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [_ROLL]
     base = BOARD["base"][seat]
     if base not in _occ_map(state) and not _active_limit_reached(state, seat):
         mine = PREFIX[seat]
@@ -710,17 +723,17 @@ def _chain(state, carrier):
     return sorted(found)
 
 
-_TYPE_ORDER = {k: i for i, k in enumerate(["normal", "final", "king", "wall", "sage", "bulldozer"])}
+_TYPE_ORDER: Final = {k: i for i, k in enumerate(["normal", "final", "king", "wall", "sage", "bulldozer"])}
 
 
 def _type_order(k):
     return _TYPE_ORDER[k]
 
 
-_LEGAL_CACHE: dict = {}
+_LEGAL_CACHE: Final[dict[Any, Any]] = {}
 
 
-def _copy_action(action):
+def _copy_action(action: dict[str, Any]) -> dict[str, Any]:
     a = dict(action)
     if "split" in a:
         a["split"] = list(a["split"])
@@ -737,7 +750,7 @@ def _legal(state, seat):
     return _legal_entry(state, seat)[0]
 
 
-_NO_LEGAL: tuple = ((), ())
+_NO_LEGAL: Final[tuple[Any, Any]] = ((), ())
 
 
 def _legal_entry(state, seat):
@@ -842,6 +855,8 @@ def evolve(state, e):
         return state
     bomb = state["bomb"]
     turn = state["turn"]
+    if not isinstance(t, str):
+        return state  # no event this engine knows: what the chain below does for it too
     if t == "rolled":
         state["turn"] = {**turn, "phase": "move", "roll": d["value"], "piece": d.get("piece")}
         state["last_roll"] = [d["seat"], d["value"]]
@@ -923,11 +938,14 @@ class _B:
 
     __slots__ = ("s", "events")
 
-    def __init__(self, state):
+    s: dict[str, Any]
+    events: list[dict[str, Any]]
+
+    def __init__(self, state: Any) -> None:
         self.s = _clone(state)
         self.events = []
 
-    def ev(self, type_, **data):
+    def ev(self, type_: str, **data: Any) -> dict[str, Any]:
         e = {"type": type_, "data": data}  # games.engine.event, without a second call
         self.events.append(e)
         self.s = evolve(self.s, e)
@@ -945,7 +963,7 @@ def decide_state(state, seat, action, rng):
     return b.events, b.s
 
 
-def _decide(state, seat, action, rng):
+def _decide(state: Any, seat: Any, action: Any, rng: Any) -> _B:
     """The command's builder: its events, and its working copy of the state after them."""
     if not state:
         raise IllegalAction("The game has not started.")
@@ -953,7 +971,7 @@ def _decide(state, seat, action, rng):
         raise IllegalAction("That is not an action this game understands.")
     if state.get("result"):
         raise IllegalAction("The game is over.")
-    typ = action["type"]
+    typ: str = action["type"]
     if seat is None:
         if typ != "detonate":
             raise IllegalAction("Only the bomb fuse acts for the system.")
@@ -1025,13 +1043,13 @@ def _decide(state, seat, action, rng):
     return b
 
 
-def _after_roll(b, seat):
+def _after_roll(b: _B, seat: int) -> None:
     if not _legal(b.s, seat):
         b.ev("no_move", seat=seat, value=b.s["turn"]["roll"])
         _end_turn(b)
 
 
-def _do_move(b, seat, action):
+def _do_move(b: _B, seat: int, action: dict[str, Any]) -> None:
     p = _piece(b.s, action["piece"])
     dest = action["to"]
     d, path = _destinations(b.s, p, b.s["turn"]["roll"])[dest]
@@ -1073,7 +1091,7 @@ def _do_move(b, seat, action):
     _check_end(b)
 
 
-def _land_effects(b, seat, pid, dest, pickup=True):
+def _land_effects(b: _B, seat: int, pid: str, dest: str, pickup: bool = True) -> None:
     s = b.s
     if dest == BOARD["base"][1 - seat]:
         carrier = s["bomb"]["carrier"] == pid
@@ -1091,7 +1109,7 @@ def _land_effects(b, seat, pid, dest, pickup=True):
         b.ev("retake", seat=seat, piece=pid, at=dest)
 
 
-def _maybe_final(b, seat):
+def _maybe_final(b: _B, seat: int) -> None:
     s = b.s
     if _out_count(s, seat) != 3:
         return
@@ -1105,7 +1123,7 @@ def _maybe_final(b, seat):
         b.ev("final_piece", seat=seat, piece=final["id"], replaces=normals[0]["id"])
 
 
-def _detonate(b, cause):
+def _detonate(b: _B, cause: str) -> None:
     s = b.s
     carrier = _piece(s, s["bomb"]["carrier"])
     at = carrier["at"]
@@ -1115,11 +1133,11 @@ def _detonate(b, cause):
 
 
 # per seat, (turret, its owner, target) of the other side's turrets, in board order
-_TURRET_SHOTS = [[(tnode, BOARD["turret_seat"][tnode], target) for tnode, targets in BOARD["turrets"].items()
+_TURRET_SHOTS: Final = [[(tnode, BOARD["turret_seat"][tnode], target) for tnode, targets in BOARD["turrets"].items()
                   if BOARD["turret_seat"][tnode] != seat for target in targets] for seat in (0, 1)]
 
 
-def _end_turn(b):
+def _end_turn(b: _B) -> None:
     s = b.s
     seat = s["turn"]["seat"]
     # 1. bulldozers move one space toward the enemy base
@@ -1172,7 +1190,7 @@ def _end_turn(b):
     b.ev("turn", seat=nxt, number=number + 1, extra=nxt == seat)
 
 
-def _check_end(b):
+def _check_end(b: _B) -> bool:
     s = b.s
     if s["result"]:
         return True
