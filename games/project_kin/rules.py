@@ -281,8 +281,16 @@ def _mk_cached(pid, loc):
             ("at", loc if board else None))
 
 
+# the piece dicts of _mk_cached, made once: copying a dict is quicker than building one from pairs
+_MK: Final[dict[tuple[str, str], dict[str, Any]]] = {}
+
+
 def _mk(pid: str, loc: str) -> dict[str, Any]:
-    return dict(_mk_cached(pid, loc))
+    key = (pid, loc)
+    found = _MK.get(key)
+    if found is None:
+        found = _MK[key] = dict(_mk_cached(pid, loc))
+    return dict(found)
 
 
 _POS_CACHE: Final[dict[str, dict[str, str]]] = {}
@@ -868,7 +876,7 @@ def evolve(state, e):
     elif t in ("captured", "eaten"):
         _setpos(state, {d["piece"]: "spawn"})
         if bomb["carrier"] == d["piece"]:
-            _set_bomb(state, carrier=None, countdown=None, fuse=False)
+            _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
         if t == "eaten":
             _add_points(state, d["seat"], d["points"])
     elif t == "pushed":
@@ -876,39 +884,39 @@ def evolve(state, e):
     elif t == "went_out":
         _setpos(state, {d["piece"]: "out"})
         if bomb["carrier"] == d["piece"]:
-            _set_bomb(state, carrier=None, countdown=None, fuse=False)
+            _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
     elif t == "final_piece":
         pos = positions(state)
         _setpos(state, {d["piece"]: pos[d["replaces"]], d["replaces"]: "final"})
         if bomb["carrier"] == d["replaces"]:
-            _set_bomb(state, carrier=d["piece"])
+            _set_bomb(state, {"carrier": d["piece"]})
     elif t == "bomb_picked":
-        _set_bomb(state, carrier=d["piece"], pickup=d["pickup"], fuse=bool(d.get("fuse")),
-                    countdown={"from": d["seat"], "pos": 0} if d.get("countdown") else None)
+        _set_bomb(state, {"carrier": d["piece"], "pickup": d["pickup"], "fuse": bool(d.get("fuse")),
+                    "countdown": {"from": d["seat"], "pos": 0} if d.get("countdown") else None})
     elif t == "bomb_stolen":
-        _set_bomb(state, carrier=d["piece"], pickup=d["pickup"], fuse=bool(d.get("fuse")),
-                    countdown={"from": d["seat"], "pos": 0})
+        _set_bomb(state, {"carrier": d["piece"], "pickup": d["pickup"], "fuse": bool(d.get("fuse")),
+                    "countdown": {"from": d["seat"], "pos": 0}})
     elif t == "bomb_taken":  # a Sage ate a friendly carrier and keeps the bomb
-        _set_bomb(state, carrier=d["piece"])
+        _set_bomb(state, {"carrier": d["piece"]})
     elif t == "bomb_reset":
-        _set_bomb(state, carrier=None, countdown=None, fuse=False)
+        _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
     elif t == "bomb_passed":
-        _set_bomb(state, carrier=d["to"])
+        _set_bomb(state, {"carrier": d["to"]})
     elif t == "countdown":
         if bomb["countdown"]:
-            _set_bomb(state, countdown={**bomb["countdown"], "pos": d["pos"]})
+            _set_bomb(state, {"countdown": {**bomb["countdown"], "pos": d["pos"]}})
     elif t == "detonated":
         _setpos(state, {pid: "spawn" for pid in d["killed"]})
-        _set_bomb(state, carrier=None, countdown=None, fuse=False)
+        _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
     elif t == "defused":
-        _set_bomb(state, countdown=None, fuse=False)
+        _set_bomb(state, {"countdown": None, "fuse": False})
         _add_points(state, d["seat"], -1)
     elif t == "special":
         _add_points(state, d["seat"], -1)
         pos = positions(state)
         _setpos(state, {d["piece"]: pos[d["over"]], d["over"]: "extra"})
         if bomb["carrier"] == d["over"]:
-            _set_bomb(state, carrier=d["piece"])
+            _set_bomb(state, {"carrier": d["piece"]})
     elif t == "split":
         _add_points(state, d["seat"], -1)
         _setpos(state, {d["piece"]: d["at"]})
@@ -921,7 +929,7 @@ def evolve(state, e):
     return state
 
 
-def _set_bomb(state, **changes):
+def _set_bomb(state: Any, changes: dict[str, Any]) -> None:
     state["bomb"] = {**state["bomb"], **changes}  # replaced, not edited: see _clone
 
 
@@ -945,7 +953,8 @@ class _B:
         self.s = _clone(state)
         self.events = []
 
-    def ev(self, type_: str, **data: Any) -> dict[str, Any]:
+    def ev(self, type_: str, data: dict[str, Any]) -> dict[str, Any]:
+        """Records and applies the event ``type_`` with ``data`` (a fresh dict, kept as it is)."""
         e = {"type": type_, "data": data}  # games.engine.event, without a second call
         self.events.append(e)
         self.s = evolve(self.s, e)
@@ -982,15 +991,15 @@ def _decide(state: Any, seat: Any, action: Any, rng: Any) -> _B:
         b = _B(state)
         _detonate(b, "fuse")
         if not b.s["result"] and b.s["turn"]["phase"] == "move" and not _move_actions(b.s, b.s["turn"]["seat"]):
-            b.ev("no_move", seat=b.s["turn"]["seat"], value=b.s["turn"]["roll"])
+            b.ev("no_move", {"seat": b.s["turn"]["seat"], "value": b.s["turn"]["roll"]})
             _end_turn(b)
         return b
     if seat not in (0, 1):
         raise IllegalAction("There is no such seat in this game.")
     if typ == "resign":
         b = _B(state)
-        b.ev("resigned", seat=seat)
-        b.ev("game_over", winners=[1 - seat], reason=f"{seat_ref(seat)} resigned")
+        b.ev("resigned", {"seat": seat})
+        b.ev("game_over", {"winners": [1 - seat], "reason": f"{seat_ref(seat)} resigned"})
         return b
     if typ == "detonate":
         raise IllegalAction("Only the fuse can set off the bomb.")
@@ -1004,48 +1013,48 @@ def _decide(state: Any, seat: Any, action: Any, rng: Any) -> _B:
         raise IllegalAction("That move is not allowed now.")
     b = _B(state)
     if typ == "roll":
-        b.ev("rolled", seat=seat, value=rng.randint(1, 4))
+        b.ev("rolled", {"seat": seat, "value": rng.randint(1, 4)})
         _after_roll(b, seat)
     elif typ == "spawn":
         kind, mine = action["kind"], PREFIX[seat]
         pid = min(pid for pid, loc in positions(b.s).items() if loc == "spawn" and pid[0] == mine and ptype(pid) == kind)
-        b.ev("spawned", seat=seat, piece=pid, at=BOARD["base"][seat])
+        b.ev("spawned", {"seat": seat, "piece": pid, "at": BOARD["base"][seat]})
         if kind == "bulldozer":
             _end_turn(b)
         else:
-            b.ev("rolled", seat=seat, value=rng.randint(1, 4), piece=pid)
+            b.ev("rolled", {"seat": seat, "value": rng.randint(1, 4), "piece": pid})
             _after_roll(b, seat)
     elif typ == "move":
         _do_move(b, seat, action)
         if not b.s["result"]:
             _end_turn(b)
     elif typ == "stay":
-        b.ev("stayed", seat=seat, piece=action["piece"], at=_piece(b.s, action["piece"])["at"])
+        b.ev("stayed", {"seat": seat, "piece": action["piece"], "at": _piece(b.s, action["piece"])["at"]})
         _end_turn(b)
     elif typ == "pass":
-        b.ev("bomb_passed", seat=seat, frm=b.s["bomb"]["carrier"], to=action["to"])
+        b.ev("bomb_passed", {"seat": seat, "frm": b.s["bomb"]["carrier"], "to": action["to"]})
         _end_turn(b)
     elif typ == "deliver":
-        b.ev("delivered", seat=seat, piece=b.s["bomb"]["carrier"])
-        b.ev("game_over", winners=[seat], reason=f"{seat_ref(seat)} delivered the bomb from the objective point")
+        b.ev("delivered", {"seat": seat, "piece": b.s["bomb"]["carrier"]})
+        b.ev("game_over", {"winners": [seat], "reason": f"{seat_ref(seat)} delivered the bomb from the objective point"})
     elif typ == "special":
         king = next(p for p in _on_board(b.s, seat) if p["type"] == "king")
         new = sorted((q for q in _zone(b.s, seat, "extra") if q["type"] == action["make"]), key=lambda q: q["id"])[0]
         frm = king["at"]
-        b.ev("special", seat=seat, over=action["over"], piece=new["id"], make=action["make"])
-        b.ev("moved", seat=seat, piece=king["id"], frm=frm, to=action["to"], path=[frm, _piece(b.s, new["id"])["at"], action["to"]])
+        b.ev("special", {"seat": seat, "over": action["over"], "piece": new["id"], "make": action["make"]})
+        b.ev("moved", {"seat": seat, "piece": king["id"], "frm": frm, "to": action["to"], "path": [frm, _piece(b.s, new["id"])["at"], action["to"]]})
         _land_effects(b, seat, king["id"], action["to"])
         if not _check_end(b):
             _end_turn(b)
     elif typ == "defuse":
-        b.ev("defused", seat=seat, piece=action["carrier"])
+        b.ev("defused", {"seat": seat, "piece": action["carrier"]})
         _end_turn(b)
     return b
 
 
 def _after_roll(b: _B, seat: int) -> None:
     if not _legal(b.s, seat):
-        b.ev("no_move", seat=seat, value=b.s["turn"]["roll"])
+        b.ev("no_move", {"seat": seat, "value": b.s["turn"]["roll"]})
         _end_turn(b)
 
 
@@ -1054,16 +1063,16 @@ def _do_move(b: _B, seat: int, action: dict[str, Any]) -> None:
     dest = action["to"]
     d, path = _destinations(b.s, p, b.s["turn"]["roll"])[dest]
     occ = _occupant(b.s, dest)
-    b.ev("moved", seat=seat, piece=p["id"], frm=p["at"], to=dest, path=list(path), direction=d)
+    b.ev("moved", {"seat": seat, "piece": p["id"], "frm": p["at"], "to": dest, "path": list(path), "direction": d})
     if action.get("split"):
         f, back = action["split"]
         new = sorted((q for q in _zone(b.s, seat, "extra") if q["type"] == "normal"), key=lambda q: q["id"])[0]
-        b.ev("split", seat=seat, piece=new["id"], at=back, king=occ["id"])
+        b.ev("split", {"seat": seat, "piece": new["id"], "at": back, "king": occ["id"]})
         focc = _occupant(b.s, f)
-        b.ev("moved", seat=seat, piece=p["id"], frm=dest, to=f, path=[dest, f], direction="forward")
+        b.ev("moved", {"seat": seat, "piece": p["id"], "frm": dest, "to": f, "path": [dest, f], "direction": "forward"})
         took_carrier = focc is not None and b.s["bomb"]["carrier"] == focc["id"]
         if focc is not None:
-            b.ev("captured", seat=seat, piece=focc["id"], at=f, by=p["id"])
+            b.ev("captured", {"seat": seat, "piece": focc["id"], "at": f, "by": p["id"]})
         _land_effects(b, seat, p["id"], f, pickup=not took_carrier)  # that bomb resets, it is not taken
         _check_end(b)
         return
@@ -1072,17 +1081,17 @@ def _do_move(b: _B, seat: int, action: dict[str, Any]) -> None:
         if occ["seat"] == seat:  # a Sage eats a friendly piece
             pts = PIECES["sage_points"]["special" if _is_special(occ) else occ["type"]]
             if was_carrier:  # taken over first, so the countdown and the fuse keep running
-                b.ev("bomb_taken", seat=seat, piece=p["id"])
-            b.ev("eaten", seat=seat, piece=occ["id"], at=dest, by=p["id"], points=pts)
+                b.ev("bomb_taken", {"seat": seat, "piece": p["id"]})
+            b.ev("eaten", {"seat": seat, "piece": occ["id"], "at": dest, "by": p["id"], "points": pts})
         else:
-            b.ev("captured", seat=seat, piece=occ["id"], at=dest, by=p["id"])
+            b.ev("captured", {"seat": seat, "piece": occ["id"], "at": dest, "by": p["id"]})
             if was_carrier:
                 if action.get("bomb") == "steal":
                     pid = b.s["bomb"]["pickup"] + 1
-                    b.ev("bomb_stolen", seat=seat, piece=p["id"], pickup=pid,
-                         fuse=bool(_opts(b.s)["fuse_seconds"]), turns=BOARD["tracker"])
+                    b.ev("bomb_stolen", {"seat": seat, "piece": p["id"], "pickup": pid,
+                         "fuse": bool(_opts(b.s)["fuse_seconds"]), "turns": BOARD["tracker"]})
                 else:
-                    b.ev("bomb_reset", seat=seat, reason="the carrier was taken")
+                    b.ev("bomb_reset", {"seat": seat, "reason": "the carrier was taken"})
                     # letting it reset is not taking it, even on the bomb space itself
                     _land_effects(b, seat, p["id"], dest, pickup=False)
                     _check_end(b)
@@ -1095,18 +1104,18 @@ def _land_effects(b: _B, seat: int, pid: str, dest: str, pickup: bool = True) ->
     s = b.s
     if dest == BOARD["base"][1 - seat]:
         carrier = s["bomb"]["carrier"] == pid
-        b.ev("went_out", seat=seat, piece=pid)
+        b.ev("went_out", {"seat": seat, "piece": pid})
         if carrier:
-            b.ev("bomb_reset", seat=seat, reason="the carrier left the board")
+            b.ev("bomb_reset", {"seat": seat, "reason": "the carrier left the board"})
         _maybe_final(b, seat)
         return
     if pickup and dest == BOARD["bomb"] and s["bomb"]["carrier"] is None:
         pid_ = s["bomb"]["pickup"] + 1
         demo = _opts(s)["mode"] == "demolition"
-        b.ev("bomb_picked", seat=seat, piece=pid, pickup=pid_, fuse=bool(_opts(s)["fuse_seconds"]),
-             countdown=demo, turns=BOARD["tracker"] if demo else None)
+        b.ev("bomb_picked", {"seat": seat, "piece": pid, "pickup": pid_, "fuse": bool(_opts(s)["fuse_seconds"]),
+             "countdown": demo, "turns": BOARD["tracker"] if demo else None})
     if dest in BOARD["retake"]:
-        b.ev("retake", seat=seat, piece=pid, at=dest)
+        b.ev("retake", {"seat": seat, "piece": pid, "at": dest})
 
 
 def _maybe_final(b: _B, seat: int) -> None:
@@ -1120,7 +1129,7 @@ def _maybe_final(b: _B, seat: int) -> None:
                      key=lambda q: q["id"])
     normals = normals or sorted((p for p in _on_board(s, seat) if p["type"] == "normal"), key=lambda q: q["id"])
     if normals:
-        b.ev("final_piece", seat=seat, piece=final["id"], replaces=normals[0]["id"])
+        b.ev("final_piece", {"seat": seat, "piece": final["id"], "replaces": normals[0]["id"]})
 
 
 def _detonate(b: _B, cause: str) -> None:
@@ -1128,7 +1137,7 @@ def _detonate(b: _B, cause: str) -> None:
     carrier = _piece(s, s["bomb"]["carrier"])
     at = carrier["at"]
     killed = [carrier["id"]] + [occ["id"] for n in BOARD["adjacent"][at] if (occ := _occupant(s, n)) is not None]
-    b.ev("detonated", at=at, carrier=carrier["id"], killed=killed, cause=cause, pickup=s["bomb"]["pickup"])
+    b.ev("detonated", {"at": at, "carrier": carrier["id"], "killed": killed, "cause": cause, "pickup": s["bomb"]["pickup"]})
     _check_end(b)
 
 
@@ -1155,12 +1164,12 @@ def _end_turn(b: _B) -> None:
             if occ is not None:
                 push = _enemy_base_dir(seat, nxt)
                 if push is not None and _occupant(b.s, push) is None and push != BOARD["base"][seat]:
-                    b.ev("pushed", seat=seat, piece=occ["id"], frm=nxt, to=push, by=p["id"])
+                    b.ev("pushed", {"seat": seat, "piece": occ["id"], "frm": nxt, "to": push, "by": p["id"]})
                 else:
-                    b.ev("captured", seat=seat, piece=occ["id"], at=nxt, by=p["id"], pushed=True)
-            b.ev("moved", seat=seat, piece=p["id"], frm=p["at"], to=nxt, path=[p["at"], nxt], direction="forward", bulldozer=True)
+                    b.ev("captured", {"seat": seat, "piece": occ["id"], "at": nxt, "by": p["id"], "pushed": True})
+            b.ev("moved", {"seat": seat, "piece": p["id"], "frm": p["at"], "to": nxt, "path": [p["at"], nxt], "direction": "forward", "bulldozer": True})
             if nxt == BOARD["base"][1 - seat]:
-                b.ev("went_out", seat=seat, piece=p["id"])
+                b.ev("went_out", {"seat": seat, "piece": p["id"]})
                 _maybe_final(b, seat)
             if _check_end(b):
                 return
@@ -1168,8 +1177,8 @@ def _end_turn(b: _B) -> None:
     for tnode, owner, target in _TURRET_SHOTS[seat]:
         victim = _occ_map(b.s).get(target)
         if victim is not None and pseat(victim) == seat:
-            b.ev("turret_fired", seat=owner, turret=tnode, target=target, piece=victim)
-            b.ev("captured", seat=owner, piece=victim, at=target, by=tnode)
+            b.ev("turret_fired", {"seat": owner, "turret": tnode, "target": target, "piece": victim})
+            b.ev("captured", {"seat": owner, "piece": victim, "at": target, "by": tnode})
     if _check_end(b):
         return
     # 3. the turn tracker counts down a live bomb
@@ -1180,14 +1189,14 @@ def _end_turn(b: _B) -> None:
             if b.s["result"]:
                 return
         else:
-            b.ev("countdown", pos=cd["pos"] + 1, left=BOARD["tracker"] - cd["pos"] - 1)
+            b.ev("countdown", {"pos": cd["pos"] + 1, "left": BOARD["tracker"] - cd["pos"] - 1})
     # 4. the turn limit
     number = b.s["turn"]["number"]
     if number >= _opts(b.s)["turn_limit"]:
-        b.ev("game_over", winners=[], reason=f"the turn limit of {number} turns was reached")
+        b.ev("game_over", {"winners": [], "reason": f"the turn limit of {number} turns was reached"})
         return
     nxt = seat if b.s["turn"]["extra"] else 1 - seat
-    b.ev("turn", seat=nxt, number=number + 1, extra=nxt == seat)
+    b.ev("turn", {"seat": nxt, "number": number + 1, "extra": nxt == seat})
 
 
 def _check_end(b: _B) -> bool:
@@ -1202,7 +1211,7 @@ def _check_end(b: _B) -> bool:
         return False  # the common case, decided without building the texts below
     for seat in (0, 1):
         if out[seat] >= PIECES["pawns"]:
-            b.ev("game_over", winners=[seat], reason=f"{seat_ref(seat)} got all their pawns to the enemy base")
+            b.ev("game_over", {"winners": [seat], "reason": f"{seat_ref(seat)} got all their pawns to the enemy base"})
             return True
     for seat in (0, 1):
         if king_lost[seat]:
@@ -1215,7 +1224,7 @@ def _check_end(b: _B) -> bool:
     if not losers:
         return False
     winners = [x for x in (0, 1) if x not in losers]
-    b.ev("game_over", winners=winners, reason="; ".join(reasons))
+    b.ev("game_over", {"winners": winners, "reason": "; ".join(reasons)})
     return True
 
 
