@@ -439,12 +439,19 @@ class _Facts:
         guard, or an enemy Wall."""
         found = self._blockers[seat]
         if found is None:
-            mine, guards, occ = PREFIX[seat], _ENEMY_GUARDS[seat], self.occ
+            mine: str = PREFIX[seat]
+            guards: frozenset[str] = _ENEMY_GUARDS[seat]
+            occ = self.occ
+            hits: list[str] = []
             if self.walls:
-                found = frozenset(node for node, pid in occ.items()
-                                  if pid[0] != mine and (node in guards or pid[1] == "w")) or _NOTHING  # "w": a Wall
+                for node, pid in occ.items():
+                    if pid[0] != mine and (node in guards or pid[1] == "w"):  # "w": a Wall
+                        hits.append(node)
             else:
-                found = frozenset(g for g in guards if occ.get(g, mine)[0] != mine) or _NOTHING
+                for g in guards:
+                    if occ.get(g, mine)[0] != mine:
+                        hits.append(g)
+            found = frozenset(hits) if hits else _NOTHING
             self._blockers[seat] = found
         return found
 
@@ -631,18 +638,30 @@ def _move_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     return out
 
 
-@functools.lru_cache(maxsize=4096)
-def _move_texts(pid, dest):
+# (piece, node) -> texts or item, made once (a few thousand pairs at most): plain dicts, which a
+# compiled module reads without a call through functools.lru_cache
+_MOVE_TEXTS: Final[dict[tuple[str, str], tuple[str, str]]] = {}
+_PLAIN_MOVES: Final[dict[tuple[str, str], dict[str, Any]]] = {}
+
+
+def _move_texts(pid: str, dest: str) -> tuple[str, str]:
     """The notation and label of moving a piece to a node (the same texts every time)."""
-    return f"move {pid} {dest}", f"Move {_pname(_mk(pid, 'spawn'))} to {_nname(dest)}"
+    key = (pid, dest)
+    found = _MOVE_TEXTS.get(key)
+    if found is None:
+        found = _MOVE_TEXTS[key] = (f"move {pid} {dest}", f"Move {_pname(_mk(pid, 'spawn'))} to {_nname(dest)}")
+    return found
 
 
-@functools.lru_cache(maxsize=8192)
-def _plain_move(pid, dest):
+def _plain_move(pid: str, dest: str) -> dict[str, Any]:
     """The item of a move to an empty node: the same every time, so one shared item (lists of
     legal actions are read-only; ``legal_actions`` hands out copies)."""
-    base, label = _move_texts(pid, dest)
-    return _item(base, label, {"type": "move", "piece": pid, "to": dest})
+    key = (pid, dest)
+    found = _PLAIN_MOVES.get(key)
+    if found is None:
+        base, label = _move_texts(pid, dest)
+        found = _PLAIN_MOVES[key] = _item(base, label, {"type": "move", "piece": pid, "to": dest})
+    return found
 
 
 def _item(notation: str, label: str, action: dict[str, Any]) -> dict[str, Any]:
