@@ -863,9 +863,9 @@ def setup(n, options, rng):
 
 # --------------------------------------------------------------------------- evolve
 
-def evolve(state, e):
+def evolve(state, e: dict[str, Any]):
     t = e.get("type")
-    d = e.get("data", {})
+    d: dict[str, Any] = e.get("data", {})  # events are {"type": str, "data": dict} (games.engine.event)
     if t == "setup":
         state = {
             "options": d["options"], "pos": encode_positions({p["id"]: (p["at"] if p["zone"] == "board" else p["zone"]) for p in d["pieces"]}), "points": list(d["points"]),
