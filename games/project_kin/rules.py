@@ -11,7 +11,7 @@ import functools
 import json
 import os
 from collections import deque
-from typing import Any
+from typing import Any, Final
 
 from games.engine import IllegalAction, event, fill_seats, seat_ref
 
@@ -21,7 +21,7 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 2
 
 SEAT_NAMES = ["Red", "Blue"]
-PREFIX = ["r", "b"]
+PREFIX: Final = ["r", "b"]
 SPECIALS = ["wall", "sage", "bulldozer"]
 NODE_KINDS = {"base", "guard", "track", "loop", "turret", "retake", "ambush", "bomb", "objective"}
 
@@ -241,8 +241,8 @@ def load_pieces(path):
     return raw
 
 
-BOARD = load_board(os.path.join(HERE, "data", "board.json"))
-PIECES = load_pieces(os.path.join(HERE, "data", "pieces.json"))
+BOARD: Final[dict[str, Any]] = load_board(os.path.join(HERE, "data", "board.json"))
+PIECES: Final[dict[str, Any]] = load_pieces(os.path.join(HERE, "data", "pieces.json"))
 
 
 # --------------------------------------------------------------------------- helpers
@@ -261,16 +261,16 @@ def _tkc(state):
     return state["options"]["variant"] == "to_kingdom_come"
 
 
-ZONES = ("spawn", "out", "final", "extra")
-_TYPES = {"F": "final", "K": "king", "x": "normal", "w": "wall", "s": "sage", "d": "bulldozer"}
+ZONES: Final = ("spawn", "out", "final", "extra")
+_TYPES: Final = {"F": "final", "K": "king", "x": "normal", "w": "wall", "s": "sage", "d": "bulldozer"}
 
 
-def ptype(pid):
+def ptype(pid: str) -> str:
     c = pid[1]
     return "normal" if c.isdigit() else _TYPES[c]
 
 
-def pseat(pid):
+def pseat(pid: str) -> int:
     return 0 if pid[0] == "r" else 1
 
 
@@ -281,19 +281,27 @@ def _mk_cached(pid, loc):
             ("at", loc if board else None))
 
 
-def _mk(pid, loc):
-    return dict(_mk_cached(pid, loc))
+# the piece dicts of _mk_cached, made once: copying a dict is quicker than building one from pairs
+_MK: Final[dict[tuple[str, str], dict[str, Any]]] = {}
 
 
-_POS_CACHE: dict = {}
+def _mk(pid: str, loc: str) -> dict[str, Any]:
+    key = (pid, loc)
+    found = _MK.get(key)
+    if found is None:
+        found = _MK[key] = dict(_mk_cached(pid, loc))
+    return dict(found)
 
 
-def positions(state):
+_POS_CACHE: Final[dict[str, dict[str, str]]] = {}
+
+
+def positions(state: dict[str, Any]) -> dict[str, str]:
     """Where every piece is: {piece id: node id or zone}. Read-only (shared, cached).
 
     The state keeps this as one text ("r1:RB r2:spawn ...") so that copying a state is cheap.
     """
-    text = state["pos"]
+    text: str = state["pos"]
     found = _POS_CACHE.get(text)
     if found is None:
         found = dict(item.split(":", 1) for item in text.split())
@@ -307,21 +315,21 @@ def encode_positions(pos):
 
 # what is read of a position text (and the legal actions) is read again within a turn or two:
 # a few hundred entries are plenty, and keep the memory they hold small
-_RECENT = 256
+_RECENT: Final = 256
 
 
-def _remember(cache, key, value, size=4096):
+def _remember(cache: dict[Any, Any], key: Any, value: Any, size: int = 4096) -> None:
     if len(cache) > size:
         cache.clear()
     cache[key] = value
 
 
-def _setpos(state, moves):
+def _setpos(state: dict[str, Any], moves: dict[str, str]) -> None:
     """Moves pieces: ``moves`` is {piece id: node id or zone}."""
     old = positions(state)
     pos = dict(old)
     pos.update(moves)
-    text = state["pos"]
+    text: str = state["pos"]
     new = (_edited(text, moves) if len(pos) == len(old) else None) or encode_positions(pos)
     if new not in _POS_CACHE:  # the new text's positions, known without parsing it
         _remember(_POS_CACHE, new, pos, _RECENT)
@@ -359,9 +367,9 @@ def _zone(state, seat, zone):
     return [_mk(pid, loc) for pid, loc in positions(state).items() if loc == zone and pseat(pid) == seat]
 
 
-_NOTHING: frozenset = frozenset()
+_NOTHING: Final[frozenset[str]] = frozenset()
 # per seat, the guard nodes of the other side
-_ENEMY_GUARDS = [frozenset(n for n, nd in BOARD["nodes"].items() if nd["kind"] == "guard" and nd["seat"] != seat)
+_ENEMY_GUARDS: Final = [frozenset(n for n, nd in BOARD["nodes"].items() if nd["kind"] == "guard" and nd["seat"] != seat)
                  for seat in (0, 1)]
 
 
@@ -376,11 +384,21 @@ class _Facts:
 
     __slots__ = ("census", "occ", "on_board", "walls", "_blockers")
 
-    def __init__(self, pos=None):
+    census: tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]]
+    occ: dict[str, str]
+    on_board: tuple[list[str], list[str]]
+    walls: bool
+    _blockers: list[frozenset[str] | None]
+
+    def __init__(self, pos: dict[str, str] | None = None) -> None:
         if pos is None:  # moved() fills the fields itself (a compiled class has no object.__new__)
             return
-        out, board, king_lost = [0, 0], [0, 0], [False, False]
-        occ, on_board, walls = {}, ([], []), False
+        out: list[int] = [0, 0]
+        board: list[int] = [0, 0]
+        king_lost: list[bool] = [False, False]
+        occ: dict[str, str] = {}
+        on_board: tuple[list[str], list[str]] = ([], [])
+        walls = False
         for pid, loc in pos.items():
             seat = 0 if pid[0] == "r" else 1
             if loc == "out":
@@ -401,40 +419,48 @@ class _Facts:
         self.walls = walls  # a Wall on the board
         self._blockers = [None, None]
 
-    def moved(self, pid, frm, to):
+    def moved(self, pid: str, frm: str | None, to: str) -> _Facts | None:
         """These facts once ``pid`` has moved from board node ``frm`` to a free board node ``to``,
         without a scan; None for any other change (then the new text is scanned)."""
         occ, board = self.occ, self.census[1]
-        if frm in ZONES or to in ZONES or occ.get(frm) != pid or to in occ or len(occ) != board[0] + board[1]:
+        if frm is None or frm in ZONES or to in ZONES or occ.get(frm) != pid or to in occ or len(occ) != board[0] + board[1]:
             return None  # not such a move, or two pieces share a node
         new = _Facts()
         new.census, new.on_board, new.walls = self.census, self.on_board, self.walls  # the same pieces on the board
-        new.occ = dict(occ)
-        del new.occ[frm]
-        new.occ[to] = pid
+        nocc = dict(occ)
+        del nocc[frm]
+        nocc[to] = pid
+        new.occ = nocc
         new._blockers = [None, None]
         return new
 
-    def blockers(self, seat):
+    def blockers(self, seat: int) -> frozenset[str]:
         """The nodes a piece of ``seat`` may not move past: an enemy piece on the other side's
         guard, or an enemy Wall."""
         found = self._blockers[seat]
         if found is None:
-            mine, guards, occ = PREFIX[seat], _ENEMY_GUARDS[seat], self.occ
+            mine: str = PREFIX[seat]
+            guards: frozenset[str] = _ENEMY_GUARDS[seat]
+            occ = self.occ
+            hits: list[str] = []
             if self.walls:
-                found = frozenset(node for node, pid in occ.items()
-                                  if pid[0] != mine and (node in guards or pid[1] == "w")) or _NOTHING  # "w": a Wall
+                for node, pid in occ.items():
+                    if pid[0] != mine and (node in guards or pid[1] == "w"):  # "w": a Wall
+                        hits.append(node)
             else:
-                found = frozenset(g for g in guards if occ.get(g, mine)[0] != mine) or _NOTHING
+                for g in guards:
+                    if occ.get(g, mine)[0] != mine:
+                        hits.append(g)
+            found = frozenset(hits) if hits else _NOTHING
             self._blockers[seat] = found
         return found
 
 
-_FACTS: dict = {}
+_FACTS: Final[dict[str, _Facts]] = {}
 
 
-def _facts(state):
-    text = state["pos"]
+def _facts(state: dict[str, Any]) -> _Facts:
+    text: str = state["pos"]
     found = _FACTS.get(text)
     if found is None:
         found = _Facts(positions(state))
@@ -442,7 +468,7 @@ def _facts(state):
     return found
 
 
-def _census(state):
+def _census(state: dict[str, Any]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]]:
     return _facts(state).census
 
 
@@ -454,7 +480,7 @@ def _is_special(p):
     return p["type"] in ("king", "wall", "sage", "bulldozer")
 
 
-def _active_limit_reached(state, seat):
+def _active_limit_reached(state: dict[str, Any], seat: int) -> bool:
     """Two enemy pieces out: this seat may only have three active pieces."""
     out, board, _king_lost = _census(state)
     return out[1 - seat] >= 2 and board[seat] >= 3
@@ -467,7 +493,7 @@ def turns_left(state):
     return BOARD["tracker"] - cd["pos"]
 
 
-def _edited(text, moves):
+def _edited(text: str, moves: dict[str, str]) -> str | None:
     """``text`` with the locations of the moved pieces replaced in place (what encoding the
     updated positions gives, without re-encoding every piece); None if a piece is not found."""
     text = " " + text
@@ -481,7 +507,7 @@ def _edited(text, moves):
     return text[1:]
 
 
-def _occ_map(state):
+def _occ_map(state: dict[str, Any]) -> dict[str, str]:
     return _facts(state).occ
 
 
@@ -489,7 +515,7 @@ def _blockers(state, seat):
     return _facts(state).blockers(seat)
 
 
-_DESTINATIONS: dict = {}
+_DESTINATIONS: Final[dict[tuple[int, str, int, bool, frozenset[str]], dict[str, tuple[str, list[str]]]]] = {}
 
 
 def _destinations(state, p, roll, blockers=None):
@@ -501,10 +527,11 @@ def _destinations(state, p, roll, blockers=None):
     return _reach(seat, p["id"], p["type"], p["at"], roll, state["bomb"]["carrier"], blockers)
 
 
-def _reach(seat, pid, typ, at, roll, carrier, blockers):
+def _reach(seat: int, pid: str, typ: str, at: str, roll: int, carrier: Any,
+           blockers: frozenset[str]) -> dict[str, tuple[str, list[str]]]:
     """``_destinations`` from the piece's parts (no piece dict), in node order."""
     steps = 1 if typ == "wall" else roll
-    back = roll == 1 or typ in ("final", "king") or carrier == pid  # who may move backward
+    back: bool = roll == 1 or typ in ("final", "king") or carrier == pid  # who may move backward
     key = (seat, at, steps, back, blockers)
     found = _DESTINATIONS.get(key)
     if found is None:
@@ -513,12 +540,13 @@ def _reach(seat, pid, typ, at, roll, carrier, blockers):
     return found
 
 
-def _walk(seat, start, steps, back, blockers):
-    enemy_base = BOARD["base"][1 - seat]
-    found = {}
+def _walk(seat: int, start: str, steps: int, back: bool,
+          blockers: frozenset[str]) -> dict[str, tuple[str, list[str]]]:
+    enemy_base: str = BOARD["base"][1 - seat]
+    found: dict[str, tuple[str, list[str]]] = {}
     for d in ("forward", "backward") if back else ("forward",):
-        adj = BOARD["fwd"][seat] if d == "forward" else BOARD["back"][seat]
-        stack = [(start, steps, [start])]
+        adj: dict[str, list[tuple[str, str]]] = BOARD["fwd"][seat] if d == "forward" else BOARD["back"][seat]
+        stack: list[tuple[str, int, list[str]]] = [(start, steps, [start])]
         while stack:
             node, left, path = stack.pop()
             for nxt, kind in adj[node]:
@@ -549,12 +577,12 @@ def _enemy_base_dir(seat, node):
 
 # --------------------------------------------------------------------------- legal actions
 
-def _move_actions(state, seat):
+def _move_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     t = state["turn"]
     roll, only = t["roll"], t.get("piece")
     pos = positions(state)
     facts = _facts(state)
-    out = []
+    out: list[dict[str, Any]] = []
     occmap = facts.occ
     blockers = facts.blockers(seat)
     carrier = state["bomb"]["carrier"]
@@ -565,7 +593,7 @@ def _move_actions(state, seat):
         typ = ptype(pid)
         if typ == "bulldozer":
             continue
-        at = pos[pid]
+        at: str = pos[pid]
         p = None  # the piece's dict, made only when a move needs more than its plain item
         for dest in _reach(seat, pid, typ, at, roll, carrier, blockers):
             opid = occmap.get(dest)
@@ -610,34 +638,46 @@ def _move_actions(state, seat):
     return out
 
 
-@functools.lru_cache(maxsize=4096)
-def _move_texts(pid, dest):
+# (piece, node) -> texts or item, made once (a few thousand pairs at most): plain dicts, which a
+# compiled module reads without a call through functools.lru_cache
+_MOVE_TEXTS: Final[dict[tuple[str, str], tuple[str, str]]] = {}
+_PLAIN_MOVES: Final[dict[tuple[str, str], dict[str, Any]]] = {}
+
+
+def _move_texts(pid: str, dest: str) -> tuple[str, str]:
     """The notation and label of moving a piece to a node (the same texts every time)."""
-    return f"move {pid} {dest}", f"Move {_pname(_mk(pid, 'spawn'))} to {_nname(dest)}"
+    key = (pid, dest)
+    found = _MOVE_TEXTS.get(key)
+    if found is None:
+        found = _MOVE_TEXTS[key] = (f"move {pid} {dest}", f"Move {_pname(_mk(pid, 'spawn'))} to {_nname(dest)}")
+    return found
 
 
-@functools.lru_cache(maxsize=8192)
-def _plain_move(pid, dest):
+def _plain_move(pid: str, dest: str) -> dict[str, Any]:
     """The item of a move to an empty node: the same every time, so one shared item (lists of
     legal actions are read-only; ``legal_actions`` hands out copies)."""
-    base, label = _move_texts(pid, dest)
-    return _item(base, label, {"type": "move", "piece": pid, "to": dest})
+    key = (pid, dest)
+    found = _PLAIN_MOVES.get(key)
+    if found is None:
+        base, label = _move_texts(pid, dest)
+        found = _PLAIN_MOVES[key] = _item(base, label, {"type": "move", "piece": pid, "to": dest})
+    return found
 
 
-def _item(notation, label, action):
+def _item(notation: str, label: str, action: dict[str, Any]) -> dict[str, Any]:
     return {"notation": notation, "label": label, "action": action}
 
 
-_ROLL = _item("roll", "Roll the d4 and move", {"type": "roll"})
+_ROLL: Final = _item("roll", "Roll the d4 and move", {"type": "roll"})
 # shared items, like every item of the cached lists of legal actions
-_SPAWN = {k: _item("spawn", "Spawn a piece on your base and move it", {"type": "spawn", "kind": k}) if k == "normal"
+_SPAWN: Final = {k: _item("spawn", "Spawn a piece on your base and move it", {"type": "spawn", "kind": k}) if k == "normal"
           else _item(f"spawn {k}", f"Spawn your {k} piece on your base" + ("" if k == "bulldozer" else " and move it"),
                      {"type": "spawn", "kind": k})
           for k in ("normal", "final", "king", *SPECIALS)}
 
 
-def _start_actions(state, seat):
-    out = [_ROLL]
+def _start_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [_ROLL]
     base = BOARD["base"][seat]
     if base not in _occ_map(state) and not _active_limit_reached(state, seat):
         mine = PREFIX[seat]
@@ -710,17 +750,17 @@ def _chain(state, carrier):
     return sorted(found)
 
 
-_TYPE_ORDER = {k: i for i, k in enumerate(["normal", "final", "king", "wall", "sage", "bulldozer"])}
+_TYPE_ORDER: Final = {k: i for i, k in enumerate(["normal", "final", "king", "wall", "sage", "bulldozer"])}
 
 
 def _type_order(k):
     return _TYPE_ORDER[k]
 
 
-_LEGAL_CACHE: dict = {}
+_LEGAL_CACHE: Final[dict[Any, Any]] = {}
 
 
-def _copy_action(action):
+def _copy_action(action: dict[str, Any]) -> dict[str, Any]:
     a = dict(action)
     if "split" in a:
         a["split"] = list(a["split"])
@@ -737,7 +777,7 @@ def _legal(state, seat):
     return _legal_entry(state, seat)[0]
 
 
-_NO_LEGAL: tuple = ((), ())
+_NO_LEGAL: Final[tuple[Any, Any]] = ((), ())
 
 
 def _legal_entry(state, seat):
@@ -823,9 +863,9 @@ def setup(n, options, rng):
 
 # --------------------------------------------------------------------------- evolve
 
-def evolve(state, e):
+def evolve(state, e: dict[str, Any]):
     t = e.get("type")
-    d = e.get("data", {})
+    d: dict[str, Any] = e.get("data", {})  # events are {"type": str, "data": dict} (games.engine.event)
     if t == "setup":
         state = {
             "options": d["options"], "pos": encode_positions({p["id"]: (p["at"] if p["zone"] == "board" else p["zone"]) for p in d["pieces"]}), "points": list(d["points"]),
@@ -842,6 +882,8 @@ def evolve(state, e):
         return state
     bomb = state["bomb"]
     turn = state["turn"]
+    if not isinstance(t, str):
+        return state  # no event this engine knows: what the chain below does for it too
     if t == "rolled":
         state["turn"] = {**turn, "phase": "move", "roll": d["value"], "piece": d.get("piece")}
         state["last_roll"] = [d["seat"], d["value"]]
@@ -853,7 +895,7 @@ def evolve(state, e):
     elif t in ("captured", "eaten"):
         _setpos(state, {d["piece"]: "spawn"})
         if bomb["carrier"] == d["piece"]:
-            _set_bomb(state, carrier=None, countdown=None, fuse=False)
+            _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
         if t == "eaten":
             _add_points(state, d["seat"], d["points"])
     elif t == "pushed":
@@ -861,39 +903,39 @@ def evolve(state, e):
     elif t == "went_out":
         _setpos(state, {d["piece"]: "out"})
         if bomb["carrier"] == d["piece"]:
-            _set_bomb(state, carrier=None, countdown=None, fuse=False)
+            _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
     elif t == "final_piece":
         pos = positions(state)
         _setpos(state, {d["piece"]: pos[d["replaces"]], d["replaces"]: "final"})
         if bomb["carrier"] == d["replaces"]:
-            _set_bomb(state, carrier=d["piece"])
+            _set_bomb(state, {"carrier": d["piece"]})
     elif t == "bomb_picked":
-        _set_bomb(state, carrier=d["piece"], pickup=d["pickup"], fuse=bool(d.get("fuse")),
-                    countdown={"from": d["seat"], "pos": 0} if d.get("countdown") else None)
+        _set_bomb(state, {"carrier": d["piece"], "pickup": d["pickup"], "fuse": bool(d.get("fuse")),
+                    "countdown": {"from": d["seat"], "pos": 0} if d.get("countdown") else None})
     elif t == "bomb_stolen":
-        _set_bomb(state, carrier=d["piece"], pickup=d["pickup"], fuse=bool(d.get("fuse")),
-                    countdown={"from": d["seat"], "pos": 0})
+        _set_bomb(state, {"carrier": d["piece"], "pickup": d["pickup"], "fuse": bool(d.get("fuse")),
+                    "countdown": {"from": d["seat"], "pos": 0}})
     elif t == "bomb_taken":  # a Sage ate a friendly carrier and keeps the bomb
-        _set_bomb(state, carrier=d["piece"])
+        _set_bomb(state, {"carrier": d["piece"]})
     elif t == "bomb_reset":
-        _set_bomb(state, carrier=None, countdown=None, fuse=False)
+        _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
     elif t == "bomb_passed":
-        _set_bomb(state, carrier=d["to"])
+        _set_bomb(state, {"carrier": d["to"]})
     elif t == "countdown":
         if bomb["countdown"]:
-            _set_bomb(state, countdown={**bomb["countdown"], "pos": d["pos"]})
+            _set_bomb(state, {"countdown": {**bomb["countdown"], "pos": d["pos"]}})
     elif t == "detonated":
         _setpos(state, {pid: "spawn" for pid in d["killed"]})
-        _set_bomb(state, carrier=None, countdown=None, fuse=False)
+        _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
     elif t == "defused":
-        _set_bomb(state, countdown=None, fuse=False)
+        _set_bomb(state, {"countdown": None, "fuse": False})
         _add_points(state, d["seat"], -1)
     elif t == "special":
         _add_points(state, d["seat"], -1)
         pos = positions(state)
         _setpos(state, {d["piece"]: pos[d["over"]], d["over"]: "extra"})
         if bomb["carrier"] == d["over"]:
-            _set_bomb(state, carrier=d["piece"])
+            _set_bomb(state, {"carrier": d["piece"]})
     elif t == "split":
         _add_points(state, d["seat"], -1)
         _setpos(state, {d["piece"]: d["at"]})
@@ -906,7 +948,7 @@ def evolve(state, e):
     return state
 
 
-def _set_bomb(state, **changes):
+def _set_bomb(state: Any, changes: dict[str, Any]) -> None:
     state["bomb"] = {**state["bomb"], **changes}  # replaced, not edited: see _clone
 
 
@@ -923,11 +965,15 @@ class _B:
 
     __slots__ = ("s", "events")
 
-    def __init__(self, state):
+    s: dict[str, Any]
+    events: list[dict[str, Any]]
+
+    def __init__(self, state: Any) -> None:
         self.s = _clone(state)
         self.events = []
 
-    def ev(self, type_, **data):
+    def ev(self, type_: str, data: dict[str, Any]) -> dict[str, Any]:
+        """Records and applies the event ``type_`` with ``data`` (a fresh dict, kept as it is)."""
         e = {"type": type_, "data": data}  # games.engine.event, without a second call
         self.events.append(e)
         self.s = evolve(self.s, e)
@@ -945,7 +991,7 @@ def decide_state(state, seat, action, rng):
     return b.events, b.s
 
 
-def _decide(state, seat, action, rng):
+def _decide(state: Any, seat: Any, action: Any, rng: Any) -> _B:
     """The command's builder: its events, and its working copy of the state after them."""
     if not state:
         raise IllegalAction("The game has not started.")
@@ -953,7 +999,7 @@ def _decide(state, seat, action, rng):
         raise IllegalAction("That is not an action this game understands.")
     if state.get("result"):
         raise IllegalAction("The game is over.")
-    typ = action["type"]
+    typ: str = action["type"]
     if seat is None:
         if typ != "detonate":
             raise IllegalAction("Only the bomb fuse acts for the system.")
@@ -964,15 +1010,15 @@ def _decide(state, seat, action, rng):
         b = _B(state)
         _detonate(b, "fuse")
         if not b.s["result"] and b.s["turn"]["phase"] == "move" and not _move_actions(b.s, b.s["turn"]["seat"]):
-            b.ev("no_move", seat=b.s["turn"]["seat"], value=b.s["turn"]["roll"])
+            b.ev("no_move", {"seat": b.s["turn"]["seat"], "value": b.s["turn"]["roll"]})
             _end_turn(b)
         return b
     if seat not in (0, 1):
         raise IllegalAction("There is no such seat in this game.")
     if typ == "resign":
         b = _B(state)
-        b.ev("resigned", seat=seat)
-        b.ev("game_over", winners=[1 - seat], reason=f"{seat_ref(seat)} resigned")
+        b.ev("resigned", {"seat": seat})
+        b.ev("game_over", {"winners": [1 - seat], "reason": f"{seat_ref(seat)} resigned"})
         return b
     if typ == "detonate":
         raise IllegalAction("Only the fuse can set off the bomb.")
@@ -986,66 +1032,66 @@ def _decide(state, seat, action, rng):
         raise IllegalAction("That move is not allowed now.")
     b = _B(state)
     if typ == "roll":
-        b.ev("rolled", seat=seat, value=rng.randint(1, 4))
+        b.ev("rolled", {"seat": seat, "value": rng.randint(1, 4)})
         _after_roll(b, seat)
     elif typ == "spawn":
         kind, mine = action["kind"], PREFIX[seat]
         pid = min(pid for pid, loc in positions(b.s).items() if loc == "spawn" and pid[0] == mine and ptype(pid) == kind)
-        b.ev("spawned", seat=seat, piece=pid, at=BOARD["base"][seat])
+        b.ev("spawned", {"seat": seat, "piece": pid, "at": BOARD["base"][seat]})
         if kind == "bulldozer":
             _end_turn(b)
         else:
-            b.ev("rolled", seat=seat, value=rng.randint(1, 4), piece=pid)
+            b.ev("rolled", {"seat": seat, "value": rng.randint(1, 4), "piece": pid})
             _after_roll(b, seat)
     elif typ == "move":
         _do_move(b, seat, action)
         if not b.s["result"]:
             _end_turn(b)
     elif typ == "stay":
-        b.ev("stayed", seat=seat, piece=action["piece"], at=_piece(b.s, action["piece"])["at"])
+        b.ev("stayed", {"seat": seat, "piece": action["piece"], "at": _piece(b.s, action["piece"])["at"]})
         _end_turn(b)
     elif typ == "pass":
-        b.ev("bomb_passed", seat=seat, frm=b.s["bomb"]["carrier"], to=action["to"])
+        b.ev("bomb_passed", {"seat": seat, "frm": b.s["bomb"]["carrier"], "to": action["to"]})
         _end_turn(b)
     elif typ == "deliver":
-        b.ev("delivered", seat=seat, piece=b.s["bomb"]["carrier"])
-        b.ev("game_over", winners=[seat], reason=f"{seat_ref(seat)} delivered the bomb from the objective point")
+        b.ev("delivered", {"seat": seat, "piece": b.s["bomb"]["carrier"]})
+        b.ev("game_over", {"winners": [seat], "reason": f"{seat_ref(seat)} delivered the bomb from the objective point"})
     elif typ == "special":
         king = next(p for p in _on_board(b.s, seat) if p["type"] == "king")
         new = sorted((q for q in _zone(b.s, seat, "extra") if q["type"] == action["make"]), key=lambda q: q["id"])[0]
         frm = king["at"]
-        b.ev("special", seat=seat, over=action["over"], piece=new["id"], make=action["make"])
-        b.ev("moved", seat=seat, piece=king["id"], frm=frm, to=action["to"], path=[frm, _piece(b.s, new["id"])["at"], action["to"]])
+        b.ev("special", {"seat": seat, "over": action["over"], "piece": new["id"], "make": action["make"]})
+        b.ev("moved", {"seat": seat, "piece": king["id"], "frm": frm, "to": action["to"], "path": [frm, _piece(b.s, new["id"])["at"], action["to"]]})
         _land_effects(b, seat, king["id"], action["to"])
         if not _check_end(b):
             _end_turn(b)
     elif typ == "defuse":
-        b.ev("defused", seat=seat, piece=action["carrier"])
+        b.ev("defused", {"seat": seat, "piece": action["carrier"]})
         _end_turn(b)
     return b
 
 
-def _after_roll(b, seat):
+def _after_roll(b: _B, seat: int) -> None:
     if not _legal(b.s, seat):
-        b.ev("no_move", seat=seat, value=b.s["turn"]["roll"])
+        b.ev("no_move", {"seat": seat, "value": b.s["turn"]["roll"]})
         _end_turn(b)
 
 
-def _do_move(b, seat, action):
+def _do_move(b: _B, seat: int, action: dict[str, Any]) -> None:
     p = _piece(b.s, action["piece"])
     dest = action["to"]
     d, path = _destinations(b.s, p, b.s["turn"]["roll"])[dest]
     occ = _occupant(b.s, dest)
-    b.ev("moved", seat=seat, piece=p["id"], frm=p["at"], to=dest, path=list(path), direction=d)
+    b.ev("moved", {"seat": seat, "piece": p["id"], "frm": p["at"], "to": dest, "path": list(path), "direction": d})
     if action.get("split"):
         f, back = action["split"]
         new = sorted((q for q in _zone(b.s, seat, "extra") if q["type"] == "normal"), key=lambda q: q["id"])[0]
-        b.ev("split", seat=seat, piece=new["id"], at=back, king=occ["id"])
+        b.ev("split", {"seat": seat, "piece": new["id"], "at": back, "king": occ["id"]})
         focc = _occupant(b.s, f)
-        b.ev("moved", seat=seat, piece=p["id"], frm=dest, to=f, path=[dest, f], direction="forward")
+        b.ev("moved", {"seat": seat, "piece": p["id"], "frm": dest, "to": f, "path": [dest, f], "direction": "forward"})
         took_carrier = focc is not None and b.s["bomb"]["carrier"] == focc["id"]
         if focc is not None:
-            b.ev("captured", seat=seat, piece=focc["id"], at=f, by=p["id"])
+            b.ev("captured", {"seat": seat, "piece": focc["id"], "at": f, "by": p["id"]})
         _land_effects(b, seat, p["id"], f, pickup=not took_carrier)  # that bomb resets, it is not taken
         _check_end(b)
         return
@@ -1054,17 +1100,17 @@ def _do_move(b, seat, action):
         if occ["seat"] == seat:  # a Sage eats a friendly piece
             pts = PIECES["sage_points"]["special" if _is_special(occ) else occ["type"]]
             if was_carrier:  # taken over first, so the countdown and the fuse keep running
-                b.ev("bomb_taken", seat=seat, piece=p["id"])
-            b.ev("eaten", seat=seat, piece=occ["id"], at=dest, by=p["id"], points=pts)
+                b.ev("bomb_taken", {"seat": seat, "piece": p["id"]})
+            b.ev("eaten", {"seat": seat, "piece": occ["id"], "at": dest, "by": p["id"], "points": pts})
         else:
-            b.ev("captured", seat=seat, piece=occ["id"], at=dest, by=p["id"])
+            b.ev("captured", {"seat": seat, "piece": occ["id"], "at": dest, "by": p["id"]})
             if was_carrier:
                 if action.get("bomb") == "steal":
                     pid = b.s["bomb"]["pickup"] + 1
-                    b.ev("bomb_stolen", seat=seat, piece=p["id"], pickup=pid,
-                         fuse=bool(_opts(b.s)["fuse_seconds"]), turns=BOARD["tracker"])
+                    b.ev("bomb_stolen", {"seat": seat, "piece": p["id"], "pickup": pid,
+                         "fuse": bool(_opts(b.s)["fuse_seconds"]), "turns": BOARD["tracker"]})
                 else:
-                    b.ev("bomb_reset", seat=seat, reason="the carrier was taken")
+                    b.ev("bomb_reset", {"seat": seat, "reason": "the carrier was taken"})
                     # letting it reset is not taking it, even on the bomb space itself
                     _land_effects(b, seat, p["id"], dest, pickup=False)
                     _check_end(b)
@@ -1073,25 +1119,25 @@ def _do_move(b, seat, action):
     _check_end(b)
 
 
-def _land_effects(b, seat, pid, dest, pickup=True):
+def _land_effects(b: _B, seat: int, pid: str, dest: str, pickup: bool = True) -> None:
     s = b.s
     if dest == BOARD["base"][1 - seat]:
         carrier = s["bomb"]["carrier"] == pid
-        b.ev("went_out", seat=seat, piece=pid)
+        b.ev("went_out", {"seat": seat, "piece": pid})
         if carrier:
-            b.ev("bomb_reset", seat=seat, reason="the carrier left the board")
+            b.ev("bomb_reset", {"seat": seat, "reason": "the carrier left the board"})
         _maybe_final(b, seat)
         return
     if pickup and dest == BOARD["bomb"] and s["bomb"]["carrier"] is None:
         pid_ = s["bomb"]["pickup"] + 1
         demo = _opts(s)["mode"] == "demolition"
-        b.ev("bomb_picked", seat=seat, piece=pid, pickup=pid_, fuse=bool(_opts(s)["fuse_seconds"]),
-             countdown=demo, turns=BOARD["tracker"] if demo else None)
+        b.ev("bomb_picked", {"seat": seat, "piece": pid, "pickup": pid_, "fuse": bool(_opts(s)["fuse_seconds"]),
+             "countdown": demo, "turns": BOARD["tracker"] if demo else None})
     if dest in BOARD["retake"]:
-        b.ev("retake", seat=seat, piece=pid, at=dest)
+        b.ev("retake", {"seat": seat, "piece": pid, "at": dest})
 
 
-def _maybe_final(b, seat):
+def _maybe_final(b: _B, seat: int) -> None:
     s = b.s
     if _out_count(s, seat) != 3:
         return
@@ -1102,24 +1148,24 @@ def _maybe_final(b, seat):
                      key=lambda q: q["id"])
     normals = normals or sorted((p for p in _on_board(s, seat) if p["type"] == "normal"), key=lambda q: q["id"])
     if normals:
-        b.ev("final_piece", seat=seat, piece=final["id"], replaces=normals[0]["id"])
+        b.ev("final_piece", {"seat": seat, "piece": final["id"], "replaces": normals[0]["id"]})
 
 
-def _detonate(b, cause):
+def _detonate(b: _B, cause: str) -> None:
     s = b.s
     carrier = _piece(s, s["bomb"]["carrier"])
     at = carrier["at"]
     killed = [carrier["id"]] + [occ["id"] for n in BOARD["adjacent"][at] if (occ := _occupant(s, n)) is not None]
-    b.ev("detonated", at=at, carrier=carrier["id"], killed=killed, cause=cause, pickup=s["bomb"]["pickup"])
+    b.ev("detonated", {"at": at, "carrier": carrier["id"], "killed": killed, "cause": cause, "pickup": s["bomb"]["pickup"]})
     _check_end(b)
 
 
 # per seat, (turret, its owner, target) of the other side's turrets, in board order
-_TURRET_SHOTS = [[(tnode, BOARD["turret_seat"][tnode], target) for tnode, targets in BOARD["turrets"].items()
+_TURRET_SHOTS: Final = [[(tnode, BOARD["turret_seat"][tnode], target) for tnode, targets in BOARD["turrets"].items()
                   if BOARD["turret_seat"][tnode] != seat for target in targets] for seat in (0, 1)]
 
 
-def _end_turn(b):
+def _end_turn(b: _B) -> None:
     s = b.s
     seat = s["turn"]["seat"]
     # 1. bulldozers move one space toward the enemy base
@@ -1137,12 +1183,12 @@ def _end_turn(b):
             if occ is not None:
                 push = _enemy_base_dir(seat, nxt)
                 if push is not None and _occupant(b.s, push) is None and push != BOARD["base"][seat]:
-                    b.ev("pushed", seat=seat, piece=occ["id"], frm=nxt, to=push, by=p["id"])
+                    b.ev("pushed", {"seat": seat, "piece": occ["id"], "frm": nxt, "to": push, "by": p["id"]})
                 else:
-                    b.ev("captured", seat=seat, piece=occ["id"], at=nxt, by=p["id"], pushed=True)
-            b.ev("moved", seat=seat, piece=p["id"], frm=p["at"], to=nxt, path=[p["at"], nxt], direction="forward", bulldozer=True)
+                    b.ev("captured", {"seat": seat, "piece": occ["id"], "at": nxt, "by": p["id"], "pushed": True})
+            b.ev("moved", {"seat": seat, "piece": p["id"], "frm": p["at"], "to": nxt, "path": [p["at"], nxt], "direction": "forward", "bulldozer": True})
             if nxt == BOARD["base"][1 - seat]:
-                b.ev("went_out", seat=seat, piece=p["id"])
+                b.ev("went_out", {"seat": seat, "piece": p["id"]})
                 _maybe_final(b, seat)
             if _check_end(b):
                 return
@@ -1150,8 +1196,8 @@ def _end_turn(b):
     for tnode, owner, target in _TURRET_SHOTS[seat]:
         victim = _occ_map(b.s).get(target)
         if victim is not None and pseat(victim) == seat:
-            b.ev("turret_fired", seat=owner, turret=tnode, target=target, piece=victim)
-            b.ev("captured", seat=owner, piece=victim, at=target, by=tnode)
+            b.ev("turret_fired", {"seat": owner, "turret": tnode, "target": target, "piece": victim})
+            b.ev("captured", {"seat": owner, "piece": victim, "at": target, "by": tnode})
     if _check_end(b):
         return
     # 3. the turn tracker counts down a live bomb
@@ -1162,17 +1208,17 @@ def _end_turn(b):
             if b.s["result"]:
                 return
         else:
-            b.ev("countdown", pos=cd["pos"] + 1, left=BOARD["tracker"] - cd["pos"] - 1)
+            b.ev("countdown", {"pos": cd["pos"] + 1, "left": BOARD["tracker"] - cd["pos"] - 1})
     # 4. the turn limit
     number = b.s["turn"]["number"]
     if number >= _opts(b.s)["turn_limit"]:
-        b.ev("game_over", winners=[], reason=f"the turn limit of {number} turns was reached")
+        b.ev("game_over", {"winners": [], "reason": f"the turn limit of {number} turns was reached"})
         return
     nxt = seat if b.s["turn"]["extra"] else 1 - seat
-    b.ev("turn", seat=nxt, number=number + 1, extra=nxt == seat)
+    b.ev("turn", {"seat": nxt, "number": number + 1, "extra": nxt == seat})
 
 
-def _check_end(b):
+def _check_end(b: _B) -> bool:
     s = b.s
     if s["result"]:
         return True
@@ -1184,7 +1230,7 @@ def _check_end(b):
         return False  # the common case, decided without building the texts below
     for seat in (0, 1):
         if out[seat] >= PIECES["pawns"]:
-            b.ev("game_over", winners=[seat], reason=f"{seat_ref(seat)} got all their pawns to the enemy base")
+            b.ev("game_over", {"winners": [seat], "reason": f"{seat_ref(seat)} got all their pawns to the enemy base"})
             return True
     for seat in (0, 1):
         if king_lost[seat]:
@@ -1197,7 +1243,7 @@ def _check_end(b):
     if not losers:
         return False
     winners = [x for x in (0, 1) if x not in losers]
-    b.ev("game_over", winners=winners, reason="; ".join(reasons))
+    b.ev("game_over", {"winners": winners, "reason": "; ".join(reasons)})
     return True
 
 
