@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.karenza import rules
 
 
-def random_bot(state, seat, rng):
+def random_bot(state: dict[str, Any], seat: Any, rng: Any) -> Any:
     legal = rules._actions(state, seat)
     return rng.choice(legal)
 

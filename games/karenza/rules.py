@@ -6,7 +6,9 @@ See games/karenza/RULES.md for every interpretation of the rulebook.
 from __future__ import annotations
 
 import json
+import json.encoder
 from pathlib import Path
+from typing import Any, Final
 
 from games.engine import IllegalAction, canonical, event, seat_ref
 
@@ -168,7 +170,7 @@ def load_decks(directory=DATA_DIR):
 
 
 DECKS = load_decks()
-CARDS = {code: card for deck in DECKS.values() for code, card in deck["cards"].items()}
+CARDS: Final[dict[Any, dict[str, Any]]] = {code: card for deck in DECKS.values() for code, card in deck["cards"].items()}
 CHARACTER_CHOICES = ["random"] + list(DECKS)
 
 OPTIONS_SCHEMA = {
@@ -236,18 +238,30 @@ def setup(n, options, rng):
 # --------------------------------------------------------------------------- evolve
 
 
-def _public_text(e):
+# canonical()'s text (sorted keys, compact separators, ASCII escapes) from the C encoder built
+# once, without json.JSONEncoder.encode's per-call Python set-up (no circular check: events are trees)
+_C_MAKE_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)
+_PUBLIC_ENCODER: Any = (None if _C_MAKE_ENCODER is None else _C_MAKE_ENCODER(
+    None, json.JSONEncoder().default, json.encoder.encode_basestring_ascii, None, ":", ",", True, False, True))
+
+
+def _public_text(e: dict[str, Any]) -> str:
     """The spectator's version of an event, as JSON text (no copy needed: it is serialised at once)."""
-    if e["type"] in ("drew", "deck"):
+    t = e["type"]
+    if t == "drew" or t == "deck":
         e = redact(e, None)
-    return canonical(e)
+    if _PUBLIC_ENCODER is None:
+        return canonical(e)
+    return "".join(_PUBLIC_ENCODER(e, 0))
 
 
-def evolve(state, e):
+def evolve(state: dict[str, Any], e: dict[str, Any]) -> dict[str, Any]:
     # the commonest events first (about: turn 37%, passed 13%, played 20%, sequence_ended 9%, drew 12%)
-    t, d = e["type"], e["data"]
+    t: str = e["type"]
+    d: dict[str, Any] = e["data"]
+    p: dict[str, Any]
     if t == "turn":
-        players = state["players"]
+        players: list[dict[str, Any]] = state["players"]
         prev = state["turn"]
         if prev is not None:
             players[prev]["current"] = {}
@@ -262,7 +276,7 @@ def evolve(state, e):
     elif t == "played":
         seat = d["seat"]
         p = state["players"][seat]
-        hand = p["hand"]
+        hand: list[Any] = p["hand"]
         hand.remove(d["card"])
         for a in d["addons"]:
             hand.remove(a)
@@ -294,7 +308,7 @@ def evolve(state, e):
     elif t == "drew":
         p = state["players"][d["seat"]]
         n = d["count"]
-        deck = p["deck"].split()
+        deck: list[str] = p["deck"].split()
         p["hand"].extend(deck[:n])
         p["deck"] = " ".join(deck[n:])
         if d["reason"] == "draw":
@@ -343,19 +357,20 @@ def evolve(state, e):
     elif t == "resigned":
         state["finished"] = {"reason": "resign", "winners": [1 - d["seat"]], "resigned": d["seat"]}
     # every event but deck and turn (returned above), stored as JSON text: cheap to copy, decoded by view()
-    state["recent"] = (state.get("recent", []) + [_public_text(e)])[-RECENT:]
+    recent: list[Any] = state.get("recent", [])
+    state["recent"] = (recent + [_public_text(e)])[-RECENT:]
     return state
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def deck_of(player):
+def deck_of(player: dict[str, Any]) -> list[str]:
     """A player's face-down deck, top card first (stored as one space-separated text: cheap to copy)."""
     return player["deck"].split()
 
 
-def discard_of(player):
+def discard_of(player: dict[str, Any]) -> list[str]:
     """A player's face-up discard pile, oldest first (stored like the deck)."""
     return player["discard"].split()
 
@@ -368,31 +383,37 @@ def other(seat):
     return 1 - seat
 
 
-def in_sequence(state):
+def in_sequence(state: dict[str, Any]) -> bool:
+    p0: dict[str, Any]
+    p1: dict[str, Any]
     p0, p1 = state["players"]
     return bool(p0["sequence"] or p1["sequence"])
 
 
-def under_attack(state, seat):
-    a = state["attack"]
+def under_attack(state: dict[str, Any], seat: Any) -> bool:
+    a: dict[str, Any] | None = state["attack"]
     return a is not None and a["by"] != seat
 
 
-def chain_end(player):
+def chain_end(player: dict[str, Any]) -> Any:
     """The corner the next technique must start from (None: any corner)."""
-    for entry in reversed(player["sequence"]):
-        if entry["end"] is not None:
-            return entry["end"]
+    seq: list[dict[str, Any]] = player["sequence"]
+    i = len(seq) - 1
+    while i >= 0:
+        end = seq[i]["end"]
+        if end is not None:
+            return end
+        i -= 1
     return None
 
 
-def card_power(state, seat, card, addons, role):
+def card_power(state: dict[str, Any], seat: Any, card: dict[str, Any], addons: Any, role: str) -> Any:
     """The power of a technique/ability as played: base, add-ons bottom-up, then turn modifiers."""
     power = card["power"]
-    opp = state["players"][other(seat)]
+    opp: dict[str, Any] = state["players"][other(seat)]
     for code in addons:
-        eff = CARDS[code]["effect"]
-        op = eff["op"]
+        eff: dict[str, Any] = CARDS[code]["effect"]
+        op: str = eff["op"]
         if op == "add":
             power += eff["value"]
         elif op == "multiply":
@@ -406,8 +427,8 @@ def card_power(state, seat, card, addons, role):
     return max(0, power)
 
 
-def _counts(hand):
-    counts = {}
+def _counts(hand: list[Any]) -> dict[Any, int]:
+    counts: dict[Any, int] = {}
     for code in hand:
         counts[code] = counts[code] + 1 if code in counts else 1
     return counts
@@ -471,18 +492,18 @@ def _label_play(verb, card, addons, power):
     return text
 
 
-def _plays(state, seat, role, full=True):
+def _plays(state: dict[str, Any], seat: Any, role: str, full: bool = True) -> list[Any]:
     """Legal attack/defend actions for ``seat``: items with notation and label, or (not ``full``)
     the bare actions."""
-    p = state["players"][seat]
+    p: dict[str, Any] = state["players"][seat]
     counts = _counts(p["hand"])
-    out = []
-    verb = "attack" if role == "attack" else "defend"
+    out: list[Any] = []
+    verb: str = "attack" if role == "attack" else "defend"
     min_defence = state["attack"]["min_defence"] if role == "defence" else None
     addon_piles = free_piles = None  # the same for every technique of the hand (add-ons are never techniques)
     end = chain_end(p)
     for code in sorted(counts.keys() & _PLAYABLE[role]):
-        card = CARDS[code]
+        card: dict[str, Any] = CARDS[code]
         if card["type"] == "technique":
             if addon_piles is None:
                 addon_piles = _addon_sequences(counts, role)
@@ -517,9 +538,9 @@ _PLAYABLE = {role: frozenset(c for c, card in CARDS.items() if card.get("functio
 _TRICK_CARDS = frozenset(c for c, card in CARDS.items() if card["type"] == "ability" and card["ability"] == "trick")
 
 
-def _tricks(state, seat):
-    p = state["players"][seat]
-    out = []
+def _tricks(state: dict[str, Any], seat: Any) -> list[Any]:
+    p: dict[str, Any] = state["players"][seat]
+    out: list[Any] = []
     for code in sorted(_TRICK_CARDS.intersection(p["hand"])):
         card = CARDS[code]
         op = card["effect"]["op"]
@@ -564,11 +585,11 @@ def legal_actions(state, seat):
     return out
 
 
-def _actions(state, seat):
+def _actions(state: dict[str, Any], seat: Any) -> list[Any]:
     """The actions of ``legal_actions`` but resign, in its order, without their texts (for the bots)."""
     if not state or state.get("finished") or seat is None or seat != state["turn"]:
         return []
-    p = state["players"][seat]
+    p: dict[str, Any] = state["players"][seat]
     if state["discard_pending"] == seat:
         return [{"type": "discard", "card": c} for c in sorted(set(p["hand"]))]
     if under_attack(state, seat):
