@@ -657,7 +657,7 @@ class Sim:
         self.rng = rng
         self.events = []
 
-    def emit(self, type_: str, **data: Any) -> dict[str, Any]:
+    def emit(self, type_: str, data: dict[str, Any]) -> dict[str, Any]:
         """Records an event and applies it. An event never shares a list or dict with the state
         (evolve keeps some of its data): callers pass fresh ones, copying the state's own."""
         e = {"type": type_, "data": data}
@@ -681,9 +681,9 @@ def setup(n, options, rng):
     disc = rng.choice(["black", "white"])
     first = rng.randbelow(n)
     sim = Sim({}, rng)
-    sim.emit("setup", n=n, options=opts, colors=colors, disc=disc,
-             line=BOARD["finish_line_start"], first=first, hands=hands, objectives=objs, pile=pile)
-    sim.emit("turn", seat=first)
+    sim.emit("setup", {"n": n, "options": opts, "colors": colors, "disc": disc,
+             "line": BOARD["finish_line_start"], "first": first, "hands": hands, "objectives": objs, "pile": pile})
+    sim.emit("turn", {"seat": first})
     run(sim)
     return sim.events
 
@@ -694,13 +694,13 @@ def draw(sim: Sim, seat: Any, why: str) -> None:
         return
     if not s["pile"]:
         if s["pile_round"] == 1 and s["discard"]:
-            sim.emit("reshuffle", pile=sim.rng.shuffled(cards_of(s["discard"])))
+            sim.emit("reshuffle", {"pile": sim.rng.shuffled(cards_of(s["discard"]))})
             s = sim.state
         else:
             end_race(sim, "pile")
             return
     card = s["pile"].partition(" ")[0]
-    sim.emit("draw", seat=seat, card=card, kept=len(s["hands"][seat]) < 5, why=why)
+    sim.emit("draw", {"seat": seat, "card": card, "kept": len(s["hands"][seat]) < 5, "why": why})
     s = sim.state
     if not s["pile"] and s["pile_round"] == 2:
         end_race(sim, "pile")
@@ -743,7 +743,7 @@ def award_hot(sim: Sim, legs: list[dict[str, Any]]) -> None:
         if seats:
             rank = sum(1 for p in s["hot_passed"][i] if not s["resigned"][p])
             pts = hot_points(rank, len(seats), len(players(s)))
-            sim.emit("hot", square=spot, seats=seats, points=[pts] * len(seats))
+            sim.emit("hot", {"square": spot, "seats": seats, "points": [pts] * len(seats)})
             s = sim.state
 
 
@@ -760,7 +760,7 @@ def do_move(sim: Sim, moves: list[tuple[Any, int]], why: str) -> None:
         legs.append({"seat": seat, "from": p, "to": max(0, p + delta)})
     if not legs:
         return
-    sim.emit("move", moves=legs, why=why)
+    sim.emit("move", {"moves": legs, "why": why})
     award_hot(sim, legs)
     if check_end(sim, "pawn"):
         return
@@ -778,7 +778,7 @@ def do_move(sim: Sim, moves: list[tuple[Any, int]], why: str) -> None:
                 pushes.append({"seat": leg["seat"], "from": leg["to"], "to": to})
                 final[leg["seat"]] = to
     if pushes:
-        sim.emit("move", moves=pushes, why="arrow")
+        sim.emit("move", {"moves": pushes, "why": "arrow"})
         award_hot(sim, pushes)
         if check_end(sim, "pawn"):
             return
@@ -792,7 +792,7 @@ def do_move(sim: Sim, moves: list[tuple[Any, int]], why: str) -> None:
 def move_line(sim: Sim, seat: Any, delta: int, why: str, stage: str | None = None) -> None:
     s = sim.state
     extra = {"stage": stage} if stage else {}
-    sim.emit("line", seat=seat, delta=delta, line=s["line"] + delta, why=why, **extra)
+    sim.emit("line", {"seat": seat, "delta": delta, "line": s["line"] + delta, "why": why, **extra})
     check_end(sim, "line")
 
 
@@ -839,9 +839,9 @@ def end_race(sim, why):
         totals[p] = s["points"][p] + objp[p] + cardp[p]
         final[p] = s["pos"][p] + totals[p]
         cards[p] = sum(1 for k in s["hands"][p] if not CARDS[k]["points"])
-    sim.emit("race_end", why=why, race_ranks=rank, objective_points=objp, card_points=cardp,
-             totals=totals, final=final, cards=cards, hands=fast_copy(s["hands"]),
-             objectives=list(s["objectives"]), line=s["line"])
+    sim.emit("race_end", {"why": why, "race_ranks": rank, "objective_points": objp, "card_points": cardp,
+             "totals": totals, "final": final, "cards": cards, "hands": fast_copy(s["hands"]),
+             "objectives": list(s["objectives"]), "line": s["line"]})
     s = sim.state
     top = max(final[p] for p in act)
     cands = [p for p in act if final[p] == top]
@@ -849,7 +849,7 @@ def end_race(sim, why):
     cands = [p for p in cands if cards[p] == best]
     voters = [p for p in act if p not in cands]
     if len(cands) > 1 and voters:
-        sim.emit("vote_open", kind="winner", why="tie", voters=voters, candidates=cands, next="over")
+        sim.emit("vote_open", {"kind": "winner", "why": "tie", "voters": voters, "candidates": cands, "next": "over"})
         return
     game_over(sim, cands, "race")
 
@@ -883,8 +883,8 @@ def game_over(sim, winners, why):
     else:
         summary = (f"{' and '.join(cols)} share the win on square "
                    f"{scores[winners[0]]}.")
-    sim.emit("game_over", winners=sorted(winners), ranks=ranks, scores=scores, summary=summary,
-             why=why)
+    sim.emit("game_over", {"winners": sorted(winners), "ranks": ranks, "scores": scores, "summary": summary,
+             "why": why})
 
 
 def next_turn(sim: Sim) -> None:
@@ -893,7 +893,7 @@ def next_turn(sim: Sim) -> None:
     for k in range(1, n + 1):
         seat = (s["active"] + k) % n
         if not s["resigned"][seat]:
-            sim.emit("turn", seat=seat)
+            sim.emit("turn", {"seat": seat})
             return
 
 
@@ -903,8 +903,8 @@ def reveal(sim):
     if v["kind"] == "line":
         black = sum(1 for b in v["ballots"] if b == "black")
         white = sum(1 for b in v["ballots"] if b == "white")
-        sim.emit("vote_reveal", kind="line", why=v["why"], ballots=list(v["ballots"]), black=black,
-                 white=white, delta=black - white, line=s["line"] + black - white)
+        sim.emit("vote_reveal", {"kind": "line", "why": v["why"], "ballots": list(v["ballots"]), "black": black,
+                 "white": white, "delta": black - white, "line": s["line"] + black - white})
         if black != white:
             check_end(sim, "line")
     else:
@@ -912,8 +912,8 @@ def reveal(sim):
         tally = [sum(1 for b in v["ballots"] if b == c) for c in cands]
         top = max(tally) if tally else 0
         winners = [c for c, t in zip(cands, tally) if t == top]
-        sim.emit("vote_reveal", kind="winner", why=v["why"], ballots=list(v["ballots"]),
-                 candidates=list(cands), tally=tally, winners=winners)
+        sim.emit("vote_reveal", {"kind": "winner", "why": v["why"], "ballots": list(v["ballots"]),
+                 "candidates": list(cands), "tally": tally, "winners": winners})
         if winners:
             game_over(sim, winners, "race")
         else:
@@ -946,29 +946,29 @@ def run(sim: Sim) -> None:
         a = s["active"]
         stage: str = s["stage"]
         if stage == "roll":
-            sim.emit("roll", seat=a, black=sim.rng.choice(FACES), white=sim.rng.choice(FACES))
+            sim.emit("roll", {"seat": a, "black": sim.rng.choice(FACES), "white": sim.rng.choice(FACES)})
         elif stage == "doubles":
-            sim.emit("vote_open", kind="line", why="doubles", voters=players(s), next="action")
+            sim.emit("vote_open", {"kind": "line", "why": "doubles", "voters": players(s), "next": "action"})
         elif stage == "action":
             v = s["value"]
-            sim.emit("act", seat=a, value=v)
+            sim.emit("act", {"seat": a, "value": v})
             if v <= 3:
                 do_move(sim, [(a, v)], "die")
             else:
                 draw(sim, a, "die")
         elif stage == "after_act":
             if s["value"] <= 3 and square(s["pos"][a])["hot_spot"]:
-                sim.emit("hot_stop", seat=a, square=s["pos"][a] % LENGTH)
+                sim.emit("hot_stop", {"seat": a, "square": s["pos"][a] % LENGTH})
             else:
-                sim.emit("cards", seat=a)
+                sim.emit("cards", {"seat": a})
         elif stage == "hot_vote":
             voters = [p for p in players(s) if square(s["pos"][p])["hot_spot"]]
             if len(voters) >= 2:
-                sim.emit("vote_open", kind="line", why="hot", voters=voters, next="to_cards")
+                sim.emit("vote_open", {"kind": "line", "why": "hot", "voters": voters, "next": "to_cards"})
             else:
-                sim.emit("cards", seat=a)
+                sim.emit("cards", {"seat": a})
         elif stage == "to_cards":
-            sim.emit("cards", seat=a)
+            sim.emit("cards", {"seat": a})
         elif stage == "cards":
             if s["uses"] >= 2:
                 next_turn(sim)
@@ -980,7 +980,7 @@ def run(sim: Sim) -> None:
             p = s["playing"]
             effects = CARDS[p["card"]]["effects"]
             if p["step"] >= len(effects):
-                sim.emit("done", seat=p["seat"], card=p["card"])
+                sim.emit("done", {"seat": p["seat"], "card": p["card"]})
                 continue
             if pending(s) is not None:
                 return
@@ -1001,18 +1001,18 @@ def auto_step(sim: Sim) -> None:
     do: str = eff["do"]
     base = {"seat": a, "card": card, "step": step}
     if do == "target":
-        sim.emit("effect", skipped=True, **base)  # no valid target left
+        sim.emit("effect", {"skipped": True, **base})  # no valid target left
     elif do == "move":
         ms = movers(s, eff)
         dirs = dict((m, d) for m, d in p["dirs"])
-        sim.emit("effect", **base)
+        sim.emit("effect", {**base})
         moves = []
         for m in ms:
             d = dirs.get(m, eff["dir"])
             moves.append((m, eff["steps"] if d == "forward" else -eff["steps"]))
         do_move(sim, moves, "card")
     elif do == "draw":
-        sim.emit("effect", **base)
+        sim.emit("effect", {**base})
         for m in movers(s, eff):
             draw(sim, m, "card")
             if sim.state["race_over"]:
@@ -1020,12 +1020,12 @@ def auto_step(sim: Sim) -> None:
     elif do == "give" and eff["what"] == "this":
         t = p["target"]
         if t is None or s["resigned"][t]:
-            sim.emit("effect", skipped=True, **base)
+            sim.emit("effect", {"skipped": True, **base})
         else:
-            sim.emit("effect", **base)
-            sim.emit("give", what="this", card=card, to=t, kept=len(s["hands"][t]) < 5, **{"from": a})
+            sim.emit("effect", {**base})
+            sim.emit("give", {"what": "this", "card": card, "to": t, "kept": len(s["hands"][t]) < 5, "from": a})
     else:
-        sim.emit("effect", skipped=True, **base)  # nothing to discard or give
+        sim.emit("effect", {"skipped": True, **base})  # nothing to discard or give
 
 
 # --------------------------------------------------------------------------------------------
@@ -1177,7 +1177,7 @@ def decide_state(state, seat, action, rng):
         raise IllegalAction("You have resigned from this game.")
     sim = Sim(s, rng)
     if action.get("type") == "resign" and len(action) == 1:  # action == {"type": "resign"}
-        sim.emit("resign", seat=seat)
+        sim.emit("resign", {"seat": seat})
         run(sim)
         return sim.events, sim.state
     timed_out = action == NO_MARKER and s["vote"] is not None and seat in s["vote"]["waiting"]
@@ -1188,21 +1188,21 @@ def decide_state(state, seat, action, rng):
     t = action["type"]
     st = sim.state
     if t == "vote":
-        sim.emit("vote", seat=seat, marker=action["marker"], **({"timeout": True} if timed_out else {}))
+        sim.emit("vote", {"seat": seat, "marker": action["marker"], **({"timeout": True} if timed_out else {})})
     elif t == "pass":
-        sim.emit("pass", seat=seat)
+        sim.emit("pass", {"seat": seat})
     elif t == "stop":
         k = next(k for k in st["hands"][seat] if CARDS[k]["stop"])
-        sim.emit("stop", seat=seat, card=k, cancelled=st["playing"]["card"], against=st["playing"]["seat"])
+        sim.emit("stop", {"seat": seat, "card": k, "cancelled": st["playing"]["card"], "against": st["playing"]["seat"]})
     elif t == "die":
-        sim.emit("die", seat=seat, color=action["color"], value=st["dice"][action["color"]])
+        sim.emit("die", {"seat": seat, "color": action["color"], "value": st["dice"][action["color"]]})
     elif t == "line":
         move_line(sim, seat, 1 if action["dir"] == "forward" else -1, "hot", stage="hot_vote")
     elif t == "play":
         window = others(st, seat) if stop_possible(st) else []
-        sim.emit("announce", seat=seat, card=action["card"], window=window)
+        sim.emit("announce", {"seat": seat, "card": action["card"], "window": window})
     elif t == "swap":
-        sim.emit("swap", seat=seat, card=action["card"])
+        sim.emit("swap", {"seat": seat, "card": action["card"]})
         draw(sim, seat, "swap")
     elif t == "end":
         next_turn(sim)
@@ -1210,23 +1210,23 @@ def decide_state(state, seat, action, rng):
         p = st["playing"]
         base = {"seat": p["seat"], "card": p["card"], "step": p["step"]}
         if t == "target":
-            sim.emit("effect", target=action["seat"], **base)
+            sim.emit("effect", {"target": action["seat"], **base})
         elif t == "dir":
-            sim.emit("dir", seat=seat, mover=action["mover"], dir=action["dir"])
+            sim.emit("dir", {"seat": seat, "mover": action["mover"], "dir": action["dir"]})
         elif t == "kenta":
-            sim.emit("effect", choice=action["choice"], **base)
+            sim.emit("effect", {"choice": action["choice"], **base})
             if action["choice"] == "flip":
-                sim.emit("disc", seat=seat, color="white" if st["disc"] == "black" else "black", why="card")
+                sim.emit("disc", {"seat": seat, "color": "white" if st["disc"] == "black" else "black", "why": "card"})
             else:
                 move_line(sim, seat, 1 if action["choice"] == "forward" else -1, "card")
         elif t == "discard":
-            sim.emit("effect", **base)
-            sim.emit("discard", seat=seat, card=action["card"], why="card")
+            sim.emit("effect", {**base})
+            sim.emit("discard", {"seat": seat, "card": action["card"], "why": "card"})
         elif t == "give":
             to = p["target"]
-            sim.emit("effect", **base)
-            sim.emit("give", what="hand", card=action["card"], to=to,
-                     kept=len(st["hands"][to]) < 5, **{"from": seat})
+            sim.emit("effect", {**base})
+            sim.emit("give", {"what": "hand", "card": action["card"], "to": to,
+                     "kept": len(st["hands"][to]) < 5, "from": seat})
     run(sim)
     return sim.events, sim.state
 
