@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import rules
 
 
-def random_bot(state, seat, rng):
+def random_bot(state: Any, seat: Any, rng: Any) -> Any:
     """A legal move chosen uniformly (from the moves without their texts). The only move (e.g.
     passing without a STOP card) needs no draw: each bot move has an ``rng`` of its own."""
-    moves = rules.actions(state, seat)
+    moves: list[dict[str, Any]] = rules.actions(state, seat)
     return moves[0] if len(moves) == 1 else rng.choice(moves)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Any
+from typing import Any, Final
 
 from games.engine import IllegalAction, seat_ref
 
@@ -224,25 +224,28 @@ def load_cards(path):
     return out, order
 
 
-BOARD = load_board(os.path.join(DATA_DIR, "board.json"))
-FACES = load_dice(os.path.join(DATA_DIR, "dice.json"))
+BOARD: Final[dict[str, Any]] = load_board(os.path.join(DATA_DIR, "board.json"))
+FACES: Final[list[Any]] = load_dice(os.path.join(DATA_DIR, "dice.json"))
 COLORS, OBJECTIVES, OBJECTIVE_ORDER = load_objectives(os.path.join(DATA_DIR, "objectives.json"))
 OPTIONS_SCHEMA["properties"]["colors"] = dict(_COLORS_OPTION, items={"type": "string", "enum": list(COLORS)},
                                               default=list(COLORS))
-CARDS, CARD_ORDER = load_cards(os.path.join(DATA_DIR, "cards.json"))
-LENGTH = BOARD["length"]
-HOT = BOARD["hot_spots"]
+CARDS_: tuple[dict[str, Any], list[str]] = load_cards(os.path.join(DATA_DIR, "cards.json"))
+CARDS: Final[dict[str, Any]] = CARDS_[0]
+CARD_ORDER: Final[list[str]] = CARDS_[1]
+LENGTH: Final[int] = BOARD["length"]
+SQUARES: Final[list[Any]] = BOARD["squares"]
+HOT: Final[list[Any]] = BOARD["hot_spots"]
 STOP_TOTAL = sum(c["copies"] for c in CARDS.values() if c["stop"])
 STOP_KEYS = [k for k, c in CARDS.items() if c["stop"]]
-STOP_SET = frozenset(STOP_KEYS)
+STOP_SET: Final[frozenset[str]] = frozenset(STOP_KEYS)
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 
 
-def square(pos):
-    return BOARD["squares"][pos % LENGTH]
+def square(pos: int) -> dict[str, Any]:
+    return SQUARES[pos % LENGTH]
 
 
-def _hand_sort(hand):
+def _hand_sort(hand: list[Any]) -> None:
     hand.sort(key=_CARD_RANK.__getitem__)
 
 
@@ -312,31 +315,31 @@ def check_players(n, options=None):
         raise IllegalAction("Each player needs a colour of their own: two players chose the same colour.")
 
 
-def players(s):
+def players(s: dict[str, Any]) -> list[int]:
     """Seats still in the game."""
     return [p for p in range(s["n"]) if not s["resigned"][p]]
 
 
-def others(s, seat):
+def others(s: dict[str, Any], seat: int) -> list[int]:
     """The other seats still playing, in turn order after ``seat``."""
     n = s["n"]
     return [(seat + k) % n for k in range(1, n) if not s["resigned"][(seat + k) % n]]
 
 
-def valid_targets(s, seat):
+def valid_targets(s: dict[str, Any], seat: int) -> list[int]:
     me = s["pos"][seat]
     if s["disc"] == "black":
         return [p for p in others(s, seat) if s["pos"][p] > me]
     return [p for p in others(s, seat) if s["pos"][p] < me]
 
 
-def stop_possible(s):
+def stop_possible(s: dict[str, Any]) -> bool:
     """False only when every STOP card lies face up in the discard pile (public knowledge)."""
     discard = cards_of(s["discard"])
     return sum(discard.count(k) for k in STOP_KEYS) < STOP_TOTAL
 
 
-def movers(s, eff):
+def movers(s: dict[str, Any], eff: dict[str, Any]) -> list[Any]:
     p = s["playing"]
     a = p["seat"]
     who = eff["who"]
@@ -350,12 +353,12 @@ def movers(s, eff):
     return ([] if s["resigned"][a] else [a]) + others(s, a)
 
 
-def pending(s):
+def pending(s: dict[str, Any]) -> tuple[Any, str, Any] | None:
     """The decision the game waits for outside votes and STOP windows: (seat, kind, info)."""
     if s["over"] or s["race_over"] or s["vote"] or s["react"]:
         return None
     a = s["active"]
-    stage = s["stage"]
+    stage: str = s["stage"]
     if stage == "choose":
         return (a, "die", None)
     if stage == "hot_line":
@@ -368,8 +371,8 @@ def pending(s):
     effects = CARDS[p["card"]]["effects"]
     if p["step"] >= len(effects):
         return None
-    eff = effects[p["step"]]
-    do = eff["do"]
+    eff: dict[str, Any] = effects[p["step"]]
+    do: str = eff["do"]
     if do == "target":
         targets = valid_targets(s, a)
         return (a, "target", targets) if targets else None
@@ -396,8 +399,9 @@ def pending(s):
 # --------------------------------------------------------------------------------------------
 # evolve: applies one stored event; never draws, never fails on a stored event.
 
-def evolve(state, e):
-    t, d = e["type"], e["data"]
+def evolve(state: dict[str, Any], e: dict[str, Any]) -> dict[str, Any]:
+    t: str = e["type"]
+    d: dict[str, Any] = e["data"]
     s = state
     # the commonest events first (a replay tries each type in turn)
     if t == "draw":
@@ -583,12 +587,12 @@ def evolve(state, e):
     return s
 
 
-def cards_of(text):
+def cards_of(text: str) -> list[str]:
     """The card keys of a pile or discard pile (stored as one space-separated string)."""
     return text.split(" ") if text else []
 
 
-def _discard(text, card):
+def _discard(text: str, card: str) -> str:
     return f"{text} {card}" if text else card
 
 
@@ -599,7 +603,7 @@ def _own(obj, key):
     return value
 
 
-def _keep_or_discard(s, seat, card, kept):
+def _keep_or_discard(s: dict[str, Any], seat: Any, card: str, kept: Any) -> None:
     """A drawn or given card: into the seat's hand, in order, or onto the discard pile."""
     if kept:
         hand = _hand(s, seat)
@@ -609,12 +613,16 @@ def _keep_or_discard(s, seat, card, kept):
         s["discard"] = _discard(s["discard"], card)
 
 
-def _hand(s, seat):
+def _hand(s: dict[str, Any], seat: Any) -> list[Any]:
     """A seat's hand, of its own to change (see ``_own``)."""
-    return _own(_own(s, "hands"), seat)
+    hands: list[Any] = s["hands"].copy()
+    s["hands"] = hands
+    hand: list[Any] = hands[seat].copy()
+    hands[seat] = hand
+    return hand
 
 
-def _take(hand, card):
+def _take(hand: list[Any], card: Any) -> None:
     if card in hand:
         hand.remove(card)
 
@@ -631,7 +639,7 @@ def fast_copy(x):
     return x
 
 
-def copy_state(s):
+def copy_state(s: dict[str, Any]) -> dict[str, Any]:
     """decide's working copy of a Kenta state: a shallow copy, since ``evolve`` replaces every
     list and dict it changes (``_own``) instead of changing it."""
     return dict(s) if s else {}
@@ -640,12 +648,16 @@ def copy_state(s):
 class Sim:
     __slots__ = ("state", "rng", "events")
 
-    def __init__(self, state, rng):
+    state: dict[str, Any]
+    rng: Any
+    events: list[dict[str, Any]]
+
+    def __init__(self, state: dict[str, Any], rng: Any) -> None:
         self.state = copy_state(state)
         self.rng = rng
         self.events = []
 
-    def emit(self, type_, **data):
+    def emit(self, type_: str, data: dict[str, Any]) -> dict[str, Any]:
         """Records an event and applies it. An event never shares a list or dict with the state
         (evolve keeps some of its data): callers pass fresh ones, copying the state's own."""
         e = {"type": type_, "data": data}
@@ -669,32 +681,32 @@ def setup(n, options, rng):
     disc = rng.choice(["black", "white"])
     first = rng.randbelow(n)
     sim = Sim({}, rng)
-    sim.emit("setup", n=n, options=opts, colors=colors, disc=disc,
-             line=BOARD["finish_line_start"], first=first, hands=hands, objectives=objs, pile=pile)
-    sim.emit("turn", seat=first)
+    sim.emit("setup", {"n": n, "options": opts, "colors": colors, "disc": disc,
+             "line": BOARD["finish_line_start"], "first": first, "hands": hands, "objectives": objs, "pile": pile})
+    sim.emit("turn", {"seat": first})
     run(sim)
     return sim.events
 
 
-def draw(sim, seat, why):
+def draw(sim: Sim, seat: Any, why: str) -> None:
     s = sim.state
     if s["race_over"]:
         return
     if not s["pile"]:
         if s["pile_round"] == 1 and s["discard"]:
-            sim.emit("reshuffle", pile=sim.rng.shuffled(cards_of(s["discard"])))
+            sim.emit("reshuffle", {"pile": sim.rng.shuffled(cards_of(s["discard"]))})
             s = sim.state
         else:
             end_race(sim, "pile")
             return
     card = s["pile"].partition(" ")[0]
-    sim.emit("draw", seat=seat, card=card, kept=len(s["hands"][seat]) < 5, why=why)
+    sim.emit("draw", {"seat": seat, "card": card, "kept": len(s["hands"][seat]) < 5, "why": why})
     s = sim.state
     if not s["pile"] and s["pile_round"] == 2:
         end_race(sim, "pile")
 
 
-def check_end(sim, cause):
+def check_end(sim: Sim, cause: str) -> bool:
     s = sim.state
     if s["race_over"]:
         return True
@@ -716,7 +728,7 @@ def hot_points(rank, group, n_players):
     return 0
 
 
-def award_hot(sim, legs):
+def award_hot(sim: Sim, legs: list[dict[str, Any]]) -> None:
     s = sim.state
     for i, spot in enumerate(HOT):
         seats = []
@@ -731,11 +743,11 @@ def award_hot(sim, legs):
         if seats:
             rank = sum(1 for p in s["hot_passed"][i] if not s["resigned"][p])
             pts = hot_points(rank, len(seats), len(players(s)))
-            sim.emit("hot", square=spot, seats=seats, points=[pts] * len(seats))
+            sim.emit("hot", {"square": spot, "seats": seats, "points": [pts] * len(seats)})
             s = sim.state
 
 
-def do_move(sim, moves, why):
+def do_move(sim: Sim, moves: list[tuple[Any, int]], why: str) -> None:
     """Moves pawns at the same time: [(seat, delta)]; arrows, hot spots, card squares."""
     s = sim.state
     if s["race_over"]:
@@ -748,7 +760,7 @@ def do_move(sim, moves, why):
         legs.append({"seat": seat, "from": p, "to": max(0, p + delta)})
     if not legs:
         return
-    sim.emit("move", moves=legs, why=why)
+    sim.emit("move", {"moves": legs, "why": why})
     award_hot(sim, legs)
     if check_end(sim, "pawn"):
         return
@@ -766,7 +778,7 @@ def do_move(sim, moves, why):
                 pushes.append({"seat": leg["seat"], "from": leg["to"], "to": to})
                 final[leg["seat"]] = to
     if pushes:
-        sim.emit("move", moves=pushes, why="arrow")
+        sim.emit("move", {"moves": pushes, "why": "arrow"})
         award_hot(sim, pushes)
         if check_end(sim, "pawn"):
             return
@@ -777,10 +789,10 @@ def do_move(sim, moves, why):
                 return
 
 
-def move_line(sim, seat, delta, why, stage=None):
+def move_line(sim: Sim, seat: Any, delta: int, why: str, stage: str | None = None) -> None:
     s = sim.state
     extra = {"stage": stage} if stage else {}
-    sim.emit("line", seat=seat, delta=delta, line=s["line"] + delta, why=why, **extra)
+    sim.emit("line", {"seat": seat, "delta": delta, "line": s["line"] + delta, "why": why, **extra})
     check_end(sim, "line")
 
 
@@ -827,9 +839,9 @@ def end_race(sim, why):
         totals[p] = s["points"][p] + objp[p] + cardp[p]
         final[p] = s["pos"][p] + totals[p]
         cards[p] = sum(1 for k in s["hands"][p] if not CARDS[k]["points"])
-    sim.emit("race_end", why=why, race_ranks=rank, objective_points=objp, card_points=cardp,
-             totals=totals, final=final, cards=cards, hands=fast_copy(s["hands"]),
-             objectives=list(s["objectives"]), line=s["line"])
+    sim.emit("race_end", {"why": why, "race_ranks": rank, "objective_points": objp, "card_points": cardp,
+             "totals": totals, "final": final, "cards": cards, "hands": fast_copy(s["hands"]),
+             "objectives": list(s["objectives"]), "line": s["line"]})
     s = sim.state
     top = max(final[p] for p in act)
     cands = [p for p in act if final[p] == top]
@@ -837,7 +849,7 @@ def end_race(sim, why):
     cands = [p for p in cands if cards[p] == best]
     voters = [p for p in act if p not in cands]
     if len(cands) > 1 and voters:
-        sim.emit("vote_open", kind="winner", why="tie", voters=voters, candidates=cands, next="over")
+        sim.emit("vote_open", {"kind": "winner", "why": "tie", "voters": voters, "candidates": cands, "next": "over"})
         return
     game_over(sim, cands, "race")
 
@@ -871,17 +883,17 @@ def game_over(sim, winners, why):
     else:
         summary = (f"{' and '.join(cols)} share the win on square "
                    f"{scores[winners[0]]}.")
-    sim.emit("game_over", winners=sorted(winners), ranks=ranks, scores=scores, summary=summary,
-             why=why)
+    sim.emit("game_over", {"winners": sorted(winners), "ranks": ranks, "scores": scores, "summary": summary,
+             "why": why})
 
 
-def next_turn(sim):
+def next_turn(sim: Sim) -> None:
     s = sim.state
     n = s["n"]
     for k in range(1, n + 1):
         seat = (s["active"] + k) % n
         if not s["resigned"][seat]:
-            sim.emit("turn", seat=seat)
+            sim.emit("turn", {"seat": seat})
             return
 
 
@@ -891,8 +903,8 @@ def reveal(sim):
     if v["kind"] == "line":
         black = sum(1 for b in v["ballots"] if b == "black")
         white = sum(1 for b in v["ballots"] if b == "white")
-        sim.emit("vote_reveal", kind="line", why=v["why"], ballots=list(v["ballots"]), black=black,
-                 white=white, delta=black - white, line=s["line"] + black - white)
+        sim.emit("vote_reveal", {"kind": "line", "why": v["why"], "ballots": list(v["ballots"]), "black": black,
+                 "white": white, "delta": black - white, "line": s["line"] + black - white})
         if black != white:
             check_end(sim, "line")
     else:
@@ -900,15 +912,15 @@ def reveal(sim):
         tally = [sum(1 for b in v["ballots"] if b == c) for c in cands]
         top = max(tally) if tally else 0
         winners = [c for c, t in zip(cands, tally) if t == top]
-        sim.emit("vote_reveal", kind="winner", why=v["why"], ballots=list(v["ballots"]),
-                 candidates=list(cands), tally=tally, winners=winners)
+        sim.emit("vote_reveal", {"kind": "winner", "why": v["why"], "ballots": list(v["ballots"]),
+                 "candidates": list(cands), "tally": tally, "winners": winners})
         if winners:
             game_over(sim, winners, "race")
         else:
             game_over(sim, [p for p in players(sim.state)][:1], "resign")
 
 
-def run(sim):
+def run(sim: Sim) -> None:
     """Advance everything that needs no player decision."""
     for _ in range(10000):
         s = sim.state
@@ -932,31 +944,31 @@ def run(sim):
                 draw(sim, empty[0], "refill")
                 continue
         a = s["active"]
-        stage = s["stage"]
+        stage: str = s["stage"]
         if stage == "roll":
-            sim.emit("roll", seat=a, black=sim.rng.choice(FACES), white=sim.rng.choice(FACES))
+            sim.emit("roll", {"seat": a, "black": sim.rng.choice(FACES), "white": sim.rng.choice(FACES)})
         elif stage == "doubles":
-            sim.emit("vote_open", kind="line", why="doubles", voters=players(s), next="action")
+            sim.emit("vote_open", {"kind": "line", "why": "doubles", "voters": players(s), "next": "action"})
         elif stage == "action":
             v = s["value"]
-            sim.emit("act", seat=a, value=v)
+            sim.emit("act", {"seat": a, "value": v})
             if v <= 3:
                 do_move(sim, [(a, v)], "die")
             else:
                 draw(sim, a, "die")
         elif stage == "after_act":
             if s["value"] <= 3 and square(s["pos"][a])["hot_spot"]:
-                sim.emit("hot_stop", seat=a, square=s["pos"][a] % LENGTH)
+                sim.emit("hot_stop", {"seat": a, "square": s["pos"][a] % LENGTH})
             else:
-                sim.emit("cards", seat=a)
+                sim.emit("cards", {"seat": a})
         elif stage == "hot_vote":
             voters = [p for p in players(s) if square(s["pos"][p])["hot_spot"]]
             if len(voters) >= 2:
-                sim.emit("vote_open", kind="line", why="hot", voters=voters, next="to_cards")
+                sim.emit("vote_open", {"kind": "line", "why": "hot", "voters": voters, "next": "to_cards"})
             else:
-                sim.emit("cards", seat=a)
+                sim.emit("cards", {"seat": a})
         elif stage == "to_cards":
-            sim.emit("cards", seat=a)
+            sim.emit("cards", {"seat": a})
         elif stage == "cards":
             if s["uses"] >= 2:
                 next_turn(sim)
@@ -968,7 +980,7 @@ def run(sim):
             p = s["playing"]
             effects = CARDS[p["card"]]["effects"]
             if p["step"] >= len(effects):
-                sim.emit("done", seat=p["seat"], card=p["card"])
+                sim.emit("done", {"seat": p["seat"], "card": p["card"]})
                 continue
             if pending(s) is not None:
                 return
@@ -978,29 +990,29 @@ def run(sim):
     raise RuntimeError("Kenta: the game loop did not settle")  # pragma: no cover
 
 
-def auto_step(sim):
+def auto_step(sim: Sim) -> None:
     """One effect of the card being resolved that needs no decision."""
     s = sim.state
     p = s["playing"]
     a = p["seat"]
     card = p["card"]
     step = p["step"]
-    eff = CARDS[card]["effects"][step]
-    do = eff["do"]
+    eff: dict[str, Any] = CARDS[card]["effects"][step]
+    do: str = eff["do"]
     base = {"seat": a, "card": card, "step": step}
     if do == "target":
-        sim.emit("effect", skipped=True, **base)  # no valid target left
+        sim.emit("effect", {"skipped": True, **base})  # no valid target left
     elif do == "move":
         ms = movers(s, eff)
         dirs = dict((m, d) for m, d in p["dirs"])
-        sim.emit("effect", **base)
+        sim.emit("effect", {**base})
         moves = []
         for m in ms:
             d = dirs.get(m, eff["dir"])
             moves.append((m, eff["steps"] if d == "forward" else -eff["steps"]))
         do_move(sim, moves, "card")
     elif do == "draw":
-        sim.emit("effect", **base)
+        sim.emit("effect", {**base})
         for m in movers(s, eff):
             draw(sim, m, "card")
             if sim.state["race_over"]:
@@ -1008,12 +1020,12 @@ def auto_step(sim):
     elif do == "give" and eff["what"] == "this":
         t = p["target"]
         if t is None or s["resigned"][t]:
-            sim.emit("effect", skipped=True, **base)
+            sim.emit("effect", {"skipped": True, **base})
         else:
-            sim.emit("effect", **base)
-            sim.emit("give", what="this", card=card, to=t, kept=len(s["hands"][t]) < 5, **{"from": a})
+            sim.emit("effect", {**base})
+            sim.emit("give", {"what": "this", "card": card, "to": t, "kept": len(s["hands"][t]) < 5, "from": a})
     else:
-        sim.emit("effect", skipped=True, **base)  # nothing to discard or give
+        sim.emit("effect", {"skipped": True, **base})  # nothing to discard or give
 
 
 # --------------------------------------------------------------------------------------------
@@ -1028,7 +1040,7 @@ def _color(s, seat):
     return _colors(s)[seat]
 
 
-def actions(state, seat):
+def actions(state: Any, seat: Any) -> list[dict[str, Any]]:
     """The seat's legal actions in ``legal_actions``' order, without their texts: what
     ``decide`` checks an action against and the random bot picks from."""
     s = state
@@ -1037,7 +1049,7 @@ def actions(state, seat):
     return _actions(s, seat)
 
 
-def _actions(s, seat):
+def _actions(s: dict[str, Any], seat: Any) -> list[dict[str, Any]]:
     """``actions`` for a seat of a game that is on, still playing (``decide`` checked)."""
     v = s["vote"]
     if v is not None:
@@ -1057,7 +1069,8 @@ def _actions(s, seat):
     pend = pending(s)
     if pend is None or pend[0] != seat:
         return []
-    _, kind, info = pend
+    kind: str = pend[1]
+    info = pend[2]
     if kind == "die":
         return [{"type": "die", "color": "black"}, {"type": "die", "color": "white"}]
     if kind == "line":
@@ -1164,7 +1177,7 @@ def decide_state(state, seat, action, rng):
         raise IllegalAction("You have resigned from this game.")
     sim = Sim(s, rng)
     if action.get("type") == "resign" and len(action) == 1:  # action == {"type": "resign"}
-        sim.emit("resign", seat=seat)
+        sim.emit("resign", {"seat": seat})
         run(sim)
         return sim.events, sim.state
     timed_out = action == NO_MARKER and s["vote"] is not None and seat in s["vote"]["waiting"]
@@ -1175,21 +1188,21 @@ def decide_state(state, seat, action, rng):
     t = action["type"]
     st = sim.state
     if t == "vote":
-        sim.emit("vote", seat=seat, marker=action["marker"], **({"timeout": True} if timed_out else {}))
+        sim.emit("vote", {"seat": seat, "marker": action["marker"], **({"timeout": True} if timed_out else {})})
     elif t == "pass":
-        sim.emit("pass", seat=seat)
+        sim.emit("pass", {"seat": seat})
     elif t == "stop":
         k = next(k for k in st["hands"][seat] if CARDS[k]["stop"])
-        sim.emit("stop", seat=seat, card=k, cancelled=st["playing"]["card"], against=st["playing"]["seat"])
+        sim.emit("stop", {"seat": seat, "card": k, "cancelled": st["playing"]["card"], "against": st["playing"]["seat"]})
     elif t == "die":
-        sim.emit("die", seat=seat, color=action["color"], value=st["dice"][action["color"]])
+        sim.emit("die", {"seat": seat, "color": action["color"], "value": st["dice"][action["color"]]})
     elif t == "line":
         move_line(sim, seat, 1 if action["dir"] == "forward" else -1, "hot", stage="hot_vote")
     elif t == "play":
         window = others(st, seat) if stop_possible(st) else []
-        sim.emit("announce", seat=seat, card=action["card"], window=window)
+        sim.emit("announce", {"seat": seat, "card": action["card"], "window": window})
     elif t == "swap":
-        sim.emit("swap", seat=seat, card=action["card"])
+        sim.emit("swap", {"seat": seat, "card": action["card"]})
         draw(sim, seat, "swap")
     elif t == "end":
         next_turn(sim)
@@ -1197,28 +1210,28 @@ def decide_state(state, seat, action, rng):
         p = st["playing"]
         base = {"seat": p["seat"], "card": p["card"], "step": p["step"]}
         if t == "target":
-            sim.emit("effect", target=action["seat"], **base)
+            sim.emit("effect", {"target": action["seat"], **base})
         elif t == "dir":
-            sim.emit("dir", seat=seat, mover=action["mover"], dir=action["dir"])
+            sim.emit("dir", {"seat": seat, "mover": action["mover"], "dir": action["dir"]})
         elif t == "kenta":
-            sim.emit("effect", choice=action["choice"], **base)
+            sim.emit("effect", {"choice": action["choice"], **base})
             if action["choice"] == "flip":
-                sim.emit("disc", seat=seat, color="white" if st["disc"] == "black" else "black", why="card")
+                sim.emit("disc", {"seat": seat, "color": "white" if st["disc"] == "black" else "black", "why": "card"})
             else:
                 move_line(sim, seat, 1 if action["choice"] == "forward" else -1, "card")
         elif t == "discard":
-            sim.emit("effect", **base)
-            sim.emit("discard", seat=seat, card=action["card"], why="card")
+            sim.emit("effect", {**base})
+            sim.emit("discard", {"seat": seat, "card": action["card"], "why": "card"})
         elif t == "give":
             to = p["target"]
-            sim.emit("effect", **base)
-            sim.emit("give", what="hand", card=action["card"], to=to,
-                     kept=len(st["hands"][to]) < 5, **{"from": seat})
+            sim.emit("effect", {**base})
+            sim.emit("give", {"what": "hand", "card": action["card"], "to": to,
+                     "kept": len(st["hands"][to]) < 5, "from": seat})
     run(sim)
     return sim.events, sim.state
 
 
-def _allowed(s, seat, action):
+def _allowed(s: dict[str, Any], seat: Any, action: dict[str, Any]) -> bool:
     """``action in actions(s, seat)``: worked out directly for a turn's card moves (the commonest;
     the bot has just listed them, and listing them again was a tenth of decide), else by the list."""
     if s["vote"] is None and s["react"] is None and s["stage"] == "cards" and len(action) <= 2:
@@ -1242,7 +1255,7 @@ def _allowed(s, seat, action):
 NO_MARKER = {"type": "vote", "marker": "none"}
 
 
-def to_act(state):
+def to_act(state: Any) -> dict[Any, Any]:
     s = state
     if not s or s["over"]:
         return {}
