@@ -44,6 +44,11 @@ def digests(files: list[str]) -> dict[str, str]:
     return {f: hashlib.sha256((ROOT / f).read_bytes()).hexdigest() for f in files}
 
 
+def manifest() -> dict:
+    """What a build made from the source as it is now records, and what ``use()`` asks of one."""
+    return {"python": sys.implementation.cache_tag, "files": digests(sources())}
+
+
 def use() -> bool:
     """Put a build that matches the source first on the engines' import path; True if it did."""
     state.update(active=False, why=_unusable())
@@ -66,10 +71,11 @@ def _unusable() -> str:
         built = json.loads((BUILD / MANIFEST).read_text())
     except (OSError, ValueError):
         return "not built (bin/compile-engines)"
-    if built.get("python") != sys.implementation.cache_tag:
-        return f"built for {built.get('python')}, this is {sys.implementation.cache_tag}"
+    wanted = manifest()
+    if built.get("python") != wanted["python"]:
+        return f"built for {built.get('python')}, this is {wanted['python']}"
     if any(m in sys.modules for m in ("games.engine", "games.rng")):
         return "the Python engines were imported first"
-    if built.get("files") != digests(sources()):
+    if built.get("files") != wanted["files"]:
         return "the source changed since the build (make run or make test rebuilds it)"
     return ""

@@ -47,7 +47,7 @@ def build(tmp_path, monkeypatch):
     monkeypatch.delenv("KINPLAY_PURE_ENGINES", raising=False)
     monkeypatch.delitem(sys.modules, "games.engine")  # as if the games package were being imported
     monkeypatch.delitem(sys.modules, "games.rng")
-    manifest = {"python": sys.implementation.cache_tag, "files": compiled.digests(compiled.sources())}
+    manifest = compiled.manifest()
     (tmp_path / compiled.MANIFEST).write_text(json.dumps(manifest))
     return manifest
 
@@ -73,6 +73,9 @@ def test_it_ignores_a_build_for_another_python_no_build_and_when_told(build, tmp
 
 
 def test_it_lists_every_data_file_of_every_engine():
+    from games.registry import SLUGS
+
+    assert sorted(compiled.KINDS) == sorted(SLUGS), "a kind the registry hosts is not compiled (games/compiled.py KINDS)"
     files = compiled.sources()
     assert "games/project_kin/rules.py" in files and "games/rng.py" in files
     for slug in compiled.KINDS:
