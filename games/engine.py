@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import copy
 import json
+import json.encoder
 import marshal
 import re
 from collections.abc import Iterable
@@ -224,12 +225,20 @@ def apply(rules: Rules, state: State, events: Iterable[Event]) -> State:
 
 def canonical(data: Any) -> str:
     """One text for equal data: used to compare states and events."""
-    return _CANONICAL.encode(data)
+    if _C_CANONICAL is None:
+        return _CANONICAL.encode(data)
+    return "".join(_C_CANONICAL(data, 0))
 
 
 # json.dumps(data, sort_keys=True, separators=(",", ":")) without building an encoder per call
-# (Karenza's evolve writes one text per event)
+# (Karenza's evolve writes one text per event). JSONEncoder.encode still sets up its C encoder
+# in Python on every call, so that encoder is built here once, with encode's own arguments but
+# no circular-reference check (plain data is a tree; a cycle would still fail, by recursion).
+# The C encoder is CPython's json internals: without it, encode as before.
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+_C_MAKE_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)
+_C_CANONICAL: Any = _C_MAKE_ENCODER and _C_MAKE_ENCODER(
+    None, _CANONICAL.default, json.encoder.encode_basestring_ascii, None, ":", ",", True, False, True)
 
 
 def find_legal(rules: Rules, state: State, seat: int, *, action: Action | None = None,

@@ -6,7 +6,6 @@ See games/karenza/RULES.md for every interpretation of the rulebook.
 from __future__ import annotations
 
 import json
-import json.encoder
 from pathlib import Path
 from typing import Any, Final
 
@@ -238,21 +237,12 @@ def setup(n, options, rng):
 # --------------------------------------------------------------------------- evolve
 
 
-# canonical()'s text (sorted keys, compact separators, ASCII escapes) from the C encoder built
-# once, without json.JSONEncoder.encode's per-call Python set-up (no circular check: events are trees)
-_C_MAKE_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)
-_PUBLIC_ENCODER: Any = (None if _C_MAKE_ENCODER is None else _C_MAKE_ENCODER(
-    None, json.JSONEncoder().default, json.encoder.encode_basestring_ascii, None, ":", ",", True, False, True))
-
-
 def _public_text(e: dict[str, Any]) -> str:
     """The spectator's version of an event, as JSON text (no copy needed: it is serialised at once)."""
     t = e["type"]
     if t == "drew" or t == "deck":
         e = redact(e, None)
-    if _PUBLIC_ENCODER is None:
-        return canonical(e)
-    return "".join(_PUBLIC_ENCODER(e, 0))
+    return canonical(e)
 
 
 def evolve(state: dict[str, Any], e: dict[str, Any]) -> dict[str, Any]:
