@@ -22,6 +22,9 @@ class Profile(models.Model):
     email_turns = models.BooleanField(default=True, help_text="Email me when it is my turn.")
     # The confusable-safe key of the username (accounts.usernames): no two players look alike.
     username_key = models.CharField(max_length=150, unique=True, null=True, blank=True)
+    # The user's address as compared (email_key): one address, one account, even when two
+    # accounts confirm the same address at the same moment. None without an address.
+    email_key = models.CharField(max_length=254, unique=True, null=True, blank=True)
     email_every = models.PositiveIntegerField(choices=EMAIL_EVERY, default=EACH_TURN)
     time_zone = models.CharField(max_length=64, default="UTC")
     # Off by default: until a player has told us their time zone, 23:00 UTC could be their afternoon.
@@ -77,3 +80,17 @@ def _keep_username_key(sender, instance, raw=False, update_fields=None, **kwargs
     if raw or (update_fields is not None and "username" not in update_fields):
         return  # fixtures, or a save that left the name alone (last_login, email)
     Profile.objects.update_or_create(user=instance, defaults={"username_key": key(instance.username)})
+
+
+def email_key(address: str | None) -> str | None:
+    """An address as kinplay compares them (emails.owner_of: case and surrounding spaces aside)."""
+    return (address or "").strip().lower() or None
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def _keep_email_key(sender, instance, raw=False, update_fields=None, **kwargs):
+    """As for the name: any save that sets an address another account has fails here with
+    IntegrityError, whatever checked it before (two confirmations racing each other)."""
+    if raw or (update_fields is not None and "email" not in update_fields):
+        return
+    Profile.objects.update_or_create(user=instance, defaults={"email_key": email_key(instance.email)})

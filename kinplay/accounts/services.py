@@ -62,8 +62,14 @@ def confirm_email_change(user, token: str) -> str:
         raise ValidationError("This confirmation link belongs to another account.")
     if data.get("old") != user.email:
         raise ValidationError("Your address changed since this link was sent. Please ask for a new one.")
+    taken = ValidationError("This address belongs to another kinplay account now, and an address serves one account.")
     if emails.owner_of(data["new"], besides=user) is not None:
-        raise ValidationError("This address belongs to another kinplay account now, and an address serves one account.")
+        raise taken
     user.email = data["new"]
-    user.save(update_fields=["email"])
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["email"])  # Profile.email_key: the check above, made safe against a race
+    except IntegrityError:
+        user.refresh_from_db(fields=["email"])
+        raise taken from None
     return user.email

@@ -87,6 +87,49 @@ def test_an_email_change_link_expires_and_dies_with_a_newer_change(client, alice
     assert alice.email == "three@example.com"
 
 
+def test_two_confirmations_of_one_address_racing_leave_it_with_one_account(client, alice, bob, inbox, monkeypatch):
+    from kinplay.accounts import emails
+
+    alice_link = _change_email(client, alice, "shared@example.com", inbox)
+    bob_link = _change_email(client, bob, "Shared@Example.com", inbox)
+    client.force_login(alice)
+    client.get(alice_link)
+    # bob's request checked the address before alice's confirmation landed
+    monkeypatch.setattr(emails, "owner_of", lambda address, besides=None: None)
+    client.force_login(bob)
+    page = client.get(bob_link, follow=True).content.decode()
+    bob.refresh_from_db()
+    assert bob.email == "bob@example.com"
+    assert "an address serves one account" in page
+    assert User.objects.filter(email__iexact="shared@example.com").count() == 1
+
+
+def test_no_way_of_saving_a_user_gives_them_an_address_another_account_has(alice, bob):
+    from django.db import IntegrityError, transaction
+
+    bob.email = " ALICE@example.com"  # as the admin or createsuperuser would save it
+    with pytest.raises(IntegrityError), transaction.atomic():
+        bob.save()
+    bob.email = ""
+    bob.save()  # no address: nothing to share
+    User.objects.create_user("charlie", "", "a-long-password")
+
+
+def test_existing_accounts_sharing_an_address_leave_it_to_the_older(alice, bob, charlie):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from kinplay.accounts.models import Profile
+
+    fill_keys = import_module("kinplay.accounts.migrations.0006_email_key").fill_keys
+    User.objects.filter(pk=charlie.pk).update(email="Alice@Example.com")  # as a race once left them
+    Profile.objects.update(email_key=None)
+    fill_keys(apps, None)
+    keys = dict(Profile.objects.values_list("user__username", "email_key"))
+    assert keys == {"alice": "alice@example.com", "bob": "bob@example.com", "charlie": None}
+
+
 def test_the_login_page_locks_out_repeated_failures(client, alice, settings):
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
         assert client.post(reverse("login"), {"username": "alice", "password": "guess"}).status_code == 200

@@ -1,0 +1,38 @@
+from django.conf import settings
+from django.db import migrations, models
+
+
+def fill_keys(apps, schema_editor):
+    """Every player with an address gets its key. Of two accounts that share one already (only
+    a race could make them), the older keeps it; the newer still signs in, and its next change
+    of address, or any save that sets this one, is refused."""
+    from kinplay.accounts.models import email_key
+
+    User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
+    Profile = apps.get_model("accounts", "Profile")
+    seen = set()
+    for user in User.objects.order_by("pk").only("pk", "email"):
+        k = email_key(user.email)
+        if k is None or k in seen:
+            continue
+        seen.add(k)
+        profile, _ = Profile.objects.get_or_create(user_id=user.pk)
+        profile.email_key = k
+        profile.save(update_fields=["email_key"])
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ("accounts", "0005_page_confirm_moves"),
+        migrations.swappable_dependency(settings.AUTH_USER_MODEL),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="profile",
+            name="email_key",
+            field=models.CharField(blank=True, max_length=254, null=True, unique=True),
+        ),
+        migrations.RunPython(fill_keys, migrations.RunPython.noop),
+    ]
