@@ -71,26 +71,25 @@ class Profile(models.Model):
         return self.vacation_since is not None
 
 
-@receiver(post_save, sender=settings.AUTH_USER_MODEL)
-def _keep_username_key(sender, instance, raw=False, update_fields=None, **kwargs):
-    """Every way of saving a user (sign-up, API, admin, createsuperuser) keeps the key: a name
-    that looks like another's fails here with IntegrityError even if a form forgot to check."""
-    from kinplay.accounts.usernames import key
-
-    if raw or (update_fields is not None and "username" not in update_fields):
-        return  # fixtures, or a save that left the name alone (last_login, email)
-    Profile.objects.update_or_create(user=instance, defaults={"username_key": key(instance.username)})
-
-
 def email_key(address: str | None) -> str | None:
     """An address as kinplay compares them (emails.owner_of: case and surrounding spaces aside)."""
     return (address or "").strip().lower() or None
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)
-def _keep_email_key(sender, instance, raw=False, update_fields=None, **kwargs):
-    """As for the name: any save that sets an address another account has fails here with
-    IntegrityError, whatever checked it before (two confirmations racing each other)."""
-    if raw or (update_fields is not None and "email" not in update_fields):
-        return
-    Profile.objects.update_or_create(user=instance, defaults={"email_key": email_key(instance.email)})
+def _keep_keys(sender, instance, raw=False, update_fields=None, **kwargs):
+    """Every way of saving a user (sign-up, API, admin, createsuperuser) keeps the unique keys
+    of the name and the address: a name that looks like another's, or an address another
+    account has, fails here with IntegrityError even if a form forgot to check, or two
+    requests checked at the same moment."""
+    from kinplay.accounts.usernames import key
+
+    if raw:
+        return  # fixtures
+    touched = {}
+    if update_fields is None or "username" in update_fields:
+        touched["username_key"] = key(instance.username)
+    if update_fields is None or "email" in update_fields:
+        touched["email_key"] = email_key(instance.email)
+    if touched:  # not for a save that left both alone (last_login, password)
+        Profile.objects.update_or_create(user=instance, defaults=touched)
