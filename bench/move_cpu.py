@@ -50,12 +50,34 @@ def wsgi_call(application, token, method, path, body=None):
     return status[0], json.loads(content)
 
 
+SERVICE = object()  # --layers: the move made by the service, not through the WSGI application
+
+
+def service_call(user, game_id, body):
+    """What game_action does for a move, less the request: the service, the answer's events and
+    game as the caller may see them, encoded and decoded as over HTTP."""
+    import orjson
+
+    from games import selectors, services
+
+    outcome = services.act(game_id, user=user, action=body["action"], expected_version=body["expected_version"])
+    game = outcome.game
+    answer = {"version": outcome.events[-1].seq if outcome.events else game.version,
+              "events": selectors.redacted_events(game, outcome.seat, rows=outcome.events),
+              "game": selectors.game_for(game, user, state=outcome.state)}
+    return 201, json.loads(orjson.dumps(answer))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--moves", type=int, default=600)
     ap.add_argument("--against-chain", action="store_true",
                     help="every other move through Django's whole middleware chain (api/handler.py without "
                          "FastMoves): the CPU per move of each, under the same load")
+    ap.add_argument("--layers", action="store_true",
+                    help="every other move by games.services.act and the answer's selectors, without HTTP, Django's "
+                         "request or DRF (the same work the view asks for, the same JSON out and in): what the "
+                         "request layers cost on top of the service")
     args = ap.parse_args(argv)
     pg = Postgres(os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/kp_move_cpu")
     pg.create()
@@ -76,6 +98,8 @@ def main(argv=None):
         from kinplay.wsgi import application
 
         paths = {"fast": application, "chain": ApiHandler(fast_moves=False)} if args.against_chain else {"": application}
+        if args.layers:
+            paths = {"HTTP": application, "service": SERVICE}
 
         users = get_user_model().objects
         user = users.filter(username="alice").first() or users.create_user("alice", "alice@bench.invalid", "a-long-password")
@@ -97,7 +121,10 @@ def main(argv=None):
             path = list(paths)[moves % len(paths)]
             body = {"action": rnd.choice(game["legal_actions"])["action"], "expected_version": game["version"]}
             started = time.process_time()
-            status, answer = wsgi_call(paths[path], token, "POST", f"/api/games/{game['id']}/actions/", body)
+            if paths[path] is SERVICE:
+                status, answer = service_call(user, game["id"], body)
+            else:
+                status, answer = wsgi_call(paths[path], token, "POST", f"/api/games/{game['id']}/actions/", body)
             took = time.process_time() - started
             assert status == 201, answer
             moves += 1
