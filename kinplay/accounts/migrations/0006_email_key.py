@@ -4,15 +4,13 @@ from django.db import migrations, models
 
 def fill_keys(apps, schema_editor):
     """Every player with an address gets its key. Of two accounts that share one already (only
-    a race could make them), the older keeps it; the newer still signs in, and its next change
-    of address, or any save that sets this one, is refused."""
-    from kinplay.accounts.models import email_key
-
+    a race could make them), the older keeps it; the newer still signs in and plays, but a save
+    of the whole account (the admin, a password reset) is refused until its address changes."""
     User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
     Profile = apps.get_model("accounts", "Profile")
     seen = set()
     for user in User.objects.order_by("pk").only("pk", "email"):
-        k = email_key(user.email)
+        k = (user.email or "").strip().lower() or None  # accounts.models.email_key, as of this migration
         if k is None or k in seen:
             continue
         seen.add(k)
