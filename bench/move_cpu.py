@@ -58,14 +58,12 @@ def service_call(user, game_id, body):
     game as the caller may see them, encoded and decoded as over HTTP."""
     import orjson
 
-    from games import selectors, services
+    from api.views import _action_response
+    from games import services
 
     outcome = services.act(game_id, user=user, action=body["action"], expected_version=body["expected_version"])
-    game = outcome.game
-    answer = {"version": outcome.events[-1].seq if outcome.events else game.version,
-              "events": selectors.redacted_events(game, outcome.seat, rows=outcome.events),
-              "game": selectors.game_for(game, user, state=outcome.state)}
-    return 201, json.loads(orjson.dumps(answer))
+    answer = _action_response(user, outcome)  # the view's own body, not rendered by DRF
+    return answer.status_code, json.loads(orjson.dumps(answer.data))
 
 
 def main(argv=None):
