@@ -6,6 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from api.parsers import TooLarge
+from games.chat import ChatRefused
 from games.engine import IllegalAction
 from games.services import BadRequest, IdempotencyKeyReused, NotYourSeat
 from games.store import VersionConflict
@@ -18,6 +19,8 @@ CODES = {
     exceptions.PermissionDenied: "forbidden",
     exceptions.NotFound: "not_found",
     exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.NotAcceptable: "not_acceptable",
     exceptions.Throttled: "throttled",
     TooLarge: "too_large",
 }
@@ -47,7 +50,7 @@ def handler(exc, context):
 
     if isinstance(exc, IllegalAction):
         return error("illegal_action", exc.reason, status.HTTP_400_BAD_REQUEST)
-    if isinstance(exc, BadRequest):
+    if isinstance(exc, (BadRequest, ChatRefused)):
         return error("bad_request", str(exc), status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, IdempotencyKeyReused):
         return error("idempotency_key_reused", str(exc), status.HTTP_422_UNPROCESSABLE_ENTITY)
@@ -66,11 +69,26 @@ def handler(exc, context):
     code = next((c for cls, c in CODES.items() if isinstance(exc, cls)), "error")
     detail = response.data
     if isinstance(exc, exceptions.ValidationError):
-        detail = "; ".join(f"{k}: {' '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in detail.items()) if isinstance(detail, dict) else " ".join(map(str, detail))
+        detail = "; ".join(_messages(detail))
     elif isinstance(detail, dict) and "detail" in detail:
         detail = str(detail["detail"])
     response.data = {"error": code, "detail": str(detail)}
     return response
+
+
+def _messages(detail, path=""):
+    """A serializer's errors as "field: message" lines, nested fields (a game's clock, a list's
+    items) by their dotted path: "clock.per_move: Ensure this value is ..."."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            yield from _messages(value, f"{path}.{key}" if path else str(key))
+    elif isinstance(detail, list) and any(isinstance(v, (dict, list)) for v in detail):
+        for i, value in enumerate(detail):  # one entry per item (many=True), {} when it was fine
+            yield from _messages(value, f"{path}.{i}" if path else str(i))
+    elif isinstance(detail, list):
+        yield f"{path}: {' '.join(map(str, detail))}" if path else " ".join(map(str, detail))
+    else:
+        yield f"{path}: {detail}" if path else str(detail)
 
 
 def server_error(request):

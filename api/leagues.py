@@ -6,6 +6,7 @@ from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
+from api import pages
 from api.errors import documented, error
 from api.organised import Organised
 from api.tournaments import TournamentClock, TournamentTableSize
@@ -31,11 +32,11 @@ class CreateLeague(serializers.Serializer):
     table_size = TournamentTableSize(required=False, allow_null=True)
     points = serializers.ListField(child=serializers.FloatField(min_value=0), required=False, allow_null=True)
     clock = TournamentClock(required=False)
-    starts_at = serializers.DateTimeField(required=False, allow_null=True, help_text="the first season; default now")
+    starts_at = serializers.DateTimeField(required=False, allow_null=True, help_text="the first season; default a week after creation (whoever signed up by then plays)")
 
 
-class LeagueOut(serializers.Serializer):
-    """<league> (issue 16): the nested parts are described in the README."""
+class LeagueSummaryOut(serializers.Serializer):
+    """A league in the list (kinplay.leagues.selectors.summary)."""
 
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -45,12 +46,18 @@ class LeagueOut(serializers.Serializer):
     players = serializers.IntegerField()
     divisions = serializers.IntegerField()
     signed_up = serializers.BooleanField()
+
+
+class LeagueOut(LeagueSummaryOut):
+    """<league> (issue 16): the nested parts are described in the README."""
+
     options = serializers.JSONField()
     settings = serializers.JSONField()
     organiser = serializers.CharField(allow_null=True)
     starts_at = serializers.CharField(allow_null=True)
     next_season = serializers.ListField(child=serializers.CharField())
-    table = serializers.JSONField(help_text="[{number, tournament, status, standings: [{rank, player, status, points, played, zone: up|down|null}]}]")
+    table = serializers.JSONField(help_text="[{number, tournament, status, standings: [{rank, player, status, out, points, played, zone: up|down|null}]}]; "
+                                                 "out: why a player is out of their division (as a tournament's standings say it), null while they play")
     seasons = serializers.JSONField(help_text="[{number, status, starts_at, ends_at, divisions}]")
 
 
@@ -65,7 +72,8 @@ class SeasonOut(serializers.Serializer):
 LEAGUES = Organised("league", League, selectors.league_for, LeagueOut)
 
 
-@extend_schema(methods=["GET"], responses={200: LeagueOut(many=True)}, operation_id="leagues_list")
+@extend_schema(methods=["GET"], responses={200: LeagueSummaryOut(many=True), **documented(400)}, operation_id="leagues_list",
+               description="Newest first, in pages (see limit and the Link header).", parameters=pages.PARAMETERS)
 @extend_schema(methods=["POST"], request=CreateLeague, responses={201: LeagueOut, **documented(400, 401, 413, 415)},
                operation_id="leagues_create")
 @api_view(["GET", "POST"])
@@ -73,7 +81,7 @@ LEAGUES = Organised("league", League, selectors.league_for, LeagueOut)
 def league_list(request):
     if request.method == "POST":
         return LEAGUES.create(request, CreateLeague, services.create)
-    return Response([selectors.summary(x, request.user) for x in selectors.leagues()[:200]])
+    return pages.newest_first(request, selectors.leagues(), lambda x: selectors.summary(x, request.user))
 
 
 @extend_schema(responses={200: LeagueOut, **documented(404)})

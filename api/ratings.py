@@ -1,11 +1,13 @@
 """The ratings API: leaderboards per kind and player profiles (thin views over
-kinplay.ratings.selectors)."""
+kinplay.ratings.selectors). Public, as on OGS and BGA: names and numbers that every player page
+shows anyway, never an address; strangers count against the anonymous throttle per address."""
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.decorators import api_view
+from rest_framework.decorators import api_view, permission_classes
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from api.errors import documented
@@ -76,7 +78,8 @@ class PlayerOut(serializers.Serializer):
     history = serializers.DictField(child=HistoryPointOut(many=True),
                                     help_text="by kind, oldest first: the latest 1,000 rated games of each kind")
     recent = GameSummaryOut(many=True)
-    head_to_head = HeadToHeadOut(allow_null=True, help_text="the caller against this player; null on one's own profile")
+    head_to_head = HeadToHeadOut(allow_null=True, help_text="the caller against this player; null on one's own "
+                                                            "profile and for a caller not signed in")
 
 
 class LeaderboardPagination(PageNumberPagination):
@@ -97,9 +100,10 @@ def _known_kind(kind):
         raise NotFound(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
 
 
-@extend_schema(responses={200: LeaderboardPageOut, **documented(401, 404)},
+@extend_schema(responses={200: LeaderboardPageOut, **documented(404)}, auth=[],
                parameters=[OpenApiParameter("page", int), OpenApiParameter("page_size", int)])
 @api_view(["GET"])
+@permission_classes([AllowAny])
 def leaderboard(request, kind):
     _known_kind(kind)
     pager = LeaderboardPagination()
@@ -108,14 +112,15 @@ def leaderboard(request, kind):
     return pager.get_paginated_response(selectors.ranked_rows(rows, kind, offset))
 
 
-@extend_schema(responses={200: PlayerOut, **documented(401, 404)})
+@extend_schema(responses={200: PlayerOut, **documented(404)})
 @api_view(["GET"])
+@permission_classes([AllowAny])
 def player(request, name):
     user = selectors.player_named(name)
     if user is None:
         raise NotFound(f"There is no player “{name}”.")
     h2h = None
-    if request.user.pk != user.pk:
+    if request.user.is_authenticated and request.user.pk != user.pk:
         h2h = selectors.head_to_head(request.user, user)
     return Response({
         "name": user.username,

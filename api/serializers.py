@@ -1,6 +1,7 @@
 from django.conf import settings
 from rest_framework import serializers
 
+from games.models import Game
 from games.services import MAX_NOTATION
 from kinplay.accounts import usernames
 
@@ -73,8 +74,9 @@ class TokenOut(serializers.Serializer):
 
 class SeatOut(serializers.Serializer):
     index = serializers.IntegerField()
-    name = serializers.CharField()
-    bot = serializers.CharField(allow_null=True)
+    name = serializers.CharField(help_text="the player's username, \"Bot N (random|heuristic)\", or \"open seat\" "
+                                           "(no player yet: POST /api/games/{id}/join/ takes it)")
+    bot = serializers.CharField(allow_null=True, help_text="random or heuristic for a bot's seat, else null")
     you = serializers.BooleanField()
     invited = serializers.BooleanField(help_text="invited and not yet accepted")
     standing = serializers.ChoiceField(["ask", "unable", "always"], required=False,
@@ -96,11 +98,20 @@ class LegalActionOut(serializers.Serializer):
 class ClockOut(serializers.Serializer):
     per_move = serializers.IntegerField(allow_null=True)
     on_timeout = serializers.ChoiceField(["bot", "skip", "forfeit"])
+    window = serializers.IntegerField(allow_null=True, help_text="seconds a reaction window stays open; null: as long as a move")
 
 
 class FairnessOut(serializers.Serializer):
     seed_sha256 = serializers.CharField()
     seed = serializers.CharField(allow_null=True, help_text="revealed once the game is finished")
+
+
+class CalledOffOut(serializers.Serializer):
+    reason = serializers.ChoiceField([c for c, _ in Game.CALLED_OFF], allow_null=True,
+                                     help_text="cancelled by its creator, an invitation declined or expired, a player left; "
+                                               "null for a game cancelled before kinplay kept the reason")
+    by = serializers.CharField(allow_null=True, help_text="the player whose act it was")
+    text = serializers.CharField(help_text="the sentence the game's page shows")
 
 
 class GameOut(serializers.Serializer):
@@ -122,6 +133,8 @@ class GameOut(serializers.Serializer):
     result = serializers.DictField(allow_null=True)
     rated = serializers.BooleanField()
     fairness = FairnessOut()
+    called_off = CalledOffOut(allow_null=True, help_text="why and by whom an aborted game (cancelled before its "
+                                                          "start) was cancelled; null for any other game")
 
 
 class EventOut(serializers.Serializer):
@@ -130,6 +143,19 @@ class EventOut(serializers.Serializer):
     data = serializers.DictField()
     seat = serializers.IntegerField(allow_null=True)
     at = serializers.DateTimeField()
+
+
+class ChatLineIn(serializers.Serializer):
+    text = serializers.CharField(max_length=2000, trim_whitespace=False, help_text="one line; spaces and line breaks are folded")
+
+
+class ChatLineOut(serializers.Serializer):
+    channel = serializers.ChoiceField(["players", "spectators"])
+    seq = serializers.IntegerField(help_text="the line's place in its channel, from 1")
+    name = serializers.CharField()
+    text = serializers.CharField()
+    at = serializers.DateTimeField()
+    you = serializers.BooleanField()
 
 
 class ActionResultOut(serializers.Serializer):

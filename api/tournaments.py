@@ -1,11 +1,12 @@
 """Tournaments through the API: thin views over kinplay.tournaments.services and selectors."""
 
+from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.permissions import AllowAny
-from rest_framework.response import Response
 
+from api import pages
 from api.errors import documented, error
 from api.organised import Organised
 from kinplay.tournaments import selectors, services
@@ -18,7 +19,7 @@ class TournamentTableSize(serializers.Serializer):
 
 
 class TournamentClock(serializers.Serializer):
-    per_move = serializers.IntegerField(min_value=1, allow_null=True, required=False)
+    per_move = serializers.IntegerField(min_value=1, max_value=settings.MAX_PER_MOVE_SECONDS, allow_null=True, required=False)
     on_timeout = serializers.ChoiceField(["bot", "skip", "forfeit"], required=False)
 
 
@@ -72,7 +73,9 @@ class TournamentOut(serializers.Serializer):
     total_rounds = serializers.IntegerField(allow_null=True)
     players = serializers.JSONField(help_text="[{name, status, rating, timeouts}]")
     rounds = serializers.JSONField(help_text="[{number, status, starts_at, ends_at, tables: [{game, games, players, bye, result}]}]")
-    standings = serializers.JSONField(help_text="[{rank, player, status, points, played, byes, tiebreaks: {name: value}}]")
+    standings = serializers.JSONField(help_text="[{rank, player, status, out, points, played, byes, tiebreaks: {name: value}}]; "
+                                                "out: why a withdrawn player is out (\"withdrew\", \"out: ran out of time too often\", "
+                                                "\"left the league\"), null while they play")
     winner = serializers.CharField(allow_null=True)
     reason = serializers.CharField(allow_blank=True)
     fairness = serializers.JSONField(help_text="{seed_sha256, seed (once finished)}")
@@ -83,8 +86,9 @@ class TournamentOut(serializers.Serializer):
 TOURNAMENTS = Organised("tournament", Tournament, selectors.tournament_for, TournamentOut)
 
 
-@extend_schema(methods=["GET"], responses={200: TournamentSummaryOut(many=True), **documented(400)}, operation_id="tournaments_list", parameters=[
-    OpenApiParameter("status", str, enum=["open", "running", "finished", "cancelled"])])
+@extend_schema(methods=["GET"], responses={200: TournamentSummaryOut(many=True), **documented(400)}, operation_id="tournaments_list",
+               description="Newest first, in pages (see limit and the Link header).", parameters=[
+    OpenApiParameter("status", str, enum=["open", "running", "finished", "cancelled"]), *pages.PARAMETERS])
 @extend_schema(methods=["POST"], request=CreateTournament, responses={201: TournamentOut, **documented(400, 401, 413, 415)},
                operation_id="tournaments_create")
 @api_view(["GET", "POST"])
@@ -95,7 +99,7 @@ def tournament_list(request):
     wanted = request.query_params.get("status")
     if wanted and wanted not in dict(Tournament.STATUSES):
         return error("bad_request", "status must be one of open, running, finished, cancelled.", status.HTTP_400_BAD_REQUEST)
-    return Response([selectors.summary(t, request.user) for t in selectors.tournaments(wanted)[:200]])
+    return pages.newest_first(request, selectors.tournaments(wanted), lambda t: selectors.summary(t, request.user))
 
 
 @extend_schema(responses={200: TournamentOut, **documented(404)})

@@ -10,10 +10,10 @@ from rest_framework.decorators import api_view, permission_classes, throttle_cla
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
+from api import pages, throttles
 from api import serializers as s
-from api import throttles
 from api.errors import documented, error
-from games import selectors, services
+from games import chat, selectors, services
 from games.engine import IllegalAction
 from games.models import Game
 from games.registry import kinds
@@ -59,7 +59,9 @@ def token(request):
     # this name is locked out from this address (kinplay.accounts.lockout).
     user = authenticate(request._request, username=usernames.normalise(data["username"]), password=data["password"])
     if user is None:  # the same answer for an unknown name and a wrong password
-        return error("not_authenticated", "Wrong username or password.", status.HTTP_401_UNAUTHORIZED)
+        refused = error("not_authenticated", "Wrong username or password.", status.HTTP_401_UNAUTHORIZED)
+        refused["WWW-Authenticate"] = "Token"  # a 401 names its scheme (RFC 9110), as DRF's own 401s do
+        return refused
     key, _ = Token.objects.get_or_create(user=user)
     return Response({"token": key.key})
 
@@ -89,9 +91,15 @@ def kind_list(request):
 
 @extend_schema(
     methods=["GET"], responses={200: s.GameOut(many=True), **documented(400, 401)},
+    description="My games: invitations to answer first, then the games waiting for my move, then the others "
+                "still running or waiting for players, then the finished ones; newest first within each. "
+                "In pages (see limit and the Link header).",
     parameters=[OpenApiParameter("status", str, enum=["waiting", "active", "finished", "aborted"]),
                 OpenApiParameter("my_turn", bool),
-                OpenApiParameter("invited", bool, description="invitations I have still to answer")],
+                OpenApiParameter("invited", bool, description="invitations I have still to answer"),
+                OpenApiParameter("open", bool, description="true: instead of my games, the games waiting for players "
+                                                           "that I could join (an open seat; newest first)"),
+                *pages.PARAMETERS],
 )
 @extend_schema(methods=["POST"], request=s.CreateGameSerializer, responses={201: s.GameOut, **documented(400, 401, 413, 415)})
 @api_view(["GET", "POST"])
@@ -106,16 +114,28 @@ def game_list(request):
             window=clock.get("window"),
         )
         return Response(selectors.game_for(_game(game.pk), request.user), status=status.HTTP_201_CREATED)
-    my_turn, invited = request.query_params.get("my_turn"), request.query_params.get("invited")
+    flags = {name: params.flag(request.query_params.get(name)) for name in ("open", "my_turn", "invited")}
+    bad = [name for name, value in flags.items() if value is params.UNSET]
+    if bad:
+        return error("bad_request", f"{bad[0]} must be true or false.", status.HTTP_400_BAD_REQUEST)
+
+    def present(game):
+        return selectors.game_for(game, request.user)
+
+    if flags["open"]:
+        return pages.newest_first(request, selectors.open_games(request.user), present)
     wanted = request.query_params.get("status") or None
     if wanted is not None and wanted not in dict(Game.STATUSES):
         return error("bad_request", "status must be one of waiting, active, finished, aborted.", status.HTTP_400_BAD_REQUEST)
-    games = selectors.games_of(
-        request.user, status=wanted,
-        my_turn=None if my_turn is None else my_turn.lower() in ("1", "true", "yes"),
-        invited=None if invited is None else invited.lower() in ("1", "true", "yes"),
-    )
-    return Response([selectors.game_for(g, request.user) for g in games])
+    limit, after = pages.limit_of(request), pages.cursor_of(request, 2)
+    games = selectors.games_of(request.user, status=wanted, my_turn=flags["my_turn"], invited=flags["invited"],
+                               newest_first=True)
+
+    def key(game):  # the list's order: urgency, then newest (highest id) first
+        return selectors.urgency(game, request.user), game.pk
+
+    rest = games if after is None else [g for g in games if (key(g)[0], -g.pk) > (after[0], -after[1])]
+    return pages.respond(request, rest[:limit + 1], present, limit=limit, total=len(games), key=key)
 
 
 @extend_schema(responses={200: s.GameOut, **documented(400, 401, 404)},
@@ -156,6 +176,23 @@ def game_accept(request, id):
 def game_decline(request, id):
     """Decline the invitation: the seat opens for others, or the game is cancelled."""
     game = services.decline_invitation(_game(id).pk, request.user)
+    return Response(selectors.game_for(_game(game.pk), request.user))
+
+
+@extend_schema(request=None, responses={200: s.GameOut, **documented(400, 401, 403, 404)})
+@api_view(["POST"])
+def game_leave(request, id):
+    """Leave a game you joined or accepted, before it starts: your seat opens (or the game is
+    cancelled, if it is for invited players only); its creator is told."""
+    game = services.leave_game(_game(id).pk, request.user)
+    return Response(selectors.game_for(_game(game.pk), request.user))
+
+
+@extend_schema(request=None, responses={200: s.GameOut, **documented(400, 401, 403, 404)})
+@api_view(["POST"])
+def game_cancel(request, id):
+    """Cancel a game you created that has not started; everyone at the table is told."""
+    game = services.cancel_game(_game(id).pk, request.user)
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
@@ -217,6 +254,25 @@ def game_events(request, id):
     if after is None:
         return error("bad_request", "after must be a number from 0.", status.HTTP_400_BAD_REQUEST)
     return Response(selectors.redacted_events(game, game.seat_of(request.user), after=after))
+
+
+@extend_schema(methods=["GET"], responses={200: s.ChatLineOut(many=True), **documented(400, 401, 404)},
+               parameters=[OpenApiParameter("after", int, description="only the lines after this seq, in each channel")])
+@extend_schema(methods=["POST"], request=s.ChatLineIn, responses={201: s.ChatLineOut, **documented(400, 401, 404, 413, 415)})
+@api_view(["GET", "POST"])
+def game_chat(request, id):
+    """Table talk. GET: the newest lines of the chats you may read, oldest first (players' chat;
+    the spectators' too if you have no seat, or once the game is over). POST {"text"}: a line to
+    the players' chat if you have a seat, else to the spectators'."""
+    game = _game(id)
+    if request.method == "POST":
+        line = chat.post_chat(game.pk, request.user, _valid(s.ChatLineIn, request)["text"])
+        return Response(chat.line_of(line, request.user) | {"channel": line.channel}, status=status.HTTP_201_CREATED)
+    after = params.natural(request.query_params.get("after", "0"), maximum=MAX_EVENT_SEQ)
+    if after is None:
+        return error("bad_request", "after must be a number from 0.", status.HTTP_400_BAD_REQUEST)
+    return Response([line | {"channel": c} for c in chat.visible_channels(game, request.user)
+                     for line in chat.lines(game, request.user, c, after=after)])
 
 
 @extend_schema(request=s.StandingSerializer, responses={200: s.GameOut, **documented(400, 401, 403, 404, 413, 415)})

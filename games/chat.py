@@ -56,7 +56,12 @@ def post_chat(game_id: int, user, text: str) -> ChatMessage:
 
 
 def visible_channels(game: Game, user) -> list[str]:
-    if game.seat_of(user) is None or game.is_over:
+    return channels_for(seated=game.seat_of(user) is not None, over=game.is_over)
+
+
+def channels_for(*, seated: bool, over: bool) -> list[str]:
+    """The chats one may read: a player, the players' alone until the game is over (no kibitzing)."""
+    if not seated or over:
         return [ChatMessage.PLAYERS, ChatMessage.SPECTATORS]
     return [ChatMessage.PLAYERS]
 
@@ -67,8 +72,14 @@ def lines(game: Game, user, channel: str, after: int = 0) -> list[dict]:
         return []
     rows = (ChatMessage.objects.filter(game=game, channel=channel, seq__gt=after)
             .select_related("user").order_by("-seq")[:SHOWN])
-    return [{"seq": m.seq, "name": m.user.username, "text": m.text, "at": m.at, "you": m.user_id == user.pk}
-            for m in reversed(rows)]
+    return [line_of(m, user) for m in reversed(rows)]
+
+
+def line_of(m: ChatMessage, user) -> dict:
+    """One chat line as ``user`` (None: nobody signed in) reads it: the page, the API's list
+    and the API's answer to a post say it alike."""
+    return {"seq": m.seq, "name": m.user.username, "text": m.text, "at": m.at,
+            "you": user is not None and m.user_id == user.pk}
 
 
 def since(game: Game, when: datetime | None, user=None) -> list[dict]:
@@ -77,5 +88,4 @@ def since(game: Game, when: datetime | None, user=None) -> list[dict]:
     if when is not None:
         rows = rows.filter(at__gt=when)
     recent = list(rows.order_by("-seq")[:MAIL_LINES])
-    return [{"name": m.user.username, "text": m.text, "at": m.at, "you": user is not None and m.user_id == user.pk}
-            for m in reversed(recent)]
+    return [line_of(m, user) for m in reversed(recent)]

@@ -25,7 +25,9 @@ HERE = Path(__file__).resolve().parent  # games/
 ROOT = HERE.parent
 BUILD = ROOT / "build" / "engines"
 MANIFEST = "manifest.json"
-KINDS = ("kenta", "karenza", "project_kin", "kinapa", "knonsters")
+# Every kind the server hosts, in the order players see them (games.registry.SLUGS is this list):
+# kept here because this module loads before any engine and imports none.
+KINDS = ("knonsters", "kenta", "karenza", "project_kin", "kinapa")
 # What mypyc compiles: the hot path of a random game, a bot's move and a replay. render.py and
 # the platform's modules stay Python.
 COMPILED = ["games/engine.py", "games/rng.py"] + [f"games/{k}/{m}.py" for k in KINDS for m in ("rules", "bots")]

@@ -121,7 +121,7 @@ class Renderer(Protocol):
 RESIGN = {"type": "resign"}
 
 # Events the platform writes into a stream: not rules, so engines never see them.
-PLATFORM_EVENTS = frozenset({"timed_out"})
+PLATFORM_EVENTS = frozenset({"timed_out", "forfeited"})
 
 # Plain words a player may type (by email) for a reaction window's default answer
 # ("let it resolve", "do nothing") whatever the game's own notation for it.

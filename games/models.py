@@ -34,8 +34,10 @@ def _game_with_seats_sql(fields, alias, vendor):
 
 class GameQuerySet(models.QuerySet):
     def with_seats(self):
-        """Games with their seats and the seats' users: two queries, whatever is read after."""
-        return self.prefetch_related(models.Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        """Games with their seats and the seats' users (and who called a cancelled game off, its
+        card's line): two queries, whatever is read after."""
+        return self.select_related("called_off_by").prefetch_related(
+            models.Prefetch("seats", queryset=Seat.objects.select_related("user")))
 
     def get_with_seats(self, pk) -> Game:
         """One game, ``game.seat_list`` and each seat's user (username and email loaded) in
@@ -70,6 +72,7 @@ class Game(models.Model):
 
     WAITING, ACTIVE, FINISHED, ABORTED = "waiting", "active", "finished", "aborted"
     STATUSES = [(s, s) for s in (WAITING, ACTIVE, FINISHED, ABORTED)]
+    OVER = (FINISHED, ABORTED)
     TIMEOUT_POLICIES = [("bot", "the bot plays"), ("skip", "skip the player"), ("forfeit", "forfeit")]
 
     kind = models.CharField(max_length=32)
@@ -90,6 +93,14 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)  # the finish order ratings replay
     # A declined or expired invitation cancels the game instead of opening the seat to anyone.
     invite_only = models.BooleanField(default=False)
+    # Why a game that never started was cancelled, and whose act it was (the creator, or the
+    # invited player who declined, let the invitation lapse or left): its page says so. A
+    # waiting game has no events to tell it, and the outbox and deadline rows are pruned.
+    CALLED_OFF = [("cancelled", "cancelled by its creator"), ("declined", "an invitation declined"),
+                  ("expired", "an invitation unanswered"), ("left", "a player left")]
+    called_off = models.CharField(max_length=16, choices=CALLED_OFF, blank=True)
+    called_off_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                      related_name="+")
     # The finished game this one is the rematch of (same players and options, seats rotated).
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -148,7 +159,7 @@ class Game(models.Model):
 
     @property
     def is_over(self):
-        return self.status in (self.FINISHED, self.ABORTED)
+        return self.status in self.OVER
 
     def seat_of(self, user):
         if user is None or not user.is_authenticated:

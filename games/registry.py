@@ -8,6 +8,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
+from games.compiled import KINDS
 from games.engine import Bots, Renderer, Rules, fill_seats
 from games.schema import missing_upcasters
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     _RENDERERS: list[Renderer] = [
         _karenza_render, _kenta_render, _kinapa_render, _knonsters_render, _project_kin_render]
 
-SLUGS = ["knonsters", "kenta", "karenza", "project_kin", "kinapa"]
+SLUGS = list(KINDS)  # games/compiled.py: the one list of the kinds hosted
 
 REQUIRED = [
     "SLUG", "NAME", "MIN_PLAYERS", "MAX_PLAYERS", "OPTIONS_SCHEMA", "check_players",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games import services
+from games import selectors, services
 from games.models import Game
 
 
@@ -33,6 +33,8 @@ def rematch(game_id: int, user, *, with_bots: bool = False) -> tuple[Game, bool]
     else:
         earlier = game.rematches.order_by("pk").first()
         if earlier is not None:
+            if selectors.invited_to(earlier, user):  # asking for the rematch is saying yes to it
+                earlier = services.accept_invitation(earlier.pk, user)
             return earlier, False
         # Rotated: the second seat becomes the first, ..., the first the last.
         turn = seats[1:] + seats[:1]

@@ -24,6 +24,28 @@ def named(data, names: list[str]):
     return fill_seats(data, names)
 
 
+def called_off(game) -> dict | None:
+    """Why a game that never started was cancelled (Game.CALLED_OFF, None when not recorded), by
+    whom, and the sentence its page shows; None for any other game."""
+    if game.status != Game.ABORTED:
+        return None
+    return {"reason": game.called_off or None, "by": game.called_off_by.username if game.called_off_by_id else None,
+            "text": called_off_line(game)}
+
+
+def called_off_line(game) -> str:
+    """Why a game that never started was cancelled, and by whom, in one sentence for its page."""
+    who = game.called_off_by.username if game.called_off_by_id else ""
+    if not who:  # recorded before kinplay kept the reason (or cancelled by the platform)
+        return "This game was cancelled before it started."
+    return {
+        "cancelled": f"Cancelled by {who} before it started.",
+        "declined": f"Cancelled: {who} declined the invitation.",
+        "expired": f"Cancelled: the invitation to {who} expired.",
+        "left": f"Cancelled: {who} left before it started.",
+    }.get(game.called_off, "This game was cancelled before it started.")
+
+
 def describe_platform(e: dict, names: list[str]) -> str:
     """The log line of an event the platform wrote (games.engine.PLATFORM_EVENTS)."""
     d = e["data"]
@@ -35,7 +57,37 @@ def describe_platform(e: dict, names: list[str]) -> str:
             "bot": "a bot played for them.", "default": "the default move was played for them.",
             "forfeit": "they forfeit the game.",
         }.get(d.get("policy"), "the game went on without them.")
+    if e["type"] == "forfeited":
+        who = names[d["seat"]] if 0 <= d["seat"] < len(names) else f"seat {d['seat'] + 1}"
+        return f"{who} forfeited: " + FORFEIT_WHY.get(d.get("reason"), "the game went on without them.")
     return e["type"]
+
+
+# Why a "forfeited" platform event (games.services.FORFEIT_REASONS) took a player out, in words.
+FORFEIT_WHY = {"round_time": "the round's time ran out."}
+
+
+def _forfeit(e: dict) -> bool:
+    """A platform event that takes the player out: the resignation stored after it says no more."""
+    return e["type"] == "forfeited" or (e["type"] == "timed_out" and e["data"].get("policy") == "forfeit")
+
+
+def _explained(game, result, names):
+    """The result, its summary saying why when a forfeit the platform applied (a clock's, a round's
+    time) ended the game: the engine only knows that the player resigned."""
+    from games.models import Event
+
+    if not result:
+        return result
+    row = Event.objects.filter(game=game, type__in=PLATFORM_EVENTS).order_by("-seq").first()
+    if row is None:
+        return result
+    e = {"type": row.type, "data": row.data}
+    if not _forfeit(e) or Event.objects.filter(game=game, seq__gt=row.seq + 1, command__isnull=False).exists():
+        return result  # no forfeit, or the game went on after it
+    winners = [names[w] for w in result.get("winners") or [] if 0 <= w < len(names)]
+    won = f" {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}." if winners else ""
+    return {**result, "summary": describe_platform(e, names) + won}
 
 
 def redacted_events(game, seat, *, after=0, upto=None, rows=None) -> list[dict]:
@@ -55,22 +107,27 @@ def log_lines(game, seat, *, after=0, upto=None, names=None) -> list[dict]:
     """The redacted log in words, newest last."""
     rules = get(game.kind).rules
     names = names or seat_names(game)
-    lines, played_for = [], None
+    lines, played_for, forfeit = [], None, False
     for e in redacted_events(game, seat, after=after, upto=upto):
         if e["type"] in PLATFORM_EVENTS:
             text = describe_platform(e, names)
         else:
             text = named(rules.describe({"type": e["type"], "data": e["data"]}, names), names)
         if text and played_for is not None and e["seq"] == played_for["seq"] + 1:
-            # One line: "theo's time ran out: a bot played for them — theo played Viper Thrust."
-            played_for.update(text=f"{played_for['text'].rstrip('.')} — {text}", seq=e["seq"])
+            if forfeit and e["type"] in ("resign", "resigned") and set(e["data"]) <= {"seat"}:
+                # "charlie forfeited: the round's time ran out." says it: no "charlie resigned." after it
+                played_for["seq"] = e["seq"]
+            else:
+                # One line: "theo's time ran out: a bot played for them — theo played Viper Thrust."
+                played_for.update(text=f"{played_for['text'].rstrip('.')} — {text}", seq=e["seq"])
             played_for = None
             continue
         played_for = None
         if text:
             lines.append({"seq": e["seq"], "text": text, "at": e["at"], "seat": e["seat"]})
-            if e["type"] == "timed_out" and not e["data"].get("window") and e["data"].get("policy") in ("bot", "default"):
-                played_for = lines[-1]
+            if _forfeit(e) or (e["type"] == "timed_out" and not e["data"].get("window")
+                               and e["data"].get("policy") in ("bot", "default")):
+                played_for, forfeit = lines[-1], _forfeit(e)
     return lines
 
 
@@ -118,25 +175,38 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None) ->
         "clock": {"per_move": game.per_move, "on_timeout": game.on_timeout, "window": game.window},
         "view": named(rules.view(state, seat), names) if playing else {},
         "legal_actions": named(rules.legal_actions(state, seat), names) if playing and seat is not None and not historical and game.status == Game.ACTIVE else [],
-        "result": named(game.result, names),
+        "result": _explained(game, named(game.result, names), names) if finished else named(game.result, names),
         "rated": game.rated,
         "fairness": {"seed_sha256": game.seed_sha256, "seed": game.seed if finished else None},
+        "called_off": called_off(game),
     }
 
 
-def games_of(user, *, status=None, my_turn=None, invited=None):
-    """The user's games: invitations to answer first, then the ones waiting for their move."""
+def games_of(user, *, status=None, my_turn=None, invited=None, newest_first=False):
+    """The user's games: invitations to answer first, then the ones waiting for their move, then
+    the others still running, then the finished ones (``urgency``); within each the latest
+    moved first, or with ``newest_first`` the latest created first (the API's pages: an id never
+    changes, a move changes updated_at)."""
     qs = Game.objects.filter(seats__user=user).distinct().with_seats()
     if status:
         qs = qs.filter(status=status)
     if invited is not None:
         asked = Seat.objects.filter(user=user, invited=True, game__status=Game.WAITING).values("game_id")
         qs = qs.filter(pk__in=asked) if invited else qs.exclude(pk__in=asked)
-    games = sorted(qs.order_by("-updated_at"),
-                   key=lambda g: (not invited_to(g, user), not waiting_for(g, user), g.is_over))
+    games = sorted(qs.order_by("-pk" if newest_first else "-updated_at"), key=lambda g: urgency(g, user))
     if my_turn is not None:
         games = [g for g in games if waiting_for(g, user) == my_turn]
     return games
+
+
+def urgency(game, user) -> int:
+    """0 an invitation to answer, 1 waiting for the user's move, 2 still running (or waiting for
+    players), 3 over: the order of the user's games list."""
+    if invited_to(game, user):
+        return 0
+    if waiting_for(game, user):
+        return 1
+    return 3 if game.is_over else 2
 
 
 def waiting_for(game, user) -> bool:
@@ -189,7 +259,8 @@ def waiting(game, seat, *, state=None, names=None, now=None, due=True, title=Non
     kind = get(game.kind)
     name = title or kind.name
     if game.status != Game.ACTIVE:
-        text = {Game.WAITING: "waiting for players", Game.FINISHED: "game over"}.get(game.status, "aborted")
+        # a game is aborted only before its start: "cancelled", as its page and its emails say
+        text = {Game.WAITING: "waiting for players", Game.FINISHED: "game over"}.get(game.status, "cancelled")
         return {"line": f"{name}: {text}", "window": False}
     names = names or seat_names(game)
     left = _due(game, now) if due else ""

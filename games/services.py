@@ -13,6 +13,7 @@ import jsonschema
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, OperationalError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.engine import RESIGN, IllegalAction, clone, decide_and_evolve, event, find_legal, replay
@@ -33,6 +34,9 @@ BOT_STEPS_PER_TASK = 200  # the worker plays owed bot moves in transactions of a
 BOTS_GRACE_SECONDS = 60  # after this the deadline sweep plays owed bot moves the task did not
 MAX_IDEMPOTENCY_KEY = 128
 MAX_NOTATION = 200  # a longer text is no move of any game (and is not echoed back)
+# Who may resign for a player, and why (the "forfeited" platform event's reason): a tournament
+# round's time ran out with the player holding the turn (kinplay.tournaments.services._adjudicate).
+FORFEIT_REASONS = {"adjudication": "round_time"}
 
 # Called as hook(game) in the transaction of the move that finishes a game (ratings, which
 # stamp the finish time, then tournaments): apps add theirs in AppConfig.ready. Keep them
@@ -139,10 +143,24 @@ def create_games(specs: list[dict]) -> list[Game]:
 
 
 def _users_named(specs) -> dict:
-    """The users the specs seat by name, by name: one query for them all."""
+    """The users the specs seat by name, by name as written: one query for them all, and one more
+    for names written in another case ("Bob" is bob, as on the player pages; names cannot differ
+    by case alone, kinplay.accounts.usernames)."""
     names = {seat["user"] for spec in specs if isinstance(spec.get("seats"), list) for seat in spec["seats"]
              if isinstance(seat, dict) and isinstance(seat.get("user"), str)}
-    return {u.username: u for u in get_user_model().objects.filter(username__in=names)} if names else {}
+    users = get_user_model().objects
+    found = {u.username: u for u in users.filter(username__in=names)} if names else {}
+    others = names - set(found)
+    if others:
+        either = Q()
+        for name in others:
+            either |= Q(username__iexact=name)
+        candidates = list(users.filter(either))
+        for name in others:
+            same = [u for u in candidates if u.username.lower() == name.lower()]
+            if len(same) == 1:
+                found[name] = same[0]
+    return found
 
 
 def _plan(named: dict, *, creator, kind: str, options=None, seats, per_move="default", on_timeout="bot",
@@ -284,7 +302,7 @@ def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_v
             # (the sweep locks the game row, then appends; a move appends, then updates the
             # row): the sweep went through, so this is a lost race. Inside another transaction
             # (the sweep itself) the locks are still held: no retry there.
-            if getattr(exc.__cause__, "sqlstate", None) != "40P01" or nested or attempt == 4:
+            if not sql.is_deadlock(exc) or nested or attempt == 4:
                 raise
             if expected_version is not None:
                 raise VersionConflict(Game.objects.get(pk=game_id).version) from None
@@ -327,8 +345,11 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
     if seat is not None and action != RESIGN and seat not in rules.to_act(state):
         raise IllegalAction("It is not your turn.")
     version = game.version
-    # A timeout is a fact of its own in the stream, stored before what it caused.
-    before = [_timed_out(rules, state, seat, by)] if by.startswith("timeout-") else []
+    # A timeout, or a forfeit by adjudication, is a fact of its own in the stream, stored before
+    # what it caused: the log says why the player left, not only that they resigned.
+    before = ([_timed_out(rules, state, seat, by)] if by.startswith("timeout-")
+              else [event("forfeited", seat=seat, reason=FORFEIT_REASONS[by])] if by in FORFEIT_REASONS and action == RESIGN
+              else [])
     try:
         events, state = decide_and_evolve(rules, state, seat, action, Rng(game.seed, version + len(before)))
     except IllegalAction:
@@ -338,7 +359,7 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
         raise IllegalAction("That move could not be understood.") from None
     appender = Appender(game, version)
     if before:
-        appender.add(before, state, seat=seat, command={"platform": "timed_out"})
+        appender.add(before, state, seat=seat, command={"platform": before[0]["type"]})
     command = {"seat": seat, "action": action, "by": by}
     if fingerprint:
         command["request"] = fingerprint
@@ -584,9 +605,8 @@ def accept_invitation(game_id: int, user, choice=None) -> Game:
     """The invited player says yes, with a choice as a joining player makes one (a Kenta colour;
     None keeps the seat's); the game starts once every seat is taken and accepted."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        seats = list(game.seats.select_related("user"))
-        game.hold_seats(seats)
+        game = _locked_with_seats(game_id)
+        seats = list(game.seat_list)
         seat = _invited_seat(game, user)
         _choose(game, seats, seat.index, choice)
         seat.invited = False
@@ -600,39 +620,89 @@ def accept_invitation(game_id: int, user, choice=None) -> Game:
 def decline_invitation(game_id: int, user) -> Game:
     """The invited player says no: the seat opens, or the game is cancelled (``_withdraw``)."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        game.hold_seats(list(game.seats.select_related("user")))
+        game = _locked_with_seats(game_id)
         seat = _invited_seat(game, user)
         _answered(game, seat, "declined")
         _withdraw(game, seat, expired=False)
     return game
 
 
+def leave_game(game_id: int, user) -> Game:
+    """A player who joined or accepted takes it back before the start: as a decline, the seat
+    opens, or the game is cancelled (invited players only, or nobody left); the creator is told.
+    The creator cancels instead (``cancel_game``); an open invitation is declined."""
+    with transaction.atomic():
+        game = _locked_with_seats(game_id)
+        seat = next((s for s in game.seat_list if user is not None and s.user_id == user.pk), None)
+        if seat is None:
+            raise NotYourSeat("You have no seat at this game.")
+        if game.status != Game.WAITING:
+            raise IllegalAction("This game was cancelled." if game.status == Game.ABORTED
+                                else "This game has started: you may resign instead.")
+        if seat.invited:
+            raise IllegalAction("You have not accepted this invitation: decline it instead.")
+        if game.created_by_id == user.pk:
+            raise IllegalAction("You created this game: cancel it instead.")
+        _withdraw(game, seat, expired=False, left=True)
+    return game
+
+
+def cancel_game(game_id: int, user) -> Game:
+    """The creator calls off a game that has not started (an open seat nobody takes, an
+    invitation unanswered): everyone else at the table, invited or seated, is told."""
+    from kinplay.notifications.consent import game_cancelled
+
+    with transaction.atomic():
+        game = _locked_with_seats(game_id)
+        if user is None or game.created_by_id != user.pk:
+            raise NotYourSeat("Only the player who created this game can cancel it.")
+        if game.status == Game.ABORTED:
+            raise IllegalAction("This game was cancelled.")
+        if game.status != Game.WAITING:
+            raise IllegalAction("This game has started: it can no longer be cancelled (you may resign).")
+        _call_off(game, "cancelled", user)
+        game_cancelled(game)
+    return game
+
+
 def expire_invitation(game_id: int, seat_index: int) -> str:
     """Seven days without an answer count as a decline (the sweep calls this)."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
-        game.hold_seats(list(game.seats.select_related("user")))
+        game = _locked_with_seats(game_id)
         seat = next((s for s in game.seat_list if s.index == seat_index), None)
         if game.status != Game.WAITING or seat is None or not seat.invited:
             return "answered"
         return _withdraw(game, seat, expired=True)
 
 
-def _withdraw(game, seat, *, expired) -> str:
+def _locked_with_seats(game_id: int) -> Game:
+    """A game that has not started, its row locked for the answer to an invitation, a leave or a
+    cancel, with its seats and their users as they are now."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    game.hold_seats(list(game.seats.select_related("user")))
+    return game
+
+
+def _call_off(game, why: str, by) -> None:
+    """A game that has not started is cancelled (``why``, one of Game.CALLED_OFF, and ``by``
+    whom, kept for its page): its invitations need no answer any more."""
+    from kinplay.clocks.models import Deadline
+
+    game.status, game.called_off, game.called_off_by = Game.ABORTED, why, by
+    game.save(update_fields=["status", "called_off", "called_off_by", "updated_at"])
+    Deadline.objects.filter(game=game, kind=Deadline.INVITATION, done_at__isnull=True).update(
+        done_at=timezone.now(), outcome="cancelled")
+
+
+def _withdraw(game, seat, *, expired, left=False) -> str:
     """An invitation said no (or lapsed): the seat opens for anyone to join, unless the creator
     asked for invitations only or nobody is left at the table; then the game is cancelled.
     The creator is told either way; on a cancel, so is everyone who had accepted."""
-    from kinplay.clocks.models import Deadline
-
     who = seat.user
     seat.user, seat.invited = None, False
     seat.save(update_fields=["user", "invited"])
     cancel = game.invite_only or not any(s.user_id for s in game.seat_list)
     if cancel:
-        game.status = Game.ABORTED
-        game.save(update_fields=["status", "updated_at"])
-        Deadline.objects.filter(game=game, kind=Deadline.INVITATION, done_at__isnull=True).update(
-            done_at=timezone.now(), outcome="cancelled")
-    invitation_closed(game, who, expired=expired, cancelled=cancel)
+        _call_off(game, "left" if left else "expired" if expired else "declined", who)
+    invitation_closed(game, who, expired=expired, cancelled=cancel, left=left)
     return "cancelled" if cancel else "opened"

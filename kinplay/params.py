@@ -1,4 +1,4 @@
-"""Reading numbers from query strings and forms: ASCII digits only (``str.isdigit`` accepts
+"""Reading numbers (and yes/no) from query strings and forms: ASCII digits only (``str.isdigit`` accepts
 "²", which ``int`` refuses) and bounded, so no lookup ever overflows a database integer."""
 
 import re
@@ -13,6 +13,18 @@ def natural(raw, *, maximum=MAX_ID):
         return None
     value = int(raw)
     return value if value <= maximum else None
+
+
+FLAGS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+UNSET = object()
+
+
+def flag(raw):
+    """A query string's yes/no: None when absent, True or False, or UNSET for anything else
+    (the caller answers 400 rather than read "maybe" as no)."""
+    if raw is None:
+        return None
+    return FLAGS.get(raw.strip().lower(), UNSET)
 
 
 class IdConverter:

@@ -139,12 +139,14 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # Repeated failed logins (page and API token) lock that username from that address for a while
 # (django-axes, its attempts in the database so every web process agrees).
-AUTHENTICATION_BACKENDS = ["kinplay.accounts.backends.LockoutBackend", "django.contrib.auth.backends.ModelBackend"]
+AUTHENTICATION_BACKENDS = ["kinplay.accounts.backends.LockoutBackend", "django.contrib.auth.backends.ModelBackend",
+                           "kinplay.accounts.backends.NameInAnyCaseBackend"]
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "kinplay.accounts.lockout.locked_out"
+AXES_USERNAME_CALLABLE = "kinplay.accounts.backends.lockout_name"  # one budget per name, in any case
 # Whose address a request is (throttles and lockouts): the socket's, unless PROXY_COUNT trusted
 # proxies (nginx: 1) put the client's in X-Forwarded-For. Never the header alone, which anyone can send.
 PROXY_COUNT = env.int("PROXY_COUNT", 0)
@@ -263,7 +265,7 @@ MAIL_TOKEN_MAX_AGE_DAYS = env.int("MAIL_TOKEN_MAX_AGE_DAYS", 30)
 MAIL_AUTHSERV_ID = env.list("MAIL_AUTHSERV_ID", default=[])  # whose Authentication-Results count
 MAIL_VERIFY_DKIM = env.bool("MAIL_VERIFY_DKIM", False)  # verify DKIM ourselves (DNS lookups)
 MAIL_TRUST_UNAUTHENTICATED = env.bool("MAIL_TRUST_UNAUTHENTICATED", False)  # development only
-MAIL_ANSWERS_PER_HOUR = env.int("MAIL_ANSWERS_PER_HOUR", 10)
+MAIL_ANSWERS_PER_HOUR = env.int("MAIL_ANSWERS_PER_HOUR", 10)  # refusals only: a loop fuse (notifications.loops)
 ANYMAIL = {"WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", "")}
 
 REST_FRAMEWORK = {

@@ -22,11 +22,12 @@
   /* ---- moves: buttons and clicks on the board.
    * With "Confirm each move" (the player's setting, on by default) a tap selects a move and
    * highlights it on the board; Confirm plays it, Cancel or Escape forgets it. */
-  var selected = null;
+  var selected = null, chosenFrom = null;
   function confirming() { return live.getAttribute("data-confirm-moves") === "1"; }
   function select(form) {
     unselect();
     selected = form;
+    chosenFrom = document.activeElement;  // the move button or board piece it was chosen with
     var btn = form.querySelector("button.move");
     if (btn) { btn.classList.add("is-selected"); btn.setAttribute("aria-pressed", "true"); }
     var note = norm(form.querySelector("input[name=notation]").value);
@@ -52,13 +53,22 @@
     form.setAttribute("data-confirmed", "1");
     if (form.requestSubmit) form.requestSubmit(); else { form.dispatchEvent(new Event("submit", { cancelable: true })); form.submit(); }
   }
+  /* Cancel and Escape give the keyboard back to the move that was chosen: focus was on Confirm,
+   * which hides, and would otherwise fall to the top of the page. */
+  function cancel() {
+    var back = chosenFrom && live.contains(chosenFrom) ? chosenFrom : selected && selected.querySelector("button.move");
+    unselect();
+    if (back) back.focus({ preventScroll: true });
+  }
   document.addEventListener("click", function (ev) {
     var t = ev.target.closest && ev.target.closest("#confirm-move, #cancel-move");
     if (!t) return;
     ev.preventDefault();
-    if (t.id === "confirm-move" && selected) play(selected); else unselect();
+    if (t.id !== "confirm-move" || !selected) cancel();
+    // The Confirm bar opens where the tapped move was: the second tap of a double tap is no Confirm.
+    else if (!(ev.detail > 1)) play(selected);
   });
-  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && selected) unselect(); });
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && selected) cancel(); });
 
   document.addEventListener("submit", function (ev) {
     if (ev.defaultPrevented) return;
@@ -86,18 +96,28 @@
     return forms;
   }
 
-  /* Pieces and cards of the board that are one of my moves now become clickable. */
+  /* Pieces and cards of the board that are one of my moves now become buttons (Tab reaches them
+   * in the board's order), named by the move's label as the move list says it. */
   function markBoard() {
     var forms = legalForms();
     live.querySelectorAll("#board [data-notation]").forEach(function (el) {
       var form = forms[norm(el.getAttribute("data-notation"))];
       el.classList.toggle("is-legal", !!form);
       if (form) {
+        var label = form.querySelector(".move-label") || form.querySelector("input[name=notation]");
         el.setAttribute("tabindex", "0");
         el.setAttribute("role", "button");
-        var label = form.querySelector(".move-label");
-        if (label) el.setAttribute("aria-label", label.textContent.trim());
+        el.setAttribute("aria-label", (label.textContent || label.value).trim().replace(/\s+/g, " "));
+      } else {
+        ["tabindex", "role", "aria-label"].forEach(function (a) { el.removeAttribute(a); });
       }
+    });
+    // A board drawn as one picture (<svg role="img">) makes everything in it a part of that
+    // picture for screen readers: while it holds buttons it is a named group instead.
+    live.querySelectorAll("#board [role=img], #board [data-role-was]").forEach(function (pic) {
+      var holds = !!pic.querySelector(".is-legal");
+      if (holds && pic.getAttribute("role") === "img") { pic.setAttribute("data-role-was", "img"); pic.setAttribute("role", "group"); }
+      else if (!holds && pic.hasAttribute("data-role-was")) { pic.setAttribute("role", pic.getAttribute("data-role-was")); pic.removeAttribute("data-role-was"); }
     });
   }
 
@@ -119,11 +139,12 @@
    * text is 12 px and its smallest move target 44 px, at most 3 times the card's width. */
   var MIN_TEXT = 12, MIN_TAP = 44, MAX_WIDEN = 3;
   function fitBoards() {
-    if (window.innerWidth >= 960) return;
+    var wide = window.innerWidth >= 960;  // a tablet turned sideways: a board widened before fits again
     live.querySelectorAll("#board svg").forEach(function (svg) {
       var wa = svg.getAttribute("width");
       if (wa && !/%$/.test(wa)) return;  // small drawings with their own size (symbols, a card's arrow) keep it
       svg.classList.remove("is-widened"); svg.style.width = ""; svg.style.maxWidth = "";
+      if (wide) return;
       var base = svg.getBoundingClientRect().width;
       if (!base) return;
       var need = 1;
@@ -145,6 +166,22 @@
   }
   window.addEventListener("load", function () { fitBoards(); });  // after fonts and images settle
   window.addEventListener("resize", function () { clearTimeout(fitBoards.t); fitBoards.t = setTimeout(fitBoards, 200); });
+
+  /* Phones: the move bar is fixed at the bottom; the page is padded by its height (kinplay.css,
+   * --bar-height), measured again whenever it changes (more moves, the Confirm bar, a new page). */
+  var barSize = window.ResizeObserver ? new ResizeObserver(fitBar) : null;
+  function fitBar() {
+    var bar = live.querySelector(".moves-area--bar");
+    var fixed = bar && getComputedStyle(bar).position === "fixed";
+    document.documentElement.style.setProperty("--bar-height", fixed ? Math.ceil(bar.getBoundingClientRect().height) + "px" : "0px");
+  }
+  function watchBar() {
+    if (barSize) barSize.disconnect();
+    var bar = live.querySelector(".moves-area--bar");
+    if (bar && barSize) barSize.observe(bar);
+    fitBar();
+  }
+  window.addEventListener("resize", fitBar);
 
   /* Relative times ("in 2 days") stay true while the page is open. */
   var UNITS = [[604800, "week"], [86400, "day"], [3600, "hour"], [60, "minute"]];
@@ -195,11 +232,17 @@
     var link = document.querySelector('#replay-nav a[data-key="' + ev.key + '"]');
     if (link) { ev.preventDefault(); window.location.href = link.href; }
   });
-  var current = live.querySelector(".log li.is-current");
-  if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+  /* The current event in sight inside the log's own box; never the page (on a phone the log is at
+   * the bottom, far from the board and the replay controls). */
+  var current = live.querySelector(".log li.is-current"), logBox = current && current.closest(".log");
+  if (logBox) {
+    var cr = current.getBoundingClientRect(), br = logBox.getBoundingClientRect();
+    if (cr.top < br.top || cr.bottom > br.bottom) logBox.scrollTop += cr.top - br.top - (br.height - cr.height) / 2;
+  }
 
   markBoard();
   fitBoards();
+  watchBar();
   markNew();
 
   ["pointerdown", "keydown", "touchstart"].forEach(function (t) {
@@ -211,7 +254,7 @@
 
   /* ---- following the game */
   function busy() {
-    if (sending) return true;
+    if (sending || selected) return true;  // a move chosen and not yet confirmed: not swapped under the finger
     var a = document.activeElement;
     if (a && /^(INPUT|SELECT|TEXTAREA)$/.test(a.tagName) && a.type !== "hidden") return true;
     var sel = window.getSelection && window.getSelection();
@@ -241,15 +284,25 @@
         if (busy()) return false;
         var scroll = window.scrollY;
         var log = live.querySelector(".log"), logScroll = log ? log.scrollTop : 0;
+        // Where the player was reading: the action bar (it scrolls on a phone) and a board wider than its card.
+        var bar = live.querySelector(".moves-area"), barScroll = bar ? bar.scrollTop : 0;
+        if (fresh.getAttribute("data-version") !== live.getAttribute("data-version")) barScroll = 0;  // new moves: from the top
+        var board = live.querySelector("#board"), boardScroll = board ? board.scrollLeft : 0;
         var fair = live.querySelector(".fairness"), fairOpen = fair && fair.open;
+        var focused = window.kinplayFocusKey ? window.kinplayFocusKey(live) : null;
         live.replaceWith(fresh);
         live = fresh;
         var nlog = live.querySelector(".log"); if (nlog) nlog.scrollTop = logScroll;
         var nfair = live.querySelector(".fairness"); if (nfair && fairOpen) nfair.open = true;
         document.title = live.getAttribute("data-title") || document.title;
+        if (window.kinplaySyncBadges) window.kinplaySyncBadges(doc);
         window.scrollTo(0, scroll);
         markBoard();
         fitBoards();
+        watchBar();
+        var nbar = live.querySelector(".moves-area"); if (nbar) nbar.scrollTop = barScroll;
+        var nboard = live.querySelector("#board"); if (nboard) nboard.scrollLeft = boardScroll;
+        if (window.kinplayRefocus) window.kinplayRefocus(live, focused);
         markNew();
         var me = live.querySelector(".turn-banner--me");
         showHint(me ? (me.getAttribute("data-hint") || "Your turn") : "Updated");
@@ -291,6 +344,6 @@
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) { delay = BASE; idle = 0; clearTimeout(timer); poll(); }
   });
-  window.addEventListener("pageshow", function (ev) { if (ev.persisted) { sending = false; poll(); } });
+  window.addEventListener("pageshow", function (ev) { if (ev.persisted) { sending = false; unselect(); poll(); } });
   schedule();
 })();

@@ -36,4 +36,38 @@
     tzButton.hidden = false;
     tzButton.addEventListener("click", function () { tzSelect.value = here; tzButton.hidden = true; });
   }
+  // Sign-up: the new account starts in this device's time zone.
+  if (here) document.querySelectorAll("input[data-device-time-zone]").forEach(function (el) { el.value = here; });
+  // A page that swaps in a fresh copy of itself (game.js, lobby.js) keeps the keyboard where it
+  // was: kinplayFocusKey(box) before the swap says which control has the focus, as a selector and
+  // its place among the matches; kinplayRefocus(box, key) after it focuses that control again.
+  // (A swap replaces every element, and the focus would fall to the top of the page.)
+  window.kinplayFocusKey = function (box) {
+    var el = document.activeElement, sel = null;
+    if (!el || el === box || !box.contains(el)) return null;
+    if (el.id) sel = "#" + CSS.escape(el.id);
+    else if (el.matches("button.move")) sel = 'button.move[data-move="' + CSS.escape(el.getAttribute("data-move")) + '"]';
+    else if (el.hasAttribute("data-notation")) sel = '[data-notation="' + CSS.escape(el.getAttribute("data-notation")) + '"]';
+    else if (el.matches("a[href]")) sel = 'a[href="' + CSS.escape(el.getAttribute("href")) + '"]';
+    else if (el.form && el.form.getAttribute("action")) sel = 'form[action="' + CSS.escape(el.form.getAttribute("action")) + '"] ' + el.tagName.toLowerCase();
+    if (!sel) return null;
+    return { sel: sel, n: Array.prototype.indexOf.call(box.querySelectorAll(sel), el) };
+  };
+  window.kinplayRefocus = function (box, key) {
+    if (!key) return;
+    var all = box.querySelectorAll(key.sel), el = all[key.n] || all[0];  // gone (a move no longer legal): nowhere
+    if (el) el.focus({ preventScroll: true });
+  };
+  // A page that swaps in a fresh copy of itself (game.js, lobby.js) takes the header's
+  // "waiting for you" badges from that copy too: the Lobby link's and the menu button's.
+  window.kinplaySyncBadges = function (doc) {
+    var lobby = document.querySelector("#site-nav a[href='/']"), fresh = doc.querySelector("#site-nav a[href='/']");
+    if (lobby && fresh) lobby.innerHTML = fresh.innerHTML;
+    var toggle = document.querySelector(".menu-toggle"), freshToggle = doc.querySelector(".menu-toggle");
+    if (toggle && freshToggle) {
+      var old = toggle.querySelector(".toggle-badge"), badge = freshToggle.querySelector(".toggle-badge");
+      if (old) old.remove();
+      if (badge) toggle.insertBefore(badge.cloneNode(true), toggle.querySelector("svg"));
+    }
+  };
 })();

@@ -19,14 +19,17 @@
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (d) {
         if (d.mark === live.getAttribute("data-mark") || busy()) return;
-        return fetch(window.location.pathname, { credentials: "same-origin" })
+        return fetch(window.location.pathname + window.location.search, { credentials: "same-origin" })  // ?finished=all stays
           .then(function (r) { return r.text(); })
           .then(function (html) {
-            var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("lobby-live");
+            var doc = new DOMParser().parseFromString(html, "text/html"), fresh = doc.getElementById("lobby-live");
             if (!fresh || busy()) return;
+            var focused = window.kinplayFocusKey ? window.kinplayFocusKey(live) : null;
             live.replaceWith(fresh);
             live = fresh;
-            document.title = new DOMParser().parseFromString(html, "text/html").title || document.title;
+            if (window.kinplayRefocus) window.kinplayRefocus(live, focused);
+            document.title = doc.title || document.title;
+            if (window.kinplaySyncBadges) window.kinplaySyncBadges(doc);
           });
       })
       .catch(function () {})

@@ -14,7 +14,7 @@ ROMAN = rules.ROMAN
 CSS = """
 <style>
 .kenta{font-family:system-ui,sans-serif;max-width:900px;margin:0 auto;color:#1f2937}
-.kenta svg{width:100%;height:auto;display:block}
+.kenta .kenta-board{width:100%;height:auto;display:block}
 .kenta-row{display:flex;flex-wrap:wrap;gap:.5rem;margin:.5rem 0}
 .kenta-card{border:2px solid #374151;border-radius:.5rem;padding:.4rem .5rem;width:9.5rem;background:#fffbeb;
  font-size:.8rem;line-height:1.2}

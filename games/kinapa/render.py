@@ -36,10 +36,10 @@ def _name(names, p):
 
 LEGEND = legend([
     (icon("crown", "Emperor"), "The Emperor: announces a number, takes a card, turns over an object card."),
-    (icon("hand", "raised hand"), "Raised a hand: claims to hold the announced number."),
+    (icon("hand", "raised hand"), "Raised a hand: says they do not hold the announced number (“I don't have the card”)."),
     (icon("hourglass", "still to answer"), "Still to answer (everyone answers in secret, revealed together)."),
     (icon("fox", "Fox card"), "Fox card: caught lying; this player's hand is face up for everyone."),
-    (icon("sheep", "sheep"), "The sheep."),
+    (icon("sheep", "sheep"), "A Sheep card: taken on becoming the Emperor; players without one are chosen first as the next Emperor."),
     (swatch("#4a6fa5", text="?", text_fill="#fff"), "Object card face down, never seen."),
     (swatch("#9fb8d8", text="5-6"), "Object card seen before (everyone remembers it), face down again."),
     (swatch("#fff7d6", text="5") + icon("check", "pair"), "Object card with a pair put down on it (that number is out of play)."),
@@ -217,7 +217,7 @@ def render_text(view, seat, names):
     for p in view["players"]:
         bits = [f"{p['count']} card{'' if p['count'] == 1 else 's'}"]
         if p["sheep"]:
-            bits.append("holds the sheep")
+            bits.append("has a Sheep card")
         if p["foxes"]:
             bits.append(f"{p['foxes']} Fox card{'' if p['foxes'] == 1 else 's'}")
         if p["placed"]:

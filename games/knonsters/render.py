@@ -8,6 +8,8 @@ from games.icons import icon, legend
 from games.knonsters import rules
 
 COLOURS = {"Rithle": "#e0a526", "Aristas": "#d9493f", "Celya": "#3b82c4", "Elaari": "#3e9e5a"}
+# The same colours, dark enough for text on white and under white text (4.5:1 or more, WCAG AA).
+INK = {"Rithle": "#8f5f00", "Aristas": "#b8352b", "Celya": "#2a67a0", "Elaari": "#2b7742"}
 
 STYLE = """<style>
 .knonsters{font-family:system-ui,sans-serif;color:#222;max-width:960px}
@@ -26,7 +28,7 @@ STYLE = """<style>
 
 
 LEGEND = legend([
-    ('<span class="knonsters-chip" style="background:#3b82c4">1</span>', "A Knonster on the track: the number in its figure is its rank now (the number above it, its square)."),
+    ('<span class="knonsters-chip" style="background:#2a67a0">1</span>', "A Knonster on the track: the number in its figure is its rank now (the number above it, its square)."),
     ('<span class="knonsters-chip" style="background:#555">2</span>', "Under each player: how many times they moved each Knonster."),
     (icon("star", "revealed favourite"), "A favourite that player has revealed."),
     (icon("heart", "favourites"), "Both favourites of a player (shown at the end)."),
@@ -57,7 +59,7 @@ def _card(code, view, clickable):
     if not moves:
         title += " (no effect now: it would be discarded)"
     return (f'<div class="knonsters-card{"" if moves else " knonsters-dead"}" style="border-color:{colour}" '
-            f'title="{escape(title)}"{attrs}><b style="color:{colour}">{escape(big)}</b>'
+            f'title="{escape(title)}"{attrs}><b style="color:{INK.get(k, "#555")}">{escape(big)}</b>'
             f'{escape(k or "by rank")}<small>{escape(title)}</small></div>')
 
 
@@ -80,9 +82,9 @@ def _track(view):
                  f'<text x="{fx:.1f}" y="{top - 10}" font-size="10" text-anchor="middle">finish</text>')
     for idx, k in enumerate(view["knonsters"]):
         y = top + idx * lane_h + lane_h / 2
-        col = COLOURS.get(k, "#555")
+        col, ink = COLOURS.get(k, "#555"), INK.get(k, "#555")
         pos = view["positions"][k]
-        parts.append(f'<text x="4" y="{y + 4:.1f}" font-size="13" fill="{col}" font-weight="bold">{escape(k)}</text>')
+        parts.append(f'<text x="4" y="{y + 4:.1f}" font-size="13" fill="{ink}" font-weight="bold">{escape(k)}</text>')
         parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{fx:.1f}" y2="{y:.1f}" stroke="{col}" stroke-opacity=".3" stroke-width="8"/>')
         if k in view["podium"]:
             place = view["podium"].index(k) + 1
@@ -91,7 +93,7 @@ def _track(view):
         x = left + min(pos, goal) * scale
         rank = view["ranks"][k]
         parts.append(f'<g><title>{escape(k)}: square {pos}, rank {rank}</title>'
-                     f'<circle cx="{x:.1f}" cy="{y:.1f}" r="12" fill="{col}" stroke="#222"/>'
+                     f'<circle cx="{x:.1f}" cy="{y:.1f}" r="12" fill="{ink}" stroke="#222"/>'
                      f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="12" fill="#fff" text-anchor="middle" font-weight="bold">{rank}</text></g>'
                      f'<text x="{x:.1f}" y="{y - 13:.1f}" font-size="10" text-anchor="middle">{pos}</text>')
     px = w - podium_w
@@ -106,7 +108,7 @@ def _track(view):
         if place < len(view["podium"]):
             k = view["podium"][place]
             parts.append(f'<g><title>{escape(k)}: place {place + 1}</title>'
-                         f'<circle cx="{x + 12.5}" cy="{base - bh - 13}" r="12" fill="{COLOURS.get(k, "#555")}" stroke="#222"/>'
+                         f'<circle cx="{x + 12.5}" cy="{base - bh - 13}" r="12" fill="{INK.get(k, "#555")}" stroke="#222"/>'
                          f'<text x="{x + 12.5}" y="{base - bh - 9}" font-size="11" fill="#fff" text-anchor="middle" '
                          f'font-weight="bold">{escape(k[:2])}</text></g>')
     parts.append("</svg>")
@@ -125,7 +127,7 @@ def render(view, seat, names):
     for s in range(view["n"]):
         cls = "knonsters-player" + (" knonsters-turn" if s in view.get("to_act", []) else "")
         chips = "".join(
-            f'<span class="knonsters-chip" style="background:{COLOURS.get(k, "#555")}" title="{escape(k)}">'
+            f'<span class="knonsters-chip" style="background:{INK.get(k, "#555")}" title="{escape(k)}">'
             f'{icon("star", "revealed favourite") if k in view["revealed"][s] else view["moved"][s][i]}</span>'
             for i, k in enumerate(view["knonsters"]))
         status = []

@@ -171,7 +171,10 @@ def render(view, seat, names):
         if p["zone"] != "board":
             continue
         nd = nodes[p["at"]]
-        svg.append(_piece_svg(p, nd["x"], nd["y"], 3.4, bomb["carrier"] == p["id"], by_piece.get(p["id"])))
+        own = by_piece.get(p["id"])
+        if not (own and len(own) == 1):
+            own = by_dest.get(p["at"])  # drawn over the space a move lands on: a tap on it is a tap on the space
+        svg.append(_piece_svg(p, nd["x"], nd["y"], 3.4, bomb["carrier"] == p["id"], own))
     if not bomb["carrier"]:
         nd = nodes[board["bomb"]]
         svg.append(f'<circle cx="{nd["x"] + 3}" cy="{nd["y"] - 3}" r="1.8" fill="#212121"><title>The bomb</title></circle>')

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from kinplay.accounts.models import email_key
 from kinplay.notifications.models import Outbox
 
 log = logging.getLogger("kinplay.accounts")
@@ -50,8 +51,13 @@ def ask_address(user, address: str) -> None:
 
 
 def owner_of(address: str, *, besides=None):
-    """The other account that uses ``address`` already (one address, one account), or None."""
-    users = get_user_model().objects.filter(email__iexact=address.strip())
+    """The other account that uses ``address`` already (one address, one account), or None.
+    Compared by ``Profile.email_key``, the unique key that refuses a second owner, so this check
+    and that refusal cannot disagree."""
+    key = email_key(address)
+    if key is None:
+        return None  # no address: nothing to share
+    users = get_user_model().objects.filter(profile__email_key=key)
     if besides is not None:
         users = users.exclude(pk=besides.pk)
     return users.order_by("pk").first()
@@ -95,7 +101,9 @@ def compose(row: Outbox) -> EmailMessage:
             context["owner"] = owner
             subject = "This address already has a kinplay account"
         else:
-            token = signing.dumps({"user": user.pk, "old": user.email, "new": address}, salt=EMAIL_CHANGE_SALT)
+            # "asked": when it was asked for, so that calling the change off voids this link
+            token = signing.dumps({"user": user.pk, "old": user.email, "new": address,
+                                   "asked": row.created_at.timestamp()}, salt=EMAIL_CHANGE_SALT)
             context["confirm_url"] = _site(reverse("settings-email-confirm", args=[token]))
             subject = "Confirm your kinplay email address"
         body = render_to_string("registration/address_email.txt", context)

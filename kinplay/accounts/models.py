@@ -40,6 +40,9 @@ class Profile(models.Model):
     # Game page: a tap on a move or the board selects it and a second tap on Confirm plays it;
     # players who never mis-tap may switch that off (then one tap plays).
     confirm_moves = models.BooleanField(default=True)
+    # The player called off their change of address: every link sent before this is void
+    # (accounts.services.cancel_email_change), and settings no longer shows it as waiting.
+    address_cancelled_at = models.DateTimeField(null=True, blank=True)
 
     @classmethod
     def of(cls, user):
@@ -72,7 +75,8 @@ class Profile(models.Model):
 
 
 def email_key(address: str | None) -> str | None:
-    """An address as kinplay compares them (emails.owner_of: case and surrounding spaces aside)."""
+    """An address as kinplay compares them: case and surrounding spaces aside (Profile.email_key,
+    emails.owner_of)."""
     return (address or "").strip().lower() or None
 
 

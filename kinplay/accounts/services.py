@@ -9,9 +9,11 @@ from django.contrib.auth import get_user_model, password_validation
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from kinplay.accounts import emails, usernames
 from kinplay.accounts.emails import EMAIL_CHANGE_DAYS, EMAIL_CHANGE_SALT
+from kinplay.accounts.models import Profile
 
 
 def address_sent(address: str) -> str:
@@ -49,6 +51,16 @@ def request_email_change(user, new_email: str) -> None:
     emails.ask_address(user, new_email)
 
 
+def cancel_email_change(user) -> None:
+    """The player takes back their change of address: the links sent for it stop working, and
+    one not sent yet does not go."""
+    from kinplay.notifications.models import Outbox
+
+    now = timezone.now()
+    Profile.objects.filter(user=user).update(address_cancelled_at=now)
+    Outbox.objects.filter(user=user, kind=Outbox.ADDRESS, sent_at__isnull=True).update(sent_at=now)  # done with
+
+
 def confirm_email_change(user, token: str) -> str:
     """Apply a confirmed change; ValidationError if the link is foreign, stale or expired, or the
     address went to another account meanwhile (only the mailbox's owner has the link)."""
@@ -60,6 +72,11 @@ def confirm_email_change(user, token: str) -> str:
         raise ValidationError("This confirmation link is not valid.") from None
     if data.get("user") != user.pk:
         raise ValidationError("This confirmation link belongs to another account.")
+    cancelled = Profile.of(user).address_cancelled_at
+    if cancelled is not None and data.get("asked", 0) <= cancelled.timestamp():  # links without "asked" predate any cancel
+        raise ValidationError("You cancelled this change of address. Please ask for a new one.")
+    if data.get("new") == user.email:  # followed again (a second click, a mail scanner first): done already
+        return user.email
     if data.get("old") != user.email:
         raise ValidationError("Your address changed since this link was sent. Please ask for a new one.")
     taken = ValidationError("This address belongs to another kinplay account now, and an address serves one account.")
@@ -73,3 +90,12 @@ def confirm_email_change(user, token: str) -> str:
         user.refresh_from_db(fields=["email"])
         raise taken from None
     return user.email
+
+
+def password_set(user) -> bool:
+    """A new password (changed, or reset by email) ends the account's API token, as it ends its
+    other sessions: whoever knew the old password may have made one. True if there was one."""
+    from rest_framework.authtoken.models import Token
+
+    deleted, _ = Token.objects.filter(user=user).delete()  # each process forgets it (api.authentication)
+    return bool(deleted)

@@ -10,11 +10,13 @@ class Deadline(models.Model):
     MOVE, REMINDER, TIMER = "move", "reminder", "timer"
     INVITATION = "invitation"  # an unanswered invitation lapses (games.services.expire_invitation)
     BOTS = "bots"  # bot moves a request left to the worker (games.services.play_bots): the safety net
+    WINDOW = "window"  # the key of a reaction window's clocks: vacation never holds them (kinplay.clocks.vacation)
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="deadlines")
     kind = models.CharField(max_length=16, choices=[(k, k) for k in (MOVE, REMINDER, TIMER, INVITATION, BOTS)])
     seat = models.SmallIntegerField(null=True)  # None for a game timer
-    key = models.CharField(max_length=128, blank=True)  # a timer's key from rules.timers()
+    # A timer's key from rules.timers(); WINDOW on a seat's clock (and reminder) in a reaction window.
+    key = models.CharField(max_length=128, blank=True)
     due_at = models.DateTimeField(db_index=True)
     version = models.PositiveIntegerField()  # the game version when it was set
     done_at = models.DateTimeField(null=True, blank=True)

@@ -72,11 +72,12 @@ def plan(game, entries: dict, *, keep=frozenset(), now=None) -> list[Deadline]:
         seconds = game.seconds_for(entry)
         if not seconds:
             continue
-        due = now + timedelta(seconds=seconds)
-        new.append(Deadline(game=game, kind=Deadline.MOVE, seat=seat, due_at=due, version=game.version))
+        due, key = now + timedelta(seconds=seconds), Deadline.WINDOW if entry.get("kind") == "window" else ""
+        new.append(Deadline(game=game, kind=Deadline.MOVE, seat=seat, key=key, due_at=due, version=game.version))
         if seat in humans and seconds >= REMIND_FROM:  # windows too: they last days now
             before = min(REMIND_BEFORE_MAX, seconds // 4)
-            new.append(Deadline(game=game, kind=Deadline.REMINDER, seat=seat, due_at=due - timedelta(seconds=before), version=game.version))
+            new.append(Deadline(game=game, kind=Deadline.REMINDER, seat=seat, key=key, due_at=due - timedelta(seconds=before),
+                                version=game.version))
     return new
 
 

@@ -5,7 +5,13 @@ While a player is away, each of their pending move deadlines (and its reminder) 
 keeps the seconds it had left in ``paused_left`` and its ``due_at`` moves to PAUSED, so the
 sweep never finds it; a deadline set while they are away is held from the start. When they
 come back (or the allowance runs out, checked by beat: ``sweep``) each held deadline falls
-due again after the time it had left. Days are counted in the calendar year (UTC) in which
+due again after the time it had left.
+
+A reaction window's clocks are never held (``Deadline.WINDOW``): its answers are sealed, and the
+others' timeouts ("bob did not answer in time: nothing") would be in the log while the absent
+player's window was still open, telling them how the others answered. The window closes for
+everyone at once, the absent player's answer being the window's default, as for anyone who
+does not answer; their turns wait for them. Days are counted in the calendar year (UTC) in which
 a vacation ends; a vacation never lasts longer than what is left of the year's allowance.
 """
 
@@ -47,13 +53,14 @@ def left(profile, now=None) -> timedelta:
 
 def friendly(game) -> bool:
     """Vacation pauses clocks only in friendly games: those outside a tournament or league,
-    whose schedule others wait on. Rated games count as friendly: a rating has no calendar,
-    and a player's rating should not cost them their holiday (as on OGS)."""
+    whose schedule others wait on (a cancelled tournament's games go on as friendly games).
+    Rated games count as friendly: a rating has no calendar, and a player's rating should not
+    cost them their holiday (as on OGS)."""
     if getattr(game, "tournament_id", None) is not None:
         return False
-    from kinplay.tournaments.models import TournamentGame  # joining a tournament: its clocks run
+    from kinplay.tournaments.models import Tournament, TournamentGame  # joining a tournament: its clocks run
 
-    return not TournamentGame.objects.filter(game_id=game.pk).exists()
+    return not TournamentGame.objects.filter(game_id=game.pk).exclude(tournament__status=Tournament.CANCELLED).exists()
 
 
 # ---------------------------------------------------------------- the switch
@@ -71,13 +78,23 @@ def start(user, now=None) -> Profile:
         profile.vacation_since, profile.vacation_ends_at = now, now + remaining
         profile.save(update_fields=["vacation_since", "vacation_ends_at"])
         for game_id, seat in _friendly_seats(user):
-            rows = list(Deadline.objects.filter(game_id=game_id, seat=seat, kind__in=HELD_KINDS, done_at__isnull=True,
-                                                paused_left__isnull=True))
-            for d in rows:
-                d.paused_left, d.due_at = max(0, int((d.due_at - now).total_seconds())), PAUSED
-            Deadline.objects.bulk_update(rows, ["paused_left", "due_at"])
+            _hold(Deadline.objects.filter(game_id=game_id, seat=seat), now)
             _show_deadline(game_id)
     return profile
+
+
+def became_friendly(game_ids, now=None):
+    """Games that go on as friendly games from now (a cancelled tournament's): the clocks of
+    their players who are away stop now with the time they have left, as ``start`` stops them
+    in any friendly game, and ``end`` runs them again. Call it once the games are friendly."""
+    from games.models import Game, Seat
+
+    now = now or timezone.now()
+    seats = Seat.objects.filter(game_id__in=list(game_ids), game__status=Game.ACTIVE,
+                                user__profile__vacation_since__isnull=False).values_list("game_id", "index")
+    for game_id, seat in seats:
+        _hold(Deadline.objects.filter(game_id=game_id, seat=seat), now)
+        _show_deadline(game_id)
 
 
 def end(user, now=None, *, by_itself=False) -> Profile:
@@ -129,17 +146,20 @@ def hold_new_many(games_rows):
     """``hold_new`` for several games, ``(game, rows)`` each: one query for all the players.
     (A game may have no row yet: games.services.create_games, so none is a dict key.)"""
     seated = [{s.index: s.user_id for s in game.seat_list if s.user_id} for game, _ in games_rows]
-    asked = {users[d.seat] for (_, rows), users in zip(games_rows, seated) for d in rows
-             if d.kind in HELD_KINDS and d.seat in users}
+    asked = {users[d.seat] for (_, rows), users in zip(games_rows, seated) for d in rows if _holdable(d) and d.seat in users}
     if not asked:
         return
     away = set(Profile.objects.filter(user_id__in=asked, vacation_since__isnull=False).values_list("user_id", flat=True))
     now = timezone.now()
     for (game, rows), users in zip(games_rows, seated):
-        held = [d for d in rows if d.kind in HELD_KINDS and users.get(d.seat) in away]
+        held = [d for d in rows if _holdable(d) and users.get(d.seat) in away]
         if held and friendly(game):  # friendly() may query: only when someone is away
             for d in held:
                 d.paused_left, d.due_at = max(0, int((d.due_at - now).total_seconds())), PAUSED
+
+
+def _holdable(d) -> bool:
+    return d.kind in HELD_KINDS and d.key != Deadline.WINDOW
 
 
 # ---------------------------------------------------------------- reads
@@ -183,6 +203,15 @@ def _friendly_seats(user):
 
     seats = Seat.objects.filter(user=user, game__status=Game.ACTIVE).select_related("game")
     return [(s.game_id, s.index) for s in seats if friendly(s.game)]
+
+
+def _hold(deadlines, now):
+    """Hold the running clocks (and reminders) among ``deadlines``: a reaction window's never."""
+    rows = list(deadlines.filter(kind__in=HELD_KINDS, done_at__isnull=True, paused_left__isnull=True)
+                .exclude(key=Deadline.WINDOW))
+    for d in rows:
+        d.paused_left, d.due_at = max(0, int((d.due_at - now).total_seconds())), PAUSED
+    Deadline.objects.bulk_update(rows, ["paused_left", "due_at"])
 
 
 def _show_deadline(game_id):

@@ -47,7 +47,9 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     season = s["seasons"][int(number) - 1]
     division = next(i for i, d in enumerate(season["divisions"], start=1) if row.user_id in d["players"])
     path = selectors.path_of(league, row.user_id)
-    before = next((r for r in reversed(path) if r["season"] < int(number)), None)
+    # Up, down or staying: said only of the season just finished, played to its end (not of a
+    # player who left or was dropped and signed up again).
+    before = next((r for r in path if r["season"] == int(number) - 1 and r["move"] in ("up", "down", "stay")), None)
     site = settings.SITE_URL.rstrip("/")
     names = {int(k): m["name"] for k, m in s["members"].items()}
     context = {

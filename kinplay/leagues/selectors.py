@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from kinplay.leagues import stream
 from kinplay.leagues.models import League, Placement
+from kinplay.tournaments import selectors as tselectors
 from kinplay.tournaments import stream as tstream
 from kinplay.tournaments.models import Tournament
 
@@ -46,7 +47,8 @@ def table(league: League) -> list[dict]:
         for r in rows:
             idx = ranked.index(r) if r in ranked else None
             zone = _zone(s, i, len(ranked), idx) if idx is not None and season["status"] == "running" else None
-            standings.append({"rank": r["rank"], "player": r["name"], "status": r["status"], "points": r["points"],
+            standings.append({"rank": r["rank"], "player": r["name"], "status": r["status"],
+                              "out": tselectors.out_text(r["why_out"]), "points": r["points"],
                               "played": r["played"], "zone": zone})
         out.append({"number": i, "tournament": t.pk, "status": t.status, "standings": standings})
     return out

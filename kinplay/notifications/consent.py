@@ -12,12 +12,15 @@ from django.core.mail import EmailMultiAlternatives
 from kinplay.notifications.mail import two_part
 from kinplay.notifications.models import Outbox
 
-KINDS = (Outbox.INVITATION, Outbox.INVITE_DECLINED, Outbox.INVITE_EXPIRED, Outbox.VACATION_OVER)
+KINDS = (Outbox.INVITATION, Outbox.INVITE_DECLINED, Outbox.INVITE_EXPIRED, Outbox.PLAYER_LEFT, Outbox.GAME_CANCELLED,
+         Outbox.VACATION_OVER)
 
 SUBJECTS = {
     Outbox.INVITATION: "{creator} invites you to play {kind} #{id}",
     Outbox.INVITE_DECLINED: "{who} declined your invitation to {kind} #{id}",
     Outbox.INVITE_EXPIRED: "{who} did not answer your invitation to {kind} #{id}",
+    Outbox.PLAYER_LEFT: "{who} left {kind} #{id} before it started",
+    Outbox.GAME_CANCELLED: "{creator} cancelled {kind} #{id}",
     Outbox.VACATION_OVER: "Your vacation is over: your clocks run again",
 }
 
@@ -33,15 +36,21 @@ def invite(game, users):
     _queue([Outbox(kind=Outbox.INVITATION, game=game, user=u, version=0) for u in users])
 
 
-def invitation_closed(game, who, *, expired: bool, cancelled: bool):
-    """Tell the creator that ``who`` declined (or never answered) and what became of the game;
-    on a cancel, also everyone who had accepted."""
-    kind = Outbox.INVITE_EXPIRED if expired else Outbox.INVITE_DECLINED
+def invitation_closed(game, who, *, expired: bool, cancelled: bool, left: bool = False):
+    """Tell the creator that ``who`` declined (or never answered, or left before the start) and
+    what became of the game; on a cancel, also everyone who had accepted."""
+    kind = Outbox.PLAYER_LEFT if left else Outbox.INVITE_EXPIRED if expired else Outbox.INVITE_DECLINED
     told = [game.created_by] if game.created_by_id else []
     if cancelled:
         told += [s.user for s in game.seat_list if s.user_id and not s.invited and s.user_id != game.created_by_id]
     detail = f"{who.username}|{'cancelled' if cancelled else 'opened'}"
     _queue([Outbox(kind=kind, game=game, user=u, version=game.version, detail=detail) for u in told])
+
+
+def game_cancelled(game):
+    """Tell everyone at a table the creator called off, invited or seated."""
+    told = [s.user for s in game.seat_list if s.user_id and s.user_id != game.created_by_id]
+    _queue([Outbox(kind=Outbox.GAME_CANCELLED, game=game, user=u, version=game.version) for u in told])
 
 
 def vacation_over(user, detail: str):
@@ -65,11 +74,13 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         context.update({
             "game": game, "kind_name": kind_name, "creator": creator, "who": who, "became": became,
             "url": f"{site}/games/{game.pk}/", "per_move": game.per_move,
+            "rules_url": f"{site}/rules/{game.kind}/",  # open to anyone: a newcomer reads it before accepting
             "players": [s.user.username if s.user_id else (f"a bot ({s.bot})" if s.bot else "an open seat") for s in seats],
             "status": game.status,
         })
         fmt = {"kind": kind_name, "id": game.pk, "creator": creator, "who": who}
         seat = game.seat_of(row.user)
+        context["invited"] = seat is not None and any(s.index == seat and s.invited for s in seats)
         if row.kind == Outbox.INVITATION and seat is not None:
             from games.selectors import seat_choices
 
@@ -78,5 +89,6 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     else:
         context.update({"detail": row.detail, "url": f"{site}/settings/"})
     subject = SUBJECTS[row.kind].format(**fmt)
-    return two_part(subject, "consent", context, row.user.email, reply_to=reply_to)
+    return two_part(subject, "consent", context, row.user.email, reply_to=reply_to,
+                    headers={"Auto-Submitted": "auto-generated"})  # RFC 3834: no vacation replies to the invitation's token
 

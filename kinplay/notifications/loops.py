@@ -1,4 +1,4 @@
-"""Mail loops: never answer a machine, and never answer anyone too often.
+"""Mail loops: never answer a machine, and never refuse anyone too often.
 
 Inbound auto-replies (RFC 3834 Auto-Submitted), bounces (an empty Return-Path, delivery
 reports) and list or bulk mail (List-Id, Precedence) are dropped without an answer; our own
@@ -15,8 +15,6 @@ from django.utils import timezone
 
 from kinplay.notifications import headers
 from kinplay.notifications.models import Outbox
-
-ANSWER_KINDS = (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED)
 
 
 def automatic(msg) -> str | None:
@@ -38,8 +36,15 @@ def automatic(msg) -> str | None:
     return None
 
 
-def may_answer(user) -> bool:
-    """At most MAIL_ANSWERS_PER_HOUR answers to one address in an hour."""
+def may_answer(user, *, applied: bool) -> bool:
+    """Whether to answer a reply from ``user``. One that ``applied`` something (a move, a window or
+    standing answer, table talk) is always answered: only a person, or their own program, writes a
+    legal move, and the games' pace bounds those, so a player moving fast against bots gets every
+    answer. A machine's text (an "I am away" that ignores Auto-Submitted) applies nothing: at most
+    MAIL_ANSWERS_PER_HOUR answers that refused something go to one address an hour, which stops a
+    loop with it."""
+    if applied:
+        return True
     since = timezone.now() - timedelta(hours=1)
-    sent = Outbox.objects.filter(user=user, kind__in=ANSWER_KINDS, created_at__gte=since).count()
-    return sent < settings.MAIL_ANSWERS_PER_HOUR
+    refused = Outbox.objects.filter(user=user, kind=Outbox.MOVE_REFUSED, created_at__gte=since).count()
+    return refused < settings.MAIL_ANSWERS_PER_HOUR

@@ -16,6 +16,8 @@ class Outbox(models.Model):
     TURN_MAIL = (YOUR_TURN, REMINDER, DIGEST)  # what a digest interval spaces out
 
     INVITATION, INVITE_DECLINED, INVITE_EXPIRED = "invitation", "invite_declined", "invite_expired"
+    PLAYER_LEFT = "player_left"  # a player who had joined or accepted left before the start
+    GAME_CANCELLED = "game_cancelled"  # the creator called off a game before it started
     VACATION_OVER = "vacation_over"  # about no game: game is None (kinplay.notifications.consent)
     # Account emails (kinplay.accounts.emails): game is None, ``detail`` is the address written to.
     ADDRESS, PASSWORD_RESET = "address", "password_reset"

@@ -18,6 +18,7 @@ from games.store import load_state
 from kinplay.notifications.models import Outbox
 
 OWN_MOVES = ["player", "email", "resign"]  # how a command was made when the player made it
+PICTURED = (Outbox.YOUR_TURN, Outbox.REMINDER, Outbox.GAME_OVER)  # the emails that show a game's events
 MAX_LOG_LINES = 200  # a player back after weeks gets the newest lines and a link for the rest
 
 def site(path: str) -> str:
@@ -69,7 +70,9 @@ def in_words(delta) -> str:
 
 def previous_version(row: Outbox, game: Game, seat: int | None, version: int) -> int:
     """The version this player last saw: their own last move, or the last email about this game
-    they were sent (a turn email, an answer, or a digest that listed it), whichever is later."""
+    they were sent that showed it (a turn email, a reminder, or a digest that listed it), whichever
+    is later. An answer to a reply by email shows no events: the bots' answers to that move are
+    still news."""
     last_move = 0
     if seat is not None:
         # A command's first event carries it; the player's own (not a timeout played for them,
@@ -80,7 +83,7 @@ def previous_version(row: Outbox, game: Game, seat: int | None, version: int) ->
             following = commands.filter(seq__gt=own).aggregate(m=Min("seq"))["m"]
             last_move = following - 1 if following else version
     sent = Outbox.objects.filter(user_id=row.user_id, sent_at__isnull=False, held_at__isnull=True).exclude(pk=row.pk)
-    last_mail = sent.filter(game=game, version__lte=version).aggregate(m=Max("version"))["m"] or 0
+    last_mail = sent.filter(game=game, version__lte=version, kind__in=PICTURED).aggregate(m=Max("version"))["m"] or 0
     for games in sent.filter(kind=Outbox.DIGEST).order_by("-pk").values_list("games", flat=True)[:20]:
         v = (games or {}).get(str(game.pk))
         if v is not None and last_mail < v <= version:
@@ -88,11 +91,34 @@ def previous_version(row: Outbox, game: Game, seat: int | None, version: int) ->
     return max(last_move, last_mail)
 
 
+def same_turn(game, seat: int, version: int) -> bool:
+    """Is the turn (or window) the email was sent for still this seat's turn now?
+
+    Yes at the same version. After others moved, only if this seat has not acted since (itself,
+    on the page, or a timeout for it) and waits the same way as then: another player resigning
+    or answering their own part of a window does not void a reply in flight, but a move or a
+    timeout of this seat, or a new turn, does. (The move itself is then checked as any move.)
+    """
+    if game.version == version:
+        return True
+    if version > game.version or Event.objects.filter(game=game, seq__gt=version, seat=seat).exists():
+        return False
+    rules = get(game.kind).rules
+    waiting = rules.to_act(load_state(game, upto=version)).get(seat)
+    return waiting is not None and waiting == rules.to_act(load_state(game)).get(seat)
+
+
 def of_game(row: Outbox, game: Game, user, *, version: int, tz, now: datetime) -> dict:
     """One game as ``user``'s seat sees it at ``version``: board (HTML and text), deadline,
     every event since they last looked, and their moves."""
     kind = get(game.kind)
     seat = game.seat_of(user)
+    if (row.kind in Outbox.TURN_MAIL and seat is not None and game.status == Game.ACTIVE and version != game.version
+            and same_turn(game, seat, version)):
+        # Only others moved since the row was written (their part of a window or of a simultaneous
+        # choice) before it left: the player still waits the same way, so the game as it is now,
+        # with the moves (a reply to this email is taken: replies.same_turn).
+        version = game.version
     payload = selectors.game_for(game, user, at=version)
     names = selectors.seat_names(game)
     current = version == game.version and game.status == Game.ACTIVE

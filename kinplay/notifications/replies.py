@@ -8,7 +8,7 @@ A reply is taken only when all of these hold (anything else changes nothing):
 - its Message-ID was never taken before;
 - a move answers the turn the email was sent for (``same_turn``; else "the game has moved on").
 Strangers get no answer at all; the player gets one answer saying what was applied and what
-was refused, at most MAIL_ANSWERS_PER_HOUR an hour.
+was refused (answers that applied nothing: at most MAIL_ANSWERS_PER_HOUR an hour, loops.may_answer).
 """
 
 from __future__ import annotations
@@ -17,26 +17,29 @@ import hashlib
 import json
 import logging
 import re
+import unicodedata
 from dataclasses import asdict, dataclass, field
 from email.utils import getaddresses
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils.html import strip_tags
 
 from games import chat, services
-from games.engine import IllegalAction
-from games.models import Event, Game
+from games.engine import DEFAULT_ANSWER_WORDS, IllegalAction
+from games.models import Game
 from games.registry import get
 from games.store import VersionConflict, load_state
+from kinplay.accounts.models import Profile
 from kinplay.notifications import headers, loops, tokens
 from kinplay.notifications.authentication import BadFrom, authenticated, sender_of
 from kinplay.notifications.models import InboundMail, Outbox
+from kinplay.notifications.picture import same_turn
 from kinplay.notifications.services import kick, wants_turn_mail
+from kinplay.notifications.written import read_lines, text_of
 
 log = logging.getLogger("kinplay.notifications")
 
-TAGGED = re.compile(r"^#\s*(\d{1,19})\s*[:.)-]?\s+(.+)$")
+TAGGED = re.compile(r"^#\s*(\d{1,19})(?:\s*[:.)-]\s*|\s+)(.+)$")  # "#12 play 3", "#12: play 3", "#12:play 3"
 STANDING = {  # reply words -> games.services.set_standing_answer values
     "always": ("always resolve", "always let it resolve", "always let cards resolve", "always pass",
                "auto-pass", "autopass", "never raise", "never raise my hand"),
@@ -57,49 +60,13 @@ class Line:
     ok: bool
     text: str
     moves: list[str] = field(default_factory=list)  # the seat's moves now, when a reply came too late
+    news: list[str] = field(default_factory=list)  # and what happened since the email it answered
+    news_hidden: int = 0  # older news, left to the game page
     stale: bool = False  # the reply was for a turn that has passed
     move: bool = True  # a move, or another answer (invitation, standing answer)
 
 
 # ---------------------------------------------------------------- reading a message
-
-
-def read_lines(text: str) -> list[str]:
-    """The lines the player wrote: no quoted mail (in any language mail-parser-reply knows), no
-    signature, no blank lines."""
-    from mailparser_reply import EmailReplyParser
-    from mailparser_reply.constants import MAIL_LANGUAGES
-
-    text = (text or "").replace("\r\n", "\n")
-    try:
-        replies = EmailReplyParser(languages=list(MAIL_LANGUAGES)).read(text=text).replies
-    except Exception:  # noqa: BLE001  the parser's regexes on hostile input: fall back to the raw text
-        log.warning("reply parser failed; reading the raw text")
-    else:
-        # With nothing written above the quote, the parser's first "reply" is the quoted mail
-        # itself (it has a header such as "Am … schrieb …:"): then the player wrote nothing.
-        text = "" if not replies or replies[0].headers else replies[0].body
-    lines = []
-    for line in headers.clean(text).splitlines():
-        line = line.strip()
-        if line in ("--", "-- "):
-            break
-        if line and not line.startswith(">"):
-            lines.append(line[:200])
-    return lines
-
-
-def text_of(msg) -> str:
-    try:
-        body = msg.get_body(preferencelist=("plain", "html"))
-        if body is None:
-            return ""
-        content = body.get_content()
-    except Exception:  # noqa: BLE001  unknown charsets, and the stdlib parser on hostile MIME headers
-        return ""
-    if body.get_content_type() == "text/html":
-        content = strip_tags(re.sub(r"(?i)<br\s*/?>|</p>|</div>", "\n", content))
-    return content if isinstance(content, str) else ""
 
 
 def recipients_of(msg) -> list[str]:
@@ -154,12 +121,19 @@ def receive_message(msg, *, raw: bytes | None = None, envelope: list[str] = (), 
         except IntegrityError:
             log.info("mail %s was taken before", message_id)
             return "duplicate"
-        if status == "expired":
-            old = f"This email is more than {settings.MAIL_TOKEN_MAX_AGE_DAYS} days old: reply to a newer one."
-            lines = [Line(row.game_id or next(iter(tokens.games_of(row))), False, f"{old} Nothing was changed.")]
+        written = read_lines(text_of(msg))
+        if unsubscribing(msg, written):  # from any email of theirs, however old: it only stops mail
+            lines = [unsubscribe(row, user)]
+            rest = [line for line in written if words_of(as_command(line)) not in UNSUBSCRIBE]
+            if status != "expired" and commands(row, user, rest, chatting=True):  # "black", then "unsubscribe"
+                lines += apply(row, user, rest)  # the move is played too, not dropped without a word
+        elif status == "expired":
+            first = row.game_id or next(iter(tokens.games_of(row)))
+            old = f"this email is more than {settings.MAIL_TOKEN_MAX_AGE_DAYS} days old: reply to a newer one."
+            lines = [Line(first, False, f"#{first}: {old} Nothing was changed.")]
         else:
-            lines = apply(row, user, read_lines(text_of(msg)))
-        outcome = "expired" if status == "expired" else outcome_of(lines)
+            lines = apply(row, user, written)
+        outcome = "expired" if status == "expired" and lines[0].ok is False else outcome_of(lines)
         InboundMail.objects.filter(pk=receipt.pk).update(outcome=outcome)
         answer(row, user, lines, message_id)
         InboundMail.forget_old()
@@ -174,18 +148,95 @@ def outcome_of(lines: list[Line]) -> str:
     return "refused"
 
 
+# ---------------------------------------------------------------- unsubscribing
+
+UNSUBSCRIBE = ("unsubscribe", "unsubscribe me", "please unsubscribe", "please unsubscribe me", "unsubscribe please",
+               "unsubscribe me please", "stop emailing me", "no more emails", "no more emails please")
+
+
+def unsubscribing(msg, lines: list[str]) -> bool:
+    """"unsubscribe" on a line of its own, or as the subject: what a mail program's Unsubscribe
+    button sends to the List-Unsubscribe address of a turn email (services.compose)."""
+    subject = headers.first(msg, "Subject") or ""
+    return words_of(subject) in UNSUBSCRIBE or any(words_of(as_command(line)) in UNSUBSCRIBE for line in lines)
+
+
+def unsubscribe(row: Outbox, user) -> Line:
+    """Switch off the player's turn emails and reminders (the settings page's "Email me when it
+    is my turn"), for every game."""
+    Profile.of(user)  # a player without a profile row has the default, on
+    Profile.objects.filter(user=user).update(email_turns=False)
+    first = row.game_id or next(iter(tokens.games_of(row)))
+    return Line(first, True, f"#{first}: you are unsubscribed: no more turn emails or reminders, for this game or "
+                             "any other. Invitations, game-over emails and answers like this one still come. To get "
+                             f"turn emails again, switch on “Email me when it is my turn” at {settings.SITE_URL.rstrip('/')}"
+                             "/settings/.", move=False)
+
+
 # ---------------------------------------------------------------- applying the commands
 
 
-def commands(row: Outbox, lines: list[str]) -> list[tuple[int, str]]:
-    """[(game id, command)]: "#12 play 3" lines, or the first line when the email spoke of one game."""
-    tagged = [(int(m.group(1)), m.group(2).strip()) for m in map(TAGGED.match, lines) if m]
+def commands(row: Outbox, user, lines: list[str], *, chatting: bool = False) -> list[tuple[int, str]]:
+    """[(game id, command)]: "#12 play 3" lines, or the commands of a reply to an email about
+    one game (``command_lines``: the first is played, the others are answered as not played).
+    ``chatting``: the reply said something at the table, and its other lines may be more of it."""
+    lines = [command for command in map(as_command, lines) if command]  # "— Alice" under the move is no line of it
+    tagged = [(int(m.group(1)), as_command(m.group(2))) for m in map(TAGGED.match, lines) if m]
     if tagged:
         return tagged
     games = tokens.games_of(row)
     if len(games) == 1 and lines:
-        return [(next(iter(games)), lines[0])]
+        game_id, version = next(iter(games.items()))
+        return [(game_id, command) for command in command_lines(row, user, game_id, version, lines, chatting=chatting)]
     return []
+
+
+LABEL = re.compile(r"\s*—.*$")  # "black  —  Black die (II)": a move's line copied whole from the email
+WRAPPERS = ('"', '"'), ("“", "”"), ("„", "“"), ("«", "»"), ("'", "'"), ("‘", "’"), ("*", "*"), ("_", "_"), ("`", "`")
+
+
+def as_command(line: str) -> str:
+    """A line as a player means it: the move without its label when they copied the email's whole
+    line ("black  —  Black die"), without the quotes or the *bold* of a mail program's plain text,
+    and without the invisible characters some mail programs put in (zero-width spaces, direction
+    marks). A "say:" line is table talk and kept as written."""
+    line = "".join(c for c in line if unicodedata.category(c) != "Cf").strip()
+    if SAY.match(line) or SAY.match(TAGGED.sub(r"\2", line)):
+        return line
+    line = LABEL.sub("", line).strip()
+    while len(line) > 2 and any(line.startswith(a) and line.endswith(b) for a, b in WRAPPERS):
+        line = line[1:-1].strip()
+    return line
+
+
+def command_lines(row: Outbox, user, game_id: int, version: int, lines: list[str], *, chatting: bool = False) -> list[str]:
+    """The lines that are commands: one of the seat's moves (as the email listed them, or as they
+    are now), resign, a window's or a standing answer, accept or decline. A greeting or a comment
+    above the quote, or between quoted lines, is passed over; with no command at all, the first
+    line (the answer says why it is not one), or none when the reply was table talk ("say: nice move",
+    then "I did not see it coming": more talk, not a move refused)."""
+    if len(lines) == 1 and not chatting:
+        return lines
+    known = {"resign", *STANDING_WORDS, *DEFAULT_ANSWER_WORDS}
+    game = Game.objects.filter(pk=game_id).first()
+    seat = game.seat_of(user) if game else None
+    if game is not None and seat is not None and game.status == Game.ACTIVE:
+        rules = get(game.kind).rules
+        listed = row.kind in (Outbox.YOUR_TURN, Outbox.REMINDER) and version < game.version  # the email's moves
+        for upto in ([version] if listed else []) + [game.version]:
+            known.update(words_of(a["notation"]) for a in rules.legal_actions(load_state(game, upto=upto), seat))
+    invitation = row.kind == Outbox.INVITATION
+    return [line for line in lines if words_of(line) in known
+            or (invitation and (ACCEPT.match(words_of(line)) or words_of(line) == "decline"))] or ([] if chatting else lines[:1])
+
+
+PLUS = re.compile(r"\s*\+\s*")
+
+
+def words_of(command: str) -> str:
+    """A command as it is compared: case, spacing (also around a "+": "defend cliff+full-swing") and
+    a sentence's closing full stop do not matter."""
+    return " ".join(PLUS.sub(" + ", command.rstrip(" .!") or command).lower().split())
 
 
 # "accept" keeps the seat's colour; "accept blue" (or "accept, blue", "accept as blue", "accept
@@ -206,15 +257,33 @@ def apply(row: Outbox, user, lines: list[str]) -> list[Line]:
     games = tokens.games_of(row)
     said = [SAY.sub("", line) for line in lines if SAY.match(line)]
     lines = [line for line in lines if not SAY.match(line)]
-    talk = [say(next(iter(games)), user, text) for text in said[:5]] if len(games) == 1 else []
-    todo = commands(row, lines)
+    first = next(iter(games))
+    if len(games) == 1:
+        talk = [say(first, user, text) for text in said[:5]]
+    else:  # which table? Say so rather than drop the line
+        talk = [Line(first, False, f"#{first}: your chat line “{' '.join(text.split())}” was not posted: this email "
+                                   f"was about several games; write “#{first} say: {' '.join(text.split())}” to say "
+                                   "it at one game's table.", move=False) for text in said[:5]]
+    todo = commands(row, user, lines, chatting=bool(talk))
+    if not todo and talk and lines and talk[-1].ok:  # more talk, or a move mistyped: say that none was played
+        talk[-1].text += " No move was played: none of your other lines is one of your moves."
     if not todo and talk:
         return talk  # only table talk: nothing to play
     if not todo:
-        first = next(iter(games))
-        hint = "your move on the first line" if len(games) == 1 else "one line per game, such as “#12 play 3”"
-        return [Line(first, False, f"Your reply had no move in it: write {hint}.")]
+        hint = "your move on a line of its own" if len(games) == 1 else "one line per game, such as “#12 play 3”"
+        return [Line(first, False, f"#{first}: your reply had no move in it: write {hint}.")]
     out = talk
+    if len(games) == 1 and len(todo) > 1:  # "play dash", then "end": a reply plays one move, as the email asks
+        first_command = todo[0][1]
+        seen, others = {words_of(first_command)}, []
+        for _, command in todo[1:]:  # a move written twice is one move
+            if words_of(command) not in seen:
+                seen.add(words_of(command))
+                others.append(command)
+        out.append(apply_one(row, user, first, games[first], first_command))
+        return out + [Line(first, False, f"#{first}: “{command}” was not played: a reply plays one move, and "
+                                         f"“{first_command}” came first. Send “{command}” in reply to your next turn "
+                                         "email.") for command in others[:4]]
     for game_id, command in todo[:20]:
         if game_id not in games:
             out.append(Line(game_id, False, f"#{game_id}: this email was not about game #{game_id}; nothing was changed."))
@@ -224,7 +293,6 @@ def apply(row: Outbox, user, lines: list[str]) -> list[Line]:
 
 
 def apply_one(row, user, game_id: int, version: int, command: str) -> Line:
-    words = " ".join(command.lower().split())
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return Line(game_id, False, f"#{game_id}: there is no such game.")
@@ -232,6 +300,8 @@ def apply_one(row, user, game_id: int, version: int, command: str) -> Line:
         return Line(game_id, False, f"#{game_id}: this game is over; nothing was changed.")
     if SAY.match(command):  # "#12 say: …" in a digest reply
         return say(game_id, user, SAY.sub("", command))
+    command = command.rstrip(" .!") or command  # "Resign.", "Nothing!": a sentence's full stop is no part of a move
+    words = words_of(command)
     accept = ACCEPT.match(words) if row.kind == Outbox.INVITATION else None
     if accept:
         choice = accept.group("choice")
@@ -239,6 +309,9 @@ def apply_one(row, user, game_id: int, version: int, command: str) -> Line:
                         "you accepted the invitation" + (f" and play {choice}." if choice else "."))
     if row.kind == Outbox.INVITATION and words.rstrip(".!") == "decline":
         return dispatch(game, "decline_invitation", (game_id, user), "you declined the invitation.")
+    if row.kind == Outbox.INVITATION and game.status == Game.WAITING and words not in STANDING_WORDS:
+        return Line(game_id, False, f"#{game_id}: “{command}” does not answer the invitation: reply with “accept” or "
+                                    "“decline” on a line of its own. Nothing was changed.", move=False)
     if words in STANDING_WORDS:
         value = STANDING_WORDS[words]
         return dispatch(game, "set_standing_answer", (game_id, user, value),
@@ -252,45 +325,50 @@ def apply_one(row, user, game_id: int, version: int, command: str) -> Line:
         elif not same_turn(game, seat, version):
             return stale(game, user, version, command)
         else:
-            services.act(game_id, seat, notation=command, by="email", expected_version=game.version)
+            legal = get(game.kind).rules.legal_actions(load_state(game), seat)
+            listed = next((a for a in legal if words_of(a["notation"]) == words), None)
+            label = listed["label"] if listed else ""
+            services.act(game_id, seat, notation=listed["notation"] if listed else command, by="email",
+                         expected_version=game.version)
+            if label:  # what the move did, in the words of the email's list, as the old judges echoed an order
+                return Line(game_id, True, f"#{game_id}: “{command}” was accepted: {label}{'' if label[-1] in '.?!' else '.'}")
     except VersionConflict:
         game.refresh_from_db()
         return stale(game, user, version, command)
     except (IllegalAction, services.BadRequest) as exc:
         reason = getattr(exc, "reason", None) or str(exc)
-        return Line(game_id, False, f"#{game_id}: “{command}” was not accepted: {reason} Nothing was changed.")
+        return Line(game_id, False, f"#{game_id}: “{command}” was not accepted: {reason} Nothing was changed. "
+                                    "Reply to that email again with one of your moves.", moves_now(game, user))
     return Line(game_id, True, f"#{game_id}: “{command}” was accepted.")
 
 
-def same_turn(game, seat: int, version: int) -> bool:
-    """Is the turn (or window) the email was sent for still this seat's turn now?
+def moves_now(game, user) -> list[str]:
+    """The seat's moves as the turn email lists them ("<move>  —  <what it does>"), for an answer
+    that refuses one: the player picks another without the game page."""
+    from games import selectors
 
-    Yes at the same version. After others moved, only if this seat has not acted since (itself,
-    on the page, or a timeout for it) and waits the same way as then: another player resigning
-    or answering their own part of a window does not void a reply in flight, but a move or a
-    timeout of this seat, or a new turn, does. (The move itself is then checked as any move.)
-    """
-    if game.version == version:
-        return True
-    if version > game.version or Event.objects.filter(game=game, seq__gt=version, seat=seat).exists():
-        return False
-    rules = get(game.kind).rules
-    waiting = rules.to_act(load_state(game, upto=version)).get(seat)
-    return waiting is not None and waiting == rules.to_act(load_state(game)).get(seat)
+    return [f"{a['notation']}  —  {a['label']}" for a in selectors.game_for(game, user)["legal_actions"][:20]]
+
+
+NEWS_LINES = 10  # what happened since the email, newest last; the rest is on the game page
 
 
 def stale(game, user, version: int, command: str) -> Line:
-    """A move for a turn that has passed: refuse it and say what the player can do now."""
+    """A move for a turn that has passed: refuse it and say where the game stands now, in a
+    player's words (what happened since that email, whose turn it is, their moves): a version
+    is an event count, a number no player knows."""
     from games import selectors
 
-    legal = selectors.game_for(game, user)["legal_actions"]
-    moves = [f"{a['notation']}  —  {a['label']}" for a in legal[:20]]
-    now = "your moves now:" if moves else "it is not your turn now."
-    text = (f"#{game.pk}: this email was for move {version} of the game; the game has moved on (it is at move "
-            f"{game.version}), so “{command}” was not applied — {now}")
+    seat, names = game.seat_of(user), selectors.seat_names(game)
+    moves = moves_now(game, user)
+    news = [line["text"] for line in selectors.log_lines(game, seat, after=version, names=names)]
+    now = selectors.wait_line(game, seat, names=names, title=f"{get(game.kind).name} #{game.pk}")
+    text = (f"#{game.pk}: “{command}” was not applied: this email was for a turn that has passed, and the game "
+            f"has moved on. Where it stands now: {now}.")
     if moves:
         fresh_turn_email(game, user)
-    return Line(game.pk, False, text, moves, stale=True)
+    return Line(game.pk, False, text, moves, stale=True, news=news[-NEWS_LINES:],
+                news_hidden=max(0, len(news) - NEWS_LINES))
 
 
 def fresh_turn_email(game, user):
@@ -321,10 +399,11 @@ def dispatch(game, name: str, args: tuple, done: str) -> Line:
 
 
 def answer(row: Outbox, user, lines: list[Line], message_id: str):
-    """One answer email for the whole reply, unless this address had enough answers this hour."""
+    """One answer email for the whole reply, unless it applied nothing and this address had enough
+    refusals this hour."""
 
-    if not loops.may_answer(user):
-        log.warning("not answering %s: MAIL_ANSWERS_PER_HOUR reached", user.email)
+    if not loops.may_answer(user, applied=any(line.ok for line in lines)):
+        log.warning("not answering %s: MAIL_ANSWERS_PER_HOUR refusals reached", user.email)
         return
     game = Game.objects.filter(pk=lines[0].game).first() if lines else None
     game = game or Game.objects.get(pk=row.game_id or next(iter(tokens.games_of(row))))

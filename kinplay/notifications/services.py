@@ -159,7 +159,7 @@ def deliver(rows) -> int:
     for row in rows:
         if not row.claim():
             continue
-        if hold(row):
+        if hold(row) or passed(row):
             continue
         try:
             msg = compose(row)
@@ -196,6 +196,22 @@ def hold(row: Outbox) -> bool:
     if reason:
         Outbox.objects.filter(pk=row.pk).update(held_at=now, claimed_at=None, error=f"held: {reason}")
     return bool(reason)
+
+
+def passed(row: Outbox) -> bool:
+    """A turn email or reminder whose turn ended before it left (the player moved on the page, the
+    clock played, the game ended: a mail server down for hours): "It is your turn" would be
+    wrong, so it is not sent. One that only others moved since still goes (picture.of_game)."""
+    from games.models import Game
+
+    if row.kind not in (Outbox.YOUR_TURN, Outbox.REMINDER) or row.game is None:
+        return False
+    game = row.game
+    seat = game.seat_of(row.user)
+    if game.status == Game.ACTIVE and seat is not None and picture.same_turn(game, seat, row.version):
+        return False
+    Outbox.objects.filter(pk=row.pk).update(sent_at=timezone.now(), claimed_at=None, error="not sent: the turn had passed")
+    return True
 
 
 # Other apps' emails (tournaments, leagues) are written by their own modules, which register
@@ -263,28 +279,36 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         context.update(g, one=g)
         subject = SUBJECTS[row.kind].format(kind=g["kind_name"], id=row.game.pk)
         moves, seat = bool(g["legal"]), g["seat"]
-        subject = _wait_subject(row, seat) or subject
+        wait = _waiting(row, seat)
+        if wait is not None and (row.kind == Outbox.YOUR_TURN or wait["window"]):
+            subject = wait["line"] if row.kind == Outbox.YOUR_TURN else f"Reminder: {wait['line']}"
+        if wait is not None and wait["window"]:
+            context["window_line"] = wait["line"]  # the body says what the subject says: a window is not "your turn"
+    context["unsubscribe_by_reply"] = moves and row.kind in Outbox.TURN_MAIL  # it has a reply address (replies.unsubscribing)
     text = render_to_string("mail/game.txt", context)
     # Mail clients (Gmail above all) drop <style> blocks: every style goes onto its element.
     html = css_inline.inline(render_to_string("mail/game.html", context))
     reply_to = [reply_address(row)] if moves else None  # a digest's token names all its games
+    extra = {"Auto-Submitted": "auto-generated"}  # RFC 3834: no vacation replies
+    if row.kind in Outbox.TURN_MAIL:
+        # The mail program's Unsubscribe button (RFC 2369) sends "unsubscribe" to the reply address
+        # (replies.unsubscribing): turn emails off without the settings page.
+        extra["List-Unsubscribe"] = f"<mailto:{reply_address(row)}?subject=unsubscribe>"
     msg = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [user.email], reply_to=reply_to,
-                                 headers={"Auto-Submitted": "auto-generated"})  # RFC 3834: no vacation replies
+                                 headers=extra)
     msg.attach_alternative(html, "text/html")
     return msg
 
 
-def _wait_subject(row: Outbox, seat) -> str | None:
-    """A turn email's (or a window reminder's) subject in the words of the page and the lobby
-    (games.selectors.wait_line): a reaction window is not "your turn"."""
+def _waiting(row: Outbox, seat) -> dict | None:
+    """What the seat waits on now, in the words of the page and the lobby (games.selectors.waiting),
+    for a turn email or a reminder still about the game as it is: a reaction window is not "your
+    turn", and its subject and first line say so."""
     from games import selectors
     from games.registry import get
 
     game = row.game
     if row.kind not in (Outbox.YOUR_TURN, Outbox.REMINDER) or row.version != game.version or seat not in game.to_act:
         return None
-    wait = selectors.waiting(game, seat, title=f"{get(game.kind).name} #{game.pk}")
-    if row.kind == Outbox.YOUR_TURN:
-        return wait["line"]
-    return f"Reminder: {wait['line']}" if wait["window"] else None
+    return selectors.waiting(game, seat, title=f"{get(game.kind).name} #{game.pk}")
 

@@ -47,6 +47,10 @@ def record_game_over(game: Game) -> None:
     left alone."""
     if game.status != Game.FINISHED or game.finished_at is not None:
         return
+    if game.rated:
+        # The flag as committed now that the move holds the row: a tournament cancelled while
+        # the move was decided made the game friendly (kinplay.tournaments.services.cancel).
+        game.rated = Game.objects.filter(pk=game.pk).values_list("rated", flat=True).get()
     if not is_rated(game):
         _stamp(game, timezone.now())
         return

@@ -1,8 +1,8 @@
-"""The ratings pages: leaderboards per kind and player pages (thin views over selectors)."""
+"""The ratings pages: leaderboards per kind and player pages (thin views over selectors).
+Public, as on OGS and BGA: a stranger sees what a player sees, without "you" and head-to-head."""
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -12,12 +12,13 @@ from games.registry import kinds
 from kinplay.leagues import selectors as league_selectors
 from kinplay.ratings import chart, selectors
 from kinplay.ratings.models import PROVISIONAL_GAMES
+from kinplay.tournaments import selectors as tournament_selectors
+from kinplay.web.limits import over_stranger_budget
 
 PER_PAGE = 50
 CHART_GAMES = 200  # per kind: a line that stays readable
 
 
-@login_required
 def leaderboards(request):
     """/ratings/: straight to the first kind's leaderboard."""
     first = next(iter(kinds()), None)
@@ -26,8 +27,10 @@ def leaderboards(request):
     return redirect("leaderboard", kind=first)
 
 
-@login_required
 def leaderboard(request, kind):
+    refused = over_stranger_budget(request)
+    if refused:
+        return refused
     k = kinds().get(kind)
     if k is None:
         raise Http404("No such kind of game.")
@@ -39,7 +42,7 @@ def leaderboard(request, kind):
     rows = selectors.ranked_rows(page.object_list, kind, offset)
     for row in rows:
         row["you"] = row["player"] == request.user.username
-    mine = selectors.standing_of(request.user, kind)
+    mine = selectors.standing_of(request.user, kind) if request.user.is_authenticated else None
     return render(request, "ratings/leaderboard.html", {
         "kind": k, "kinds": tabs, "rows": rows, "page": page,
         "my_rank": mine and mine[0], "my_page": mine and (mine[1] - 1) // PER_PAGE + 1,
@@ -47,8 +50,10 @@ def leaderboard(request, kind):
     })
 
 
-@login_required
 def player(request, name):
+    refused = over_stranger_budget(request)
+    if refused:
+        return refused
     user = selectors.player_named(name)
     if user is None:
         raise Http404("No such player.")
@@ -63,7 +68,8 @@ def player(request, name):
         "chart": mark_safe(chart.rating_chart(history, names)),  # built from numbers and escaped names
         "legend": chart.legend(history, names),
         "recent": selectors.recent_games(user),
-        "h2h": None if me else selectors.head_to_head(request.user, user),
+        "h2h": None if me or not request.user.is_authenticated else selectors.head_to_head(request.user, user),
         "provisional_games": PROVISIONAL_GAMES,
         "leagues": league_selectors.leagues_of(user),
+        "tournaments": tournament_selectors.tournaments_of(user),
     })

@@ -11,9 +11,10 @@ from django.core.mail import EmailMultiAlternatives
 from kinplay.notifications.mail import two_part
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.services import queue
+from kinplay.tournaments import stream
 
-ROUND_STARTED, FINISHED, CANCELLED = "round_started", "tourney_over", "tourney_cancel"
-KINDS = (ROUND_STARTED, FINISHED, CANCELLED)
+ROUND_STARTED, FINISHED, CANCELLED, TIMED_OUT = "round_started", "tourney_over", "tourney_cancel", "tourney_out"
+KINDS = (ROUND_STARTED, FINISHED, CANCELLED, TIMED_OUT)
 
 
 def _users(ids):
@@ -33,13 +34,28 @@ def round_started(t, number):
 
 
 def finished(t):
-    users = _users(t.state["order"])
+    users = _users(stream.field(t.state))
     queue([Outbox(kind=FINISHED, user=u, version=t.version, detail=str(t.pk)) for u in users.values()], switched=KINDS)
 
 
-def cancelled(t):
-    users = _users(t.state["order"])
-    queue([Outbox(kind=CANCELLED, user=u, version=t.version, detail=str(t.pk)) for u in users.values()], switched=KINDS)
+def cancelled(t, friendly=()):
+    """Everyone who joined; a player whose game goes on as a friendly game (``friendly``: game
+    ids) is told so in the same email, with that game."""
+    playing = {}
+    for table in t.state["rounds"][-1]["tables"] if t.state["rounds"] else []:
+        for g in table["games"]:
+            if g["game"] in friendly:
+                playing.update(dict.fromkeys(g["players"], g["game"]))
+    users = _users(stream.field(t.state))
+    queue([Outbox(kind=CANCELLED, user=u, game_id=playing.get(pk), version=t.version, detail=str(t.pk))
+           for pk, u in users.items()], switched=KINDS)
+
+
+def timed_out(t, players):
+    """Players the tournament has just put out for running out of time too often: they are not
+    paired again, and someone who vanished and comes back should find why."""
+    users = _users(players)
+    queue([Outbox(kind=TIMED_OUT, user=u, version=t.version, detail=str(t.pk)) for u in users.values()], switched=KINDS)
 
 
 def compose(row: Outbox) -> EmailMultiAlternatives:
@@ -56,18 +72,31 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     context = {"user": row.user, "t": t, "kind": row.kind, "kind_name": kinds()[t.kind].name if t.kind in kinds() else t.kind,
                "url": f"{site}/tournaments/{t.pk}/", "settings_url": f"{site}/settings/", "reason": s.get("reason", "")}
     if row.kind == ROUND_STARTED:
+        from kinplay.tournaments.stream import _num, bye_points
+
         rnd = s["rounds"][int(number) - 1]
         table = next(tb for tb in rnd["tables"] if row.user_id in tb["players"])
         context.update({
             "number": rnd["number"], "bye": table["bye"], "ends_at": rnd["ends_at"],
             "opponents": ", ".join(name(p) for p in table["players"] if p != row.user_id),
             "game_url": f"{site}/games/{row.game_id}/" if row.game_id else None,
+            # What a bye gives (kinplay.tournaments.stream.bye_points): a win only in duels.
+            "bye_worth": ("you go through to the next round" if s["format"] == "knockout"
+                          else "it counts as a win" if s["config"]["sizes"] == [2]
+                          else f"it is worth {_num(bye_points(s))} points, a table's average place"),
         })
         subject = (f"{t.name}: round {number} started — your game against {context['opponents']}" if not table["bye"]
                    else f"{t.name}: round {number} started — you have a bye")
+    elif row.kind == TIMED_OUT:
+        context.update({"timeouts": s["players"][str(row.user_id)]["timeouts"], "limit": s["config"]["max_timeouts"]})
+        subject = f"{t.name}: you are out, your time ran out too often"
     elif row.kind == FINISHED:
-        context["standings"] = selectors.standings(s)[:20]
+        context["standings"] = [dict(r, out=selectors.out_text(r["why_out"])) for r in selectors.standings(s)[:20]]
         subject = f"{t.name} is over: the final standings"
     else:
+        if row.game_id:
+            game = next(g for tb in s["rounds"][-1]["tables"] for g in tb["games"] if g["game"] == row.game_id)
+            context.update({"game_url": f"{site}/games/{row.game_id}/",
+                            "opponents": ", ".join(name(p) for p in game["players"] if p != row.user_id)})
         subject = f"{t.name} was cancelled"
     return two_part(subject, "tournament", context, row.user.email)

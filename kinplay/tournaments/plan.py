@@ -79,11 +79,15 @@ def _knockout(state, number, rng, hist):
             if len(field) <= max(cfg["sizes"]) and len(field) in cfg["sizes"]:
                 tables = [{"players": field, "bye": False}]  # the final table
             elif len(field) < min(cfg["sizes"]):
-                # Too few left for the organiser's tables: a final at a size the kind allows,
-                # else the best placed (then the best seed) has won.
-                if len(field) not in cfg.get("kind_sizes", []):
+                # Too few left for the organiser's tables: a final at the largest size the kind
+                # allows, for the best placed (a bye first: the top seeds), then the best seeds
+                # (Kinapa never seats 3: of 2 through and a bye, a final of 2).
+                fits = [k for k in cfg.get("kind_sizes", []) if k <= len(field)]
+                if not fits:
                     return None
-                tables = [{"players": field, "bye": False}]
+                reached = stream.knockout_reached(state)
+                best = sorted(field, key=lambda p: (reached.get(p, (0, 0))[1], seed_of.get(p, 0)))[:max(fits)]
+                tables = [{"players": [p for p in field if p in best], "bye": False}]
             else:
                 tables = pairing.knockout_tables(field, cfg["sizes"], cfg.get("advance", 1))
     return balance(tables, hist, rng)
@@ -106,11 +110,12 @@ def winner(state):
     if state["format"] == "knockout":
         last = state["rounds"][-1]["tables"] if state["rounds"] else []
         through = [p for t in last for p in stream.advancers(state, t)]
-        if len(last) == 1 and not last[0]["bye"] and len(last[0]["players"]) > 2:
-            g = last[0]["games"][-1]  # the final table: its winner
-            return min(zip(g["ranks"], g["players"]))[1] if g["ranks"] else None
+        through = [p for p in through if state["players"][str(p)]["status"] == "active"]  # as next_round
+        seed_of = {p: i for i, p in enumerate(state["seeds"])}
+        if len(last) == 1 and not last[0]["bye"] and state["config"]["sizes"] != [2]:
+            g = last[0]["games"][-1]  # the final table (of two, too): its winner, a shared first place to the best seed
+            return min(zip(g["ranks"], g["players"]), key=lambda rp: (rp[0], seed_of.get(rp[1], 0)))[1] if g["ranks"] else None
         if len(through) > 1:  # no final could be seated: the best seed among the table winners
-            seed_of = {p: i for i, p in enumerate(state["seeds"])}
             return min(through, key=lambda p: seed_of.get(p, 0))
         return through[0] if through else None
     rows = stream.standings(state)

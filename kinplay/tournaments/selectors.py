@@ -6,6 +6,13 @@ from games.models import Game
 from kinplay.tournaments import stream
 from kinplay.tournaments.models import Tournament, TournamentGame
 
+# Why a player is out (a "withdrawn" event's reason), as the standings say it.
+OUT = {"asked": "withdrew", "timeouts": "out: ran out of time too often", "left the league": "left the league"}
+
+
+def out_text(why: str | None) -> str | None:
+    return None if why is None else OUT.get(why, "withdrew")
+
 
 def state_of(t: Tournament) -> dict:
     from kinplay.tournaments.services import load
@@ -30,7 +37,7 @@ def summary(t: Tournament, user=None) -> dict:
         and s["players"][str(user.pk)]["status"] == "active"
     return {
         "id": t.pk, "name": t.name, "kind": t.kind, "format": t.format, "status": t.status,
-        "players": len(stream.active(s)) if s else 0, "max_players": s.get("config", {}).get("max_players"),
+        "players": len(stream.field(s)) if s else 0, "max_players": s.get("config", {}).get("max_players"),
         "round": len(s.get("rounds", [])), "rounds": s.get("total_rounds"), "joined": mine,
         "starts_at": t.starts_at.isoformat() if t.starts_at else None,
     }
@@ -65,8 +72,8 @@ def tournament_for(t: Tournament, user=None) -> dict:
         "players": [{"name": p["name"], "status": p["status"], "rating": p.get("rating"), "timeouts": p["timeouts"]}
                     for p in (s["players"][str(i)] for i in s["order"])],
         "rounds": rounds,
-        "standings": [{"rank": r["rank"], "player": r["name"], "status": r["status"], "points": r["points"],
-                       "played": r["played"], "byes": r["byes"], "tiebreaks": r["tiebreaks"]} for r in rows],
+        "standings": [{"rank": r["rank"], "player": r["name"], "status": r["status"], "out": out_text(r["why_out"]),
+                       "points": r["points"], "played": r["played"], "byes": r["byes"], "tiebreaks": r["tiebreaks"]} for r in rows],
         "winner": name(s["winner"]) if s.get("winner") is not None else None,
         "reason": s.get("reason", ""),
         "fairness": {"seed_sha256": t.seed_sha256, "seed": s.get("seed")},
@@ -92,6 +99,8 @@ def _results(s) -> dict:
                 continue
             done = [g for g in tb["games"] if g["ranks"] is not None]
             if not done:
+                if any(g.get("friendly") for g in tb["games"]):
+                    out[id(tb)] = "not counted: goes on as a friendly game"
                 continue
             name = lambda p: s["players"][str(p)]["name"]  # noqa: E731
             if s["format"] == "knockout" and len(tb["players"]) == 2:
@@ -113,10 +122,12 @@ def _results(s) -> dict:
     return out
 
 
-def names_of_games(game_ids) -> dict[int, tuple[int, str]]:
-    """For the lobby: game id -> (tournament id, tournament name)."""
-    rows = TournamentGame.objects.filter(game_id__in=list(game_ids)).values_list("game_id", "tournament_id", "tournament__name")
-    return {g: (t, n) for g, t, n in rows}
+def names_of_games(game_ids) -> dict[int, dict]:
+    """For the lobby: game id -> its tournament's id, name and whether it was cancelled (its
+    games then go on as friendly games: kinplay.tournaments.services.cancel)."""
+    rows = TournamentGame.objects.filter(game_id__in=list(game_ids)).values_list(
+        "game_id", "tournament_id", "tournament__name", "tournament__status")
+    return {g: {"id": t, "name": n, "cancelled": status == Tournament.CANCELLED} for g, t, n, status in rows}
 
 
 def next_game_of(s, user) -> int | None:
@@ -128,3 +139,21 @@ def next_game_of(s, user) -> int | None:
             if tb["games"][-1]["ranks"] is None and Game.objects.filter(pk=gid, status=Game.ACTIVE).exists():
                 return gid
     return None
+
+
+def tournaments_of(user, last=20) -> list[dict]:
+    """A player's tournaments for their player page, newest first: each one's status and, once
+    it is over, the player's place among those who took part (stream.field). League divisions
+    are on the league's page (kinplay.leagues.selectors.leagues_of)."""
+    rows = (Tournament.objects.filter(games__game__seats__user=user, division__isnull=True).distinct()
+            .order_by("-created_at")[:last])
+    out = []
+    for t in rows:
+        s = state_of(t)
+        place = None
+        if t.status == Tournament.FINISHED:
+            place = next((r["rank"] for r in standings(s) if r["player"] == user.pk), None)
+        me = s["players"].get(str(user.pk)) or {}
+        out.append({"t": t, "status": t.status, "place": place, "of": len(stream.field(s)),
+                    "out": out_text(stream.why_out(me)) if me else None, "winner": s.get("winner") == user.pk})
+    return out

@@ -10,10 +10,10 @@ sweep as the safety net.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -32,6 +32,7 @@ FORMATS = ("swiss", "round_robin", "knockout")
 DEFAULT_ROUND_DAYS = 7
 DEFAULT_MAX_TIMEOUTS = 2
 MAX_PLAYERS_CAP = 5000
+MAX_POINTS = 1000  # a place's points: beyond, the totals no longer fit the API's JSON numbers
 MAX_ADJUDICATION_STEPS = 2000  # moves the bot may play to finish an adjudicated game
 
 
@@ -153,14 +154,14 @@ def config_of(*, kind, options, format, rounds=None, double=False, best_of=1, ta
         raise TournamentError(f"advance must be smaller than the smallest table ({min(sizes)}).")
     if points is not None:
         if (not isinstance(points, list) or not points or len(points) > max(sizes)
-                or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0 for x in points)
+                or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x <= MAX_POINTS for x in points)
                 or any(a < b for a, b in zip(points, points[1:]))):
-            raise TournamentError(f"points must list up to {max(sizes)} numbers ≥ 0, best place first, never rising.")
+            raise TournamentError(f"points must list up to {max(sizes)} numbers from 0 to {MAX_POINTS}, best place first, never rising.")
     clock = clock or {}
     if not isinstance(clock, dict):
         raise TournamentError("clock must be {\"per_move\": seconds | null, \"on_timeout\": ...}.")
     per_move = clock.get("per_move", settings.DEFAULT_PER_MOVE_SECONDS)
-    per_move = _int(per_move, "clock.per_move", 1, null=True)
+    per_move = _int(per_move, "clock.per_move", 1, settings.MAX_PER_MOVE_SECONDS, null=True)  # as a game's (else no round starts)
     on_timeout = clock.get("on_timeout", "forfeit")
     if on_timeout not in dict(Game.TIMEOUT_POLICIES):
         raise TournamentError("clock.on_timeout must be one of bot, skip, forfeit.")
@@ -199,7 +200,7 @@ def future_start(value, error: type[Exception]) -> datetime:
     if when is None:
         raise error("starts_at must be a date and time (ISO 8601), e.g. 2026-12-01T18:00:00Z.")
     if timezone.is_naive(when):
-        when = timezone.make_aware(when, timezone.utc)
+        when = when.replace(tzinfo=UTC)
     if when <= timezone.now():
         raise error("starts_at must be in the future.")
     return when
@@ -373,7 +374,26 @@ def _start_event(t, n) -> TournamentEvent:
 
 
 def cancel(tid, user) -> Tournament:
+    """The organiser calls it off. Games still running go on as friendly games (unrated, counted
+    nowhere: a tournament that no longer exists must not move ratings); finished ones keep theirs."""
+    for attempt in range(3):
+        try:
+            return _cancel_once(tid, user)
+        except OperationalError as exc:
+            # The round's adjudication locks the tournament, then its games; a cancel the games,
+            # then the tournament (as a game-over does). PostgreSQL aborts one of the two: if
+            # it was the cancel, the adjudication has gone through and the cancel tries again.
+            if not sql.is_deadlock(exc) or attempt == 2:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _cancel_once(tid, user) -> Tournament:
     with transaction.atomic():
+        # The running games' rows before the tournament's, in the order a game-over takes them
+        # (its move writes the game row, then its hook locks the tournament): a move finishing
+        # one now either lands first and counts, or waits and finds the game unrated.
+        list(_running_rows(tid).select_for_update().order_by("pk").values_list("pk", flat=True))
         t = _locked(tid)
         if user.pk != t.state["organiser"]:
             raise NotOrganiser("Only the organiser can cancel this tournament.")
@@ -383,13 +403,23 @@ def cancel(tid, user) -> Tournament:
     return t
 
 
+def _running_rows(tid):
+    return Game.objects.filter(tournament_link__tournament_id=tid, status__in=[Game.WAITING, Game.ACTIVE])
+
+
 def _cancel(t, reason):
+    from kinplay.clocks import vacation
     from kinplay.tournaments import emails
 
-    _append(t, "cancelled", {"reason": reason, "seed": t.seed})
+    friendly = sorted(_running_rows(t.pk).values_list("pk", flat=True))
+    if friendly:
+        Game.objects.filter(pk__in=friendly).update(rated=False)
+    _append(t, "cancelled", {"reason": reason, "seed": t.seed, **({"friendly": friendly} if friendly else {})})
     t.round_ends_at, t.needs_advance = None, False
     _save(t)
-    emails.cancelled(t)
+    if friendly:  # friendly from now: a player already on vacation has their clock stopped there
+        vacation.became_friendly(friendly)
+    emails.cancelled(t, friendly)
 
 
 # ---------------------------------------------------------------- rounds
@@ -407,7 +437,9 @@ def _start_rounds(ts, *, mail=True) -> list[bool]:
     now, paired, wanted = timezone.now(), [], []
     for t in ts:
         tables = plan.next_round(t.state, t.seed)
-        if not tables or all(tb["bye"] for tb in tables):
+        # Byes only: one player is left (Swiss, knockout); in a round robin, a round whose every
+        # opponent withdrew is played as byes and a later round may still hold games (advance).
+        if not tables or (all(tb["bye"] for tb in tables) and t.state["format"] != "round_robin"):
             _finish(t)
             continue
         paired.append((t, tables))
@@ -551,6 +583,10 @@ def advance(tid, now=None) -> str:
         out = [p for p in stream.active(s) if s["players"][str(p)]["timeouts"] >= limit]
         for p in out:
             _append(t, "withdrawn", {"player": p, "reason": "timeouts"})
+        if out:
+            from kinplay.tournaments import emails
+
+            emails.timed_out(t, out)
         rnd = s["rounds"][-1]
         adjudicate = []
         if t.round_ends_at and t.round_ends_at <= now and not stream.round_done(s, rnd):
@@ -570,9 +606,10 @@ def advance(tid, now=None) -> str:
                     gid = _new_game(t, players, rnd["number"], i)
                     _append(t, "game_added", {"round": rnd["number"], "table": i, "game": gid, "players": players})
                     outcome = "match-game"
-        if stream.round_done(s, rnd):
+        while t.status == Tournament.RUNNING and stream.round_done(t.state, rnd):  # a round of byes only is done at once
             _append(t, "round_finished", {"number": rnd["number"]})
             outcome = "next-round" if _start_next_round(t) else "finished"
+            rnd = t.state["rounds"][-1]
         t.needs_advance = False
         _save(t)
     return outcome
@@ -582,7 +619,8 @@ def _adjudicate(t, gid):
     """The round's time is up and this game still runs: the players holding the turn have held
     it past the round's limit and forfeit (a resignation in the game's own stream, by
     "adjudication"); if the game goes on without them, the heuristic bot plays it out for the
-    rest, so it ends with a result its log explains."""
+    rest, so it ends with a result its log explains. A game started after the limit (a knockout
+    match's next game) has nobody to blame: the bot plays it out for everyone."""
     from games.store import load_state
 
     game = Game.objects.get_with_seats(gid)
@@ -591,6 +629,8 @@ def _adjudicate(t, gid):
     rules = get(game.kind).rules
     state = load_state(game)
     stalled = sorted(rules.to_act(state))
+    if t.round_ends_at and game.created_at >= t.round_ends_at:
+        stalled = []  # a match's next game, started after the time ran out: nobody held its turn too long
     seats = {s.index: s.user_id for s in game.seat_list}
     with transaction.atomic():
         t2 = Tournament.objects.select_for_update().get(pk=t.pk)

@@ -68,6 +68,14 @@ def evolve(state: dict, type_: str, d: dict) -> dict:
         s["status"], s["reason"] = CANCELLED, d.get("reason", "")
         if d.get("seed"):
             s["seed"] = d["seed"]
+        friendly = set(d.get("friendly", ()))  # games that went on unrated (services.cancel)
+        for r in s["rounds"]:
+            if r["status"] == "running":
+                r["status"] = CANCELLED
+            for t in r["tables"]:
+                for g in t["games"]:
+                    if g["game"] in friendly:
+                        g["friendly"] = True
     return s
 
 
@@ -81,6 +89,13 @@ def _game(s, d):
 
 def active(s) -> list[int]:
     return [p for p in s["order"] if s["players"][str(p)]["status"] == "active"]
+
+
+def field(s) -> list[int]:
+    """The players who take part: those in it now and those who withdrew once it had started.
+    Who left while registration was open never played: in no standings, counted nowhere."""
+    return [p for p in s["order"] if s["players"][str(p)]["status"] == "active"
+            or (s["players"][str(p)]["withdrawn"] or {}).get("round", 0) > 0]
 
 
 def history(s) -> list[list[dict]]:
@@ -97,6 +112,8 @@ def table_done(s, table) -> bool:
     if table["bye"]:
         return True
     if s["format"] == "knockout" and len(table["players"]) == 2:
+        if all(s["players"][str(p)]["status"] != "active" for p in table["players"]):
+            return all(g["ranks"] is not None for g in table["games"])  # both withdrew: nobody goes through
         return match_winner(s, table) is not None
     return bool(table["games"]) and all(g["ranks"] is not None for g in table["games"])
 
@@ -169,8 +186,8 @@ def _num(x):
 
 
 def standings(s) -> list[dict]:
-    """Every player who joined, best first, with points, games, byes and tiebreak values."""
-    ids = list(s["order"])
+    """Every player who takes part (``field``), best first, with points, games, byes and tiebreak values."""
+    ids = field(s)
     if not ids:
         return []
     duel = s["config"]["sizes"] == [2]
@@ -214,14 +231,6 @@ def standings(s) -> list[dict]:
             tb["average_rank"] = Fraction(rank_sum[p], played[p]) if played[p] else Fraction(0)
             tb["wins"] = wins[p]
         rows.append({"player": p, "points": points[p], "played": played[p], "byes": byes_[p], "tiebreaks": tb})
-    if duel:  # direct encounter among players level on points
-        level = defaultdict(list)
-        for r in rows:
-            level[r["points"]].append(r)
-        for group in level.values():
-            members = {r["player"] for r in group}
-            for r in group:
-                r["tiebreaks"]["direct"] = sum((mine for o, mine, _ in games_of[r["player"]] if o[0] in members), Fraction(0))
     seed = {p: i for i, p in enumerate(s["seeds"] or s["order"])}
     if s["format"] == "round_robin":
         keys = ("direct", "sonneborn_berger", "wins")
@@ -229,6 +238,17 @@ def standings(s) -> list[dict]:
         keys = ("buchholz", "median_buchholz", "sonneborn_berger", "direct", "wins")
     else:
         keys = ("opponents_points", "average_rank", "wins")
+    if duel:
+        # Direct encounter (FIDE): the games among the players still level when it is reached, on
+        # points and on every tiebreak before it; not among everyone level on points alone.
+        before = keys[:keys.index("direct")]
+        level = defaultdict(list)
+        for r in rows:
+            level[(r["points"], *(r["tiebreaks"][k] for k in before))].append(r)
+        for group in level.values():
+            members = {r["player"] for r in group}
+            for r in group:
+                r["tiebreaks"]["direct"] = sum((mine for o, mine, _ in games_of[r["player"]] if o[0] in members), Fraction(0))
     sign = {"average_rank": 1}
 
     def key(r):
@@ -241,10 +261,11 @@ def standings(s) -> list[dict]:
         sort_key = lambda r: far.get(r["player"], (0, 0))  # noqa: E731
         for r in rows:
             rd, place = reached.get(r["player"], (0, 0))
-            r["tiebreaks"] = {"round_reached": rd, "place_there": place, **r["tiebreaks"]}
+            r["tiebreaks"].update(round_reached=rd, place_there=place)
+        shown = ("round_reached", "place_there", *keys)
     else:
         rows.sort(key=lambda r: (key(r), seed.get(r["player"], 0)))
-        sort_key = key
+        sort_key, shown = key, keys
     out, prev, rank = [], None, 0
     for i, r in enumerate(rows, start=1):
         k = sort_key(r)
@@ -253,10 +274,16 @@ def standings(s) -> list[dict]:
         out.append({
             "rank": rank, "player": r["player"], "name": s["players"][str(r["player"])]["name"],
             "status": s["players"][str(r["player"])]["status"], "points": _num(r["points"]),
+            "why_out": why_out(s["players"][str(r["player"])]),
             "played": r["played"], "byes": r["byes"],
-            "tiebreaks": {k: _num(v) for k, v in r["tiebreaks"].items()},
+            "tiebreaks": {k: _num(r["tiebreaks"][k]) for k in shown},  # the ones used, in order of use
         })
     return out
+
+
+def why_out(p) -> str | None:
+    """A withdrawn player's reason ("asked", "timeouts", "left the league"); None while they play."""
+    return None if p["status"] == "active" else (p["withdrawn"] or {}).get("reason") or "asked"
 
 
 def knockout_reached(s) -> dict:
@@ -277,14 +304,15 @@ def knockout_reached(s) -> dict:
 
 
 def crosstable(s) -> dict:
-    """Round robin: for each pair, the results the row player scored against the column."""
+    """Round robin: for each pair, the points the row player scored against the column (the
+    organiser's ``points`` too, as the standings count them)."""
     cells = defaultdict(list)
     for rnd in s["rounds"]:
         for t in rnd["tables"]:
             for g in t["games"]:
                 if g["ranks"] is None or len(g["players"]) != 2:
                     continue
-                pts = rank_points(g["ranks"], None)
+                pts = rank_points(g["ranks"], s["config"].get("points"))
                 a, b = g["players"]
                 cells[(a, b)].append(_num(pts[0]))
                 cells[(b, a)].append(_num(pts[1]))

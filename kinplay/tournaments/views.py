@@ -15,6 +15,12 @@ from kinplay.tournaments import selectors, services
 from kinplay.tournaments.models import Tournament
 
 FORMAT_LABELS = {"swiss": "Swiss", "round_robin": "Round robin", "knockout": "Knockout"}
+# The standings' tiebreaks (the API's keys, kinplay.tournaments.stream.standings) in players' words.
+TIEBREAK_LABELS = {
+    "round_reached": "Round reached", "place_there": "Place there", "buchholz": "Buchholz",
+    "median_buchholz": "Median Buchholz", "sonneborn_berger": "Sonneborn-Berger", "direct": "Direct encounter",
+    "wins": "Wins", "opponents_points": "Opponents' points", "average_rank": "Average place",
+}
 
 
 def tournament_list(request):
@@ -92,7 +98,7 @@ def new_tournament(request):
         else:
             messages.success(request, f"{t.name} is open: share this page so players can join.")
             return redirect("tournament", pk=t.pk)
-    return render(request, "tournaments/new.html", {"form": form, "error": error}, status=400 if error else 200)
+    return render(request, "tournaments/new.html", {"form": form, "error": error}, status=400 if error or form.errors else 200)
 
 
 def tournament_page(request, pk):
@@ -118,7 +124,9 @@ def tournament_page(request, pk):
         "is_organiser": me is not None and me == s["organiser"],
         "can_join": t.status == "open" and (not player or player["status"] != "active"),
         "can_withdraw": t.status in ("open", "running") and player and player["status"] == "active",
-        "tiebreak_names": list(data["standings"][0]["tiebreaks"]) if data["standings"] else [],
+        # Level with the winner on points and every tiebreak: the seed put the winner first.
+        "level_with_winner": [r["player"] for r in data["standings"][1:] if r["rank"] == 1] if data["winner"] else [],
+        "tiebreak_names": [TIEBREAK_LABELS.get(k, k) for k in data["standings"][0]["tiebreaks"]] if data["standings"] else [],
         "bracket_svg": _bracket_svg(data.get("bracket")) if data.get("bracket") else None,
         "config": s["config"], "multiplayer": s["config"]["sizes"] != [2],
     })
@@ -129,20 +137,21 @@ def _act(fn, verb):
     @require_POST
     def view(request, pk):
         try:
-            fn(pk, request.user)
+            t = fn(pk, request.user)
         except Tournament.DoesNotExist:
             raise Http404 from None
         except (services.TournamentError, services.NotOrganiser) as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, verb)
+            messages.success(request, verb(t) if callable(verb) else verb)
         return redirect("tournament", pk=pk)
 
     return view
 
 
 join = _act(services.join, "You have joined: your games start when the tournament does; no invitation to accept.")
-withdraw = _act(services.withdraw, "You have withdrawn: you will not be paired again.")
+withdraw = _act(services.withdraw, lambda t: "You have left: you can join again while registration is open."
+                if t.status == Tournament.OPEN else "You have withdrawn: you will not be paired again.")
 start = _act(services.start, "The tournament has started: round 1 is paired and every player is emailed.")
 cancel = _act(services.cancel, "The tournament is cancelled; the players are emailed.")
 

@@ -7,6 +7,7 @@ from functools import cache
 from zoneinfo import available_timezones
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model, password_validation
 
@@ -57,6 +58,13 @@ class SignUpForm(forms.Form):
         strip=False, help_text="At least 8 characters, not like your name or address.",
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
+    # The device's time zone, filled in by kinplay.js: deadlines in emails and quiet hours are
+    # right from the first day, without a visit to Settings. Unknown or missing: UTC, as before.
+    time_zone = forms.CharField(required=False, widget=forms.HiddenInput(attrs={"data-device-time-zone": ""}))
+
+    def clean_time_zone(self):
+        zone = self.cleaned_data["time_zone"]
+        return zone if zone in time_zones() else ""
 
     def clean_username(self):
         return usernames.clean(self.cleaned_data["username"])  # the API's rule too
@@ -80,6 +88,17 @@ class SignUpForm(forms.Form):
             for field, errors in exc.message_dict.items():
                 self.add_error(field, errors)
             return None
+
+
+class SignInForm(auth_forms.AuthenticationForm):
+    """Django's sign-in form, saying what is true here: a name signs in in any case
+    (accounts.backends.NameInAnyCaseBackend), only the password must match exactly."""
+
+    error_messages = {
+        **auth_forms.AuthenticationForm.error_messages,
+        "invalid_login": "That username and password do not match. Check the password: capitals count there "
+                         "(not in the username).",
+    }
 
 
 class PasswordResetForm(auth_forms.PasswordResetForm):
@@ -119,7 +138,9 @@ class NewGameForm(forms.Form):
     kind = forms.ChoiceField(choices=[])
     players = forms.IntegerField(min_value=1, max_value=99)
     per_move = forms.ChoiceField(choices=PER_MOVE_CHOICES, initial="259200", label="Time per move")
-    per_move_seconds = forms.IntegerField(required=False, min_value=1, label="Seconds per move")
+    per_move_seconds = forms.IntegerField(
+        required=False, min_value=1, max_value=settings.MAX_PER_MOVE_SECONDS, label="Seconds per move",
+        error_messages={"max_value": f"At most %(limit_value)s seconds ({settings.MAX_PER_MOVE_SECONDS // 86400} days)."})
     on_timeout = forms.ChoiceField(choices=ON_TIMEOUT_CHOICES, initial="bot", label="When time runs out")
     rated = forms.BooleanField(required=False, initial=True, label="Rated game")
     window = forms.ChoiceField(choices=WINDOW_CHOICES, required=False, label="Reaction windows")
@@ -132,7 +153,7 @@ class NewGameForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if data.get("per_move") == "custom" and not data.get("per_move_seconds"):
+        if data.get("per_move") == "custom" and not data.get("per_move_seconds") and "per_move_seconds" not in self.errors:
             self.add_error("per_move_seconds", "Give the number of seconds per move.")
         return data
 
@@ -195,7 +216,12 @@ def option_fields(kind) -> list[dict]:
 
 
 class OptionError(Exception):
-    pass
+    """A choice of the new-game form that cannot work; ``seat``: the seat row it is about, which
+    the form marks and explains where the player typed the name."""
+
+    def __init__(self, message: str, seat: int | None = None):
+        super().__init__(message)
+        self.seat = seat
 
 
 def read_options(kind, post) -> dict:
@@ -242,6 +268,7 @@ def read_options(kind, post) -> dict:
 def read_seats(post, players: int, me) -> list[dict]:
     """Seat 1 is the creator; the others come from seat-N-type / seat-N-user."""
     seats = [{"user": me.username}]
+    at = {me.username.lower(): 1}  # who sits where, by name as names compare (case aside)
     for i in range(2, players + 1):
         kind = post.get(f"seat-{i}-type", "heuristic")
         if kind in BOTS:
@@ -251,7 +278,16 @@ def read_seats(post, players: int, me) -> list[dict]:
         elif kind == "user":
             name = (post.get(f"seat-{i}-user") or "").strip()
             if not name:
-                raise OptionError(f"Seat {i}: type the username of the player, or choose a bot or an open seat.")
+                raise OptionError(f"Seat {i}: type the username of the player, or choose a bot or an open seat.", seat=i)
+            # Said here, beside the seat, in players' words (the service refuses these too, in the API's)
+            if name.lower() in at:
+                who = "you sit" if at[name.lower()] == 1 else f"{name} sits"
+                raise OptionError(f"Seat {i}: {who} at seat {at[name.lower()]} already. Type someone else's "
+                                  f"username, or choose a bot or an open seat.", seat=i)
+            if not get_user_model().objects.filter(username__iexact=name).exists():
+                raise OptionError(f"Seat {i}: nobody here is called “{name}”. Check the spelling, or choose an "
+                                  f"open seat and send your friend the game's address.", seat=i)
+            at[name.lower()] = i
             seats.append({"user": name})
         else:
             raise OptionError(f"Seat {i}: choose a bot, an open seat or a player.")

@@ -43,20 +43,27 @@ SUMMARIES = {
         "joined by solid lines (with a forward direction for each player) and dotted lines (either way). "
         "Each turn: roll the d4 and move a piece, spawn a piece from an empty base and move it, or pass "
         "the bomb along a chain of your own pieces.",
-        "Landing on an enemy piece takes it; turrets, guard spaces, retake and ambush spaces change who "
-        "may take whom. Win by taking every enemy piece on the board, by bringing all your pawns to the "
+        "Landing on an enemy piece takes it. A piece on its own guard space stops enemies moving past it, "
+        "turrets shoot an enemy that ends its turn on their target, and a retake space gives another turn. "
+        "Win by taking every enemy piece on the board, by bringing all your pawns to the "
         "enemy base, or by delivering the bomb from the objective. Demolition mode and the To Kingdom Come "
         "variant (King, Wall, Sage, Bulldozer, ability points) are options of the new-game form.",
     ],
     "kinapa": [
         "A bluffing and memory game for 2 or 4 to 8 players. Each round the Emperor announces a number "
-        "(“KINAPA a 7?”). Everyone else answers in secret at the same time: raise a hand or do nothing. "
-        "The Emperor takes a card from a player who raised a hand and gives one back.",
+        "(“KINAPA a 7?”). Everyone else answers in secret at the same time: raise a hand (“I don't have "
+        "the card”) or do nothing (“maybe I have it, maybe not”).",
+        "If two or more players did nothing, the Emperor takes a card at random from one of them; if one "
+        "or nobody did, the Emperor demands the announced card from whoever holds it. Either way the "
+        "Emperor gives back a card of their choice, never the one just received. An Emperor who announced "
+        "a pair they already hold shows it and, if anybody did nothing, takes a card at random from one of them.",
         "Pairs are animal and shelter cards of the same number. At the end of a turn the Emperor turns "
         "over an object card; holding the pair of one of its numbers puts it down there. An object once "
-        "seen stays known to everybody. The Emperor who puts down their second pair wins.",
-        "Lying is allowed but risky: a player caught raising a hand without the card gets the Fox cards "
-        "and plays with their hand face up for everyone. The sheep passes with the Emperorship.",
+        "seen stays known to everybody. The Emperor who puts down their second pair wins (with two "
+        "players: the first to get rid of their hand).",
+        "Lying is allowed but risky: a player who raised a hand while holding the demanded card is caught, "
+        "gets the Fox cards and plays with their hand face up for everyone. The next Emperor is chosen "
+        "among the players who raised a hand, first those without a Sheep card.",
     ],
     "knonsters": [
         "Four Knonsters race along a track of 60 squares; 2 to 4 players each secretly choose two of them "

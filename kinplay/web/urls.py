@@ -1,26 +1,28 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from kinplay.web import views
+from kinplay.web import forms, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("lobby/live/", views.lobby_live, name="lobby-live"),
     path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=forms.SignInForm),
+         name="login"),
+    path("logout/", views.LogoutView.as_view(), name="logout"),
     path("settings/", views.settings_page, name="settings"),
     path("settings/token/", views.settings_token, name="settings-token"),
+    path("settings/email/pending/", views.settings_email_pending, name="settings-email-pending"),
     path("settings/email/<str:token>/", views.settings_email_confirm, name="settings-email-confirm"),
     path("settings/vacation/", views.settings_vacation, name="settings-vacation"),
     # Password change and reset by email: Django's own views, in our page (registration/password_page.html).
-    path("password/change/", auth_views.PasswordChangeView.as_view(**views.PASSWORD_PAGES["change"]), name="password_change"),
+    path("password/change/", views.PasswordChangeView.as_view(**views.PASSWORD_PAGES["change"]), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(**views.PASSWORD_PAGES["change_done"]),
          name="password_change_done"),
     path("password/reset/", views.PasswordResetView.as_view(**views.PASSWORD_PAGES["reset"]), name="password_reset"),
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(**views.PASSWORD_PAGES["reset_done"]),
          name="password_reset_done"),
-    path("password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(**views.PASSWORD_PAGES["reset_confirm"]),
+    path("password/reset/<uidb64>/<token>/", views.PasswordResetConfirmView.as_view(**views.PASSWORD_PAGES["reset_confirm"]),
          name="password_reset_confirm"),
     path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(**views.PASSWORD_PAGES["reset_complete"]),
          name="password_reset_complete"),
@@ -36,4 +38,6 @@ urlpatterns = [
     path("games/<id:pk>/rematch/", views.rematch_post, name="game-rematch"),
     path("games/<id:pk>/accept/", views.accept, name="game-accept"),
     path("games/<id:pk>/decline/", views.decline, name="game-decline"),
+    path("games/<id:pk>/leave/", views.leave, name="game-leave"),
+    path("games/<id:pk>/cancel/", views.cancel, name="game-cancel"),
 ]

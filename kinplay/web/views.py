@@ -10,28 +10,29 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Max, OuterRef, Subquery
+from django.db.models import Exists, Max, OuterRef, Subquery
 from django.http import Http404, HttpResponseNotModified, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.crypto import salted_hmac
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
-from api.throttles import AuthThrottle
 from games import chat, rematch, selectors, services
 from games.engine import RESIGN, IllegalAction
 from games.models import ChatMessage, Game, Seat
 from games.registry import kinds
 from games.store import VersionConflict
 from kinplay import params
+from kinplay.accounts import selectors as account_selectors
 from kinplay.accounts import services as account_services
 from kinplay.accounts.models import Profile
 from kinplay.clocks import vacation
 from kinplay.notifications.selectors import delivery_problem
 from kinplay.ratings.selectors import rating_changes
-from kinplay.web import forms, rules_pages
+from kinplay.web import forms, limits, rules_pages
 
 log = logging.getLogger("kinplay.web")
 
@@ -45,39 +46,35 @@ STATUS_LABELS = {
     Game.WAITING: "Waiting for players",
     Game.ACTIVE: "In play",
     Game.FINISHED: "Finished",
-    Game.ABORTED: "Aborted",
+    Game.ABORTED: "Cancelled",  # before it started: by its creator, a decline, or nobody left
 }
 
 
 # ---------------------------------------------------------------- accounts
 
 
-def _over_budget(request, what: str):
-    """The API's sign-in budget per address (AuthThrottle) for a page's post: a 429 page, or None."""
-    throttle = AuthThrottle()
-    if request.method != "POST" or throttle.allow_request(request, None):
-        return None
-    wait = int(throttle.wait() or 60)
-    response = render(request, "registration/locked_out.html", {
-        "detail": f"Too many {what} from your address. Try again in {max(1, round(wait / 60))} minutes."}, status=429)
-    response["Retry-After"] = str(wait)
-    return response
-
-
 def signup(request):
     if request.user.is_authenticated:
         return redirect("lobby")
-    refused = _over_budget(request, "sign-ups")  # no trying names in bulk
+    refused = limits.over_auth_budget(request, "sign-ups")  # no trying names in bulk
     if refused:
         return refused
     form = forms.SignUpForm(request.POST or None)
+    # Where the sign-in page was to lead (a game page shared with a friend who has no account yet)
+    back = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = ""
     user = form.save() if request.method == "POST" and form.is_valid() else None
     if user is not None:
+        if form.cleaned_data["time_zone"]:
+            profile = Profile.of(user)
+            profile.time_zone = form.cleaned_data["time_zone"]
+            profile.save(update_fields=["time_zone"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to kinplay, {user.username}! Start a game or join an open one.")
         messages.info(request, account_services.address_sent(form.cleaned_data["email"]))
-        return redirect("lobby")
-    return render(request, "registration/signup.html", {"form": form})
+        return redirect(back or "lobby")
+    return render(request, "registration/signup.html", {"form": form, "next": back})
 
 
 @login_required
@@ -109,7 +106,24 @@ def settings_page(request):
         "form": form, "token": token, "delivery_problem": delivery_problem(request.user),
         "api_root": request.build_absolute_uri("/api/"),
         "vacation": vacation.summary(request.user),
+        "pending_address": account_selectors.pending_address(request.user),
     })
+
+
+@login_required
+@require_POST
+def settings_email_pending(request):
+    """The address waiting for its confirmation (settings): send the link again, or call the change off."""
+    pending = account_selectors.pending_address(request.user)
+    if pending is None:
+        messages.info(request, "No change of address is waiting for confirmation.")
+    elif request.POST.get("do") == "cancel":
+        account_services.cancel_email_change(request.user)
+        messages.success(request, f"Change cancelled: your emails keep going to {request.user.email or 'no address'}.")
+    else:
+        account_services.request_email_change(request.user, pending["address"])
+        messages.info(request, account_services.address_sent(pending["address"]))
+    return redirect("settings")
 
 
 @login_required
@@ -130,8 +144,9 @@ def settings_vacation(request):
     try:
         if request.POST.get("vacation") == "on":
             profile = vacation.start(request.user)
+            ends = profile.vacation_ends_at.astimezone(profile.tz)  # in the player's own time, as Settings shows it
             messages.success(request, f"Enjoy your vacation! Your clocks are paused until you come back, "
-                                      f"at the latest {profile.vacation_ends_at:%a %d %b %Y, %H:%M} UTC.")
+                                      f"at the latest {ends:%a %d %b %Y, %H:%M} {ends.tzname()}.")
         else:
             vacation.end(request.user)
             messages.success(request, "Welcome back! Your clocks run again, each with the time it had left.")
@@ -143,17 +158,46 @@ def settings_vacation(request):
 @login_required
 @require_POST
 def settings_token(request):
-    Token.objects.filter(user=request.user).delete()
+    replaced, _ = Token.objects.filter(user=request.user).delete()
     Token.objects.create(user=request.user)
-    messages.success(request, "Your new API token is ready. Any older token no longer works.")
+    messages.success(request, "Your new API token is ready. Any older token no longer works." if replaced
+                     else "Your API token is ready.")
     return redirect(reverse("settings") + "#api")
+
+
+class LogoutView(auth_views.LogoutView):
+    """Django's sign-out, saying so on the sign-in page it leads to."""
+
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        messages.info(request, "You are signed out.")
+        return response
 
 
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's reset page within the sign-in budget: nobody floods an inbox with reset links."""
 
     def post(self, request, *args, **kwargs):
-        return _over_budget(request, "password resets") or super().post(request, *args, **kwargs)
+        return limits.over_auth_budget(request, "password resets") or super().post(request, *args, **kwargs)
+
+
+class _EndsToken:
+    """Django's password change and reset, ending the API token with the old password."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        if account_services.password_set(form.user):
+            messages.info(self.request, "Your API token stopped working with the old password: make a new one in "
+                                        "Settings if a program of yours uses it.")
+        return response
+
+
+class PasswordChangeView(_EndsToken, auth_views.PasswordChangeView):
+    pass
+
+
+class PasswordResetConfirmView(_EndsToken, auth_views.PasswordResetConfirmView):
+    pass
 
 
 def _password_page(heading, intro="", button="", **extra):
@@ -188,6 +232,7 @@ def _card(game, user):
         "wait": selectors.waiting(game, me) if game.status == Game.ACTIVE else None,
         "kind_name": kind.name if kind else game.kind,
         "status_label": STATUS_LABELS.get(game.status, game.status),
+        "called_off": selectors.called_off_line(game) if game.status == Game.ABORTED else "",
         "seats": [{"name": s.name, "bot": bool(s.bot), "open": s.is_open, "you": s.index == me,
                    "to_act": game.status == Game.ACTIVE and s.index in game.to_act,
                    "winner": bool(game.result) and s.index in (game.result.get("winners") or [])}
@@ -220,7 +265,11 @@ def _urgency(card):
 def lobby(request):
     if not request.user.is_authenticated:
         return render(request, "web/welcome.html", {"kinds": list(kinds().values())})
-    mine = [_card(g, request.user) for g in selectors.games_of(request.user)]
+    games = selectors.games_of(request.user)
+    # A card costs a log lookup: the finished games beyond the newest few get one only when asked for.
+    over = [g.pk for g in games if g.is_over]
+    shown = set(over if request.GET.get("finished") == "all" else over[:FINISHED_SHOWN])
+    mine = [_card(g, request.user) for g in games if not g.is_over or g.pk in shown]
     from kinplay.tournaments.selectors import names_of_games  # tournament games carry its name
 
     in_tournaments = names_of_games(c["game"].pk for c in mine)
@@ -234,9 +283,7 @@ def lobby(request):
         ("waiting", "Waiting for players", [c for c in mine if c["game"].status == Game.WAITING and not c["invited"]]),
         ("finished", "Finished", [c for c in mine if c["game"].is_over]),
     ]
-    finished = sections[-1][2]
-    older = max(0, len(finished) - FINISHED_SHOWN)
-    sections[-1] = ("finished", "Finished", finished[:FINISHED_SHOWN])
+    older = len(over) - len(shown)
     open_cards = [_card(g, request.user) for g in selectors.open_games(request.user)[:30]]
     return render(request, "web/lobby.html", {
         "lobby_mark": _lobby_mark(request.user),
@@ -304,7 +351,7 @@ def _kind_choices():
 def new_game(request):
     available = kinds()
     choices = _kind_choices()
-    error = None
+    error, error_seat = None, None
     if request.method == "POST":
         form = forms.NewGameForm(request.POST, kinds=available)
         if form.is_valid():
@@ -316,7 +363,9 @@ def new_game(request):
                 game = services.create_game(creator=request.user, kind=kind.slug, options=options, seats=seats,
                                             per_move=per_move, on_timeout=on_timeout, window=form.window_seconds(),
                                             invite_only=form.cleaned_data["invite_only"], rated=form.cleaned_data["rated"])
-            except (forms.OptionError, services.BadRequest) as exc:
+            except forms.OptionError as exc:
+                error, error_seat = str(exc), exc.seat
+            except services.BadRequest as exc:
                 error = str(exc)
             except IllegalAction as exc:
                 error = exc.reason
@@ -351,7 +400,7 @@ def new_game(request):
             for item in f.get("items", []):
                 item["value"] = data.get(item["input"], item["default"]) if again else item["default"]
     return render(request, "web/new_game.html", {
-        "form": form, "kinds": choices, "error": error, "seat_rows": seat_rows,
+        "form": form, "kinds": choices, "error": error, "error_seat": error_seat, "seat_rows": seat_rows,
         "selected_kind": selected_kind, "seat_choices": forms.SEAT_CHOICES,
     }, status=400 if error or (request.method == "POST" and form.errors) else 200)
 
@@ -423,7 +472,7 @@ def game_page(request, pk):
     talk = [{"channel": c, "title": "Players" if c == ChatMessage.PLAYERS else "Spectators",
              "lines": chat.lines(game, request.user, c)} for c in channels]
     return render(request, "web/game.html", {
-        "chat": talk, "chat_channel": chat.channel_of(game, request.user), "chat_mark": _chat_mark(game.pk),
+        "chat": talk, "chat_channel": chat.channel_of(game, request.user), "chat_mark": _chat_mark(game.pk, channels),
         "chat_max": ChatMessage.MAX_LENGTH,
         "rematch": game.rematches.order_by("pk").first() if game.status == Game.FINISHED else None,
         "wait": wait, "standing": next((s["standing"] for s in data["seats"] if s["you"]), None),
@@ -435,34 +484,53 @@ def game_page(request, pk):
         "invited": invited, "pending": pending,
         "away": vacation.away_at(game),
         "creator": game.created_by.username if game.created_by_id else None,
+        "can_cancel": game.status == Game.WAITING and request.user.is_authenticated and game.created_by_id == request.user.pk,
+        "can_leave": game.status == Game.WAITING and seat is not None and not invited and game.created_by_id != request.user.pk,
         "long_moves": any(len(a["label"]) > 26 for a in moves),
         "confirm_moves": Profile.of(request.user).confirm_moves,
         "my_turn": selectors.waiting_for(game, request.user),
         "status_label": STATUS_LABELS.get(game.status, game.status),
+        "called_off": selectors.called_off_line(game) if game.status == Game.ABORTED else "",
         "playing": seat is not None and game.status == Game.ACTIVE and at is None,
         "i_won": bool(result) and seat is not None and seat in (result.get("winners") or []),
         "next_game": _next_waiting(request.user, game) if at is None else None,
-        "replay": None if at is None else {
-            "at": at, "of": game.version, "previous": at - 1 if at > 1 else None,
-            "next": at + 1 if at + 1 < game.version else None, "first": 1 if at > 1 else None,
-        },
+        "replay": None if at is None else _replay_steps(at, game, lines),
     })
 
 
-def _chat_mark(pk) -> int:
-    return ChatMessage.objects.filter(game_id=pk).aggregate(m=Max("id"))["m"] or 0
+def _replay_steps(at, game, lines):
+    """The replay bar: what had just happened, as this seat saw it (``lines``: its log up to the
+    point, newest first), and its links; none back from the table as dealt (every earlier point
+    shows it)."""
+    first = selectors.first_viewable(game)
+    return {
+        "last": lines[0]["text"] if lines else "",
+        "at": at, "of": game.version, "previous": at - 1 if at > first else None,
+        "next": at + 1 if at + 1 < game.version else None, "first": 1 if at > first else None,
+    }
+
+
+def _chat_mark(pk, channels) -> int:
+    """The newest line of the chats the viewer reads (the page and its live poll agree on it)."""
+    return ChatMessage.objects.filter(game_id=pk, channel__in=channels).aggregate(m=Max("id"))["m"] or 0
 
 
 @login_required
 def live(request, pk):
-    """What an open game page polls: the game's version and status and the chat's newest line,
-    under an ETag. An idle tab's request is answered 304 with no body after one indexed
-    lookup (no state, no view, no rendering); the page fetches itself again only on a change."""
-    newest_line = ChatMessage.objects.filter(game_id=OuterRef("pk")).order_by("-id").values("id")[:1]
-    row = Game.objects.filter(pk=pk).annotate(chat_mark=Subquery(newest_line)).values("version", "status", "chat_mark").first()
+    """What an open game page polls: the game's version and status and the newest line of the
+    chats the viewer reads (a player's page does not fetch itself again for the spectators'
+    chat, which it does not show), under an ETag. An idle tab's request is answered 304 with no
+    body after one query (no state, no view, no rendering); the page fetches itself again only
+    on a change."""
+    lines = ChatMessage.objects.filter(game_id=OuterRef("pk")).order_by("-id").values("id")
+    row = (Game.objects.filter(pk=pk)
+           .annotate(seated=Exists(Seat.objects.filter(game_id=OuterRef("pk"), user_id=request.user.pk)),
+                     players_mark=Subquery(lines.filter(channel=ChatMessage.PLAYERS)[:1]), all_mark=Subquery(lines[:1]))
+           .values("version", "status", "seated", "players_mark", "all_mark").first())
     if row is None:
         raise Http404("No such game.")
-    mark = row["chat_mark"] or 0
+    channels = chat.channels_for(seated=row["seated"], over=row["status"] in Game.OVER)
+    mark = (row["all_mark"] if ChatMessage.SPECTATORS in channels else row["players_mark"]) or 0
     etag = f'"g{row["version"]}-{row["status"]}-c{mark}"'
     if etag in [t.strip().removeprefix("W/") for t in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponseNotModified()
@@ -484,8 +552,11 @@ def rematch_post(request, pk):
         return redirect("game", pk=pk)
     if bots:
         messages.success(request, "A new game against bots: your move when the page says so.")
+    elif not created and game.created_by_id == request.user.pk:  # asked twice (a double click)
+        messages.info(request, "Here is the rematch you asked for.")
     elif not created:
-        messages.info(request, "Your opponent already asked for the rematch: here it is.")
+        messages.info(request, "Your opponent already asked for the rematch: you are in" + (
+            ", and it has started!" if game.status == Game.ACTIVE else "; it starts when everyone invited has accepted."))
     elif game.status == Game.WAITING:
         messages.success(request, "Rematch! It starts when everyone invited has accepted.")
     return redirect("game", pk=game.pk)
@@ -632,11 +703,28 @@ def accept(request, pk):
 
 @login_required
 @require_POST
+def leave(request, pk):
+    return _away_from(request, pk, services.leave_game, "You left the game before it started.")
+
+
+@login_required
+@require_POST
+def cancel(request, pk):
+    return _away_from(request, pk, services.cancel_game, "You cancelled the game; everyone at the table was told.")
+
+
+@login_required
+@require_POST
 def decline(request, pk):
+    return _away_from(request, pk, services.decline_invitation, "You declined the invitation.")
+
+
+def _away_from(request, pk, service, done: str):
+    """Leave, cancel or decline a game before it starts: back to the lobby, or the game page with the reason."""
     try:
-        services.decline_invitation(_game(pk).pk, request.user)
+        service(_game(pk).pk, request.user)
     except (IllegalAction, services.NotYourSeat) as exc:
         messages.error(request, getattr(exc, "reason", None) or str(exc))
         return redirect("game", pk=pk)
-    messages.info(request, "You declined the invitation.")
+    messages.info(request, done)
     return redirect("lobby")

@@ -114,6 +114,24 @@ def test_it_refuses_clocks_beyond_ninety_days(api, alice, bob, per_move):
     assert not Game.objects.exists()
 
 
+def test_it_says_what_is_wrong_in_a_nested_field_in_words(api, alice):
+    r = api(alice).post("/api/games/", {"kind": "knonsters", "seats": TWO, "clock": {"per_move": 0, "on_timeout": "x"}},
+                        format="json")
+    assert r.status_code == 400 and r.json()["error"] == "invalid"
+    detail = r.json()["detail"]
+    assert "clock.per_move: Ensure this value is greater than or equal to 1." in detail
+    assert "clock.on_timeout: " in detail
+    assert "ErrorDetail" not in detail and "{" not in detail
+    r = api(alice).post("/api/tournaments/", {"name": "T", "kind": "karenza", "format": "swiss", "points": [1, -1]},
+                        format="json")
+    assert r.status_code == 400 and r.json()["detail"] == "points.1: Ensure this value is greater than or equal to 0."
+
+
+def test_it_names_a_body_type_it_does_not_read(api, alice):
+    r = api(alice).post("/api/games/", "kind=knonsters", content_type="text/plain")
+    assert r.status_code == 415 and r.json()["error"] == "unsupported_media_type"
+
+
 def test_it_answers_a_huge_body_with_a_json_413(api, alice):
     r = api(alice).post("/api/games/", '{"kind": "' + "x" * 2_000_000 + '"}', content_type="application/json")
     assert r.status_code == 413 and r.json()["error"] == "too_large"

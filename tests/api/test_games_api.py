@@ -164,3 +164,56 @@ def test_it_leaves_the_game_out_of_a_move_s_answer_on_request(api, alice, bob):
     whole = api(bob).post(url, {"action": move["action"]}, format="json")
     assert whole.status_code == 201 and whole.json()["game"]["version"] == whole.json()["version"]
     assert api(bob).post(f"{url}?view=all", {"action": move["action"]}, format="json").status_code == 400
+
+
+def _schema_fields(api, name):
+    """The properties the served OpenAPI schema gives component ``name``."""
+    schema = api().get("/api/schema/?format=json").json()
+    return set(schema["components"]["schemas"][name]["properties"])
+
+
+def test_it_documents_every_field_of_a_game_s_clock(api, alice, bob):
+    game = create(api(alice), clock={"per_move": 3600, "window": 600}).json()
+    assert game["clock"]["window"] == 600
+    assert set(game["clock"]) <= _schema_fields(api, "ClockOut")
+    assert set(game) <= _schema_fields(api, "GameOut")
+
+
+def test_it_lists_the_open_games_a_player_could_join(api, alice, bob, charlie):
+    mine = create(api(alice), seats=[{"user": "alice"}, {}]).json()
+    invited_only = create(api(alice), seats=[{"user": "alice"}, {"user": "charlie"}]).json()  # no open seat
+    full = create(api(bob), seats=[{"user": "bob"}, {"bot": "random"}]).json()
+    assert mine["seats"][1]["bot"] is None and mine["seats"][1]["name"] == "open seat"
+    listed = api(bob).get("/api/games/?open=true").json()
+    assert [g["id"] for g in listed] == [mine["id"]]
+    assert invited_only["id"] not in [g["id"] for g in listed] and full["id"] not in [g["id"] for g in listed]
+    assert api(alice).get("/api/games/?open=true").json() == []  # her own game is not offered to her
+    assert api(bob).post(f"/api/games/{mine['id']}/join/").status_code == 200
+    assert api(charlie).get("/api/games/?open=true").json() == []
+
+
+def test_it_refuses_a_yes_no_filter_it_cannot_read_rather_than_take_it_as_no(api, alice):
+    for query in ("my_turn=maybe", "invited=on", "open=2"):
+        r = api(alice).get(f"/api/games/?{query}")
+        assert r.status_code == 400 and r.json() == {"error": "bad_request", "detail": f"{query.split('=')[0]} must be true or false."}
+    for query in ("my_turn=true", "my_turn=0", "invited=No", "open=false"):
+        assert api(alice).get(f"/api/games/?{query}").status_code == 200
+
+
+def test_it_lets_a_client_talk_at_the_table_and_keeps_the_spectators_chat_from_the_players(api, alice, bob, charlie):
+    game = api(alice).post("/api/games/", {"kind": "knonsters", "seats": [{"user": "alice"}, {"bot": "random"}]},
+                           format="json").json()
+    url = f"/api/games/{game['id']}/chat/"
+    r = api(alice).post(url, {"text": "  good   luck\n"}, format="json")
+    assert r.status_code == 201 and r.json()["channel"] == "players" and r.json()["text"] == "good luck"
+    assert api(charlie).post(url, {"text": "alice should play the 3"}, format="json").json()["channel"] == "spectators"
+    assert [(line["channel"], line["text"]) for line in api(alice).get(url).json()] == [("players", "good luck")]
+    seen = api(charlie).get(url).json()
+    assert [(line["channel"], line["text"], line["you"]) for line in seen] == [
+        ("players", "good luck", False), ("spectators", "alice should play the 3", True)]
+    assert api(charlie).get(url + "?after=1").json() == []
+    for bad in ({"text": "   "}, {"text": "x" * 501}, {}):
+        r = api(alice).post(url, bad, format="json")
+        assert r.status_code == 400 and r.json()["error"] in ("bad_request", "invalid"), r.json()
+    assert api(alice).get(url + "?after=x").status_code == 400
+    assert api().get(url).status_code == 401

@@ -6,21 +6,17 @@ screen. Screenshots of the middle and the end of each game, on a phone and on a 
 go to var/screenshots/ for a person to look at; the pages must fit both widths.
 """
 
-import os
 import random
 import re
 import time
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from games.registry import kinds
-from tests.conftest import unavailable
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 860}}
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 MAX_CLICKS = 1500
@@ -29,25 +25,25 @@ MAX_SECONDS = 300
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        unavailable("Chromium is not installed (apt-get install chromium)")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # live_server and Playwright sync share the process
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
-
-
 def sign_in(page, base, username, password):
     page.goto(f"{base}/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
     page.click("button[type=submit]:has-text('Sign in')")
     page.wait_for_url(f"{base}/")
+
+
+@contextmanager
+def signed_in(chromium, base, username, viewport, touch=False):
+    """A page of its own browser context at ``viewport``'s size (``touch``: a touch screen),
+    signed in as ``username``; the context is closed afterwards."""
+    context = chromium.new_context(viewport=viewport, device_scale_factor=1, has_touch=touch)
+    try:
+        page = context.new_page()
+        sign_in(page, base, username, "a-long-password")
+        yield page
+    finally:
+        context.close()
 
 
 def create_game(page, base, kind, viewport):
@@ -95,14 +91,14 @@ def fire_due_timers():
 
 
 @pytest.mark.parametrize("slug", list(kinds()))
-def test_it_plays_a_whole_game_in_the_browser(browser, live_server, purgeable_events, make_user, slug):
+def test_it_plays_a_whole_game_in_the_browser(chromium, live_server, purgeable_events, make_user, slug):
     from games.models import Game
 
     kind = kinds()[slug]
     make_user("alice")
     base = live_server.url
     viewport = "phone"
-    context = browser.new_context(viewport=VIEWPORTS[viewport], device_scale_factor=1)
+    context = chromium.new_context(viewport=VIEWPORTS[viewport], device_scale_factor=1)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -12,7 +12,7 @@ from kinplay.clocks.services import sweep
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.services import relay
 from tests.play import accepted
-from tests.store.test_concurrency import _run_together, _unexpected
+from tests.threads import run_together, unexpected
 
 SWEEPERS = 4
 
@@ -23,8 +23,8 @@ def test_it_applies_each_seats_clock_once_when_sweeps_overlap(purgeable_events, 
                                            seats=[{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}]))
              for _ in range(3)]
     time_machine.shift(timedelta(seconds=61))
-    results = _run_together(SWEEPERS, lambda i: sweep())
-    assert not _unexpected(results)
+    results = run_together(SWEEPERS, lambda i: sweep())
+    assert not unexpected(results)
     for game in games:
         game.refresh_from_db()
         by_seat = {}
@@ -45,7 +45,7 @@ def test_it_sends_each_email_once_when_relays_overlap(purgeable_events, alice, b
     Outbox.objects.update(sent_at=None, claimed_at=None, attempts=0)  # as if the kicks after commit never reached a worker
     mailoutbox.clear()
     rows = Outbox.objects.count()
-    results = _run_together(SWEEPERS, lambda i: relay())
-    assert not _unexpected(results)
+    results = run_together(SWEEPERS, lambda i: relay())
+    assert not unexpected(results)
     assert sum(results) == rows == len(mailoutbox)
     assert Outbox.objects.filter(sent_at__isnull=True).count() == 0

@@ -4,10 +4,13 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games import selectors, services
 from games.models import Game
 from kinplay.clocks.models import Deadline
 from kinplay.clocks.services import sweep
@@ -185,3 +188,148 @@ def test_it_writes_the_invitation_email_in_text_and_html(alice, bob, inbox):
     assert "Players: alice, bob." in mail.body and "1 day" in mail.body and f"/games/{game.pk}/" in mail.body
     html = mail.alternatives[0][0]
     assert "Accept or decline" in html and f"/games/{game.pk}/" in html
+
+
+
+def test_it_links_the_rules_from_the_invitation_email_for_someone_who_does_not_know_the_game(alice, bob, inbox, client):
+    services.create_game(creator=alice, kind="kinapa", seats=[{"user": "alice"}, {"user": "bob"}], per_move=86400)
+    mail = inbox()[0]
+    line = next(line for line in mail.body.splitlines() if line.startswith("How to play Kinapa: "))
+    url = line.removeprefix("How to play Kinapa: ")
+    assert f'href="{url}"' in mail.alternatives[0][0]
+    page = client.get(url.removeprefix(settings.SITE_URL.rstrip("/")))  # read without signing in
+    assert page.status_code == 200 and "Kinapa" in page.content.decode()
+
+
+# ---------------------------------------------------------------- the creator calls it off
+
+
+def test_it_lets_the_creator_cancel_a_game_that_has_not_started_and_tells_the_table(api, alice, bob, charlie, inbox):
+    game = create(api(alice), [{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}]).json()
+    api(charlie).post(f"/api/games/{game['id']}/accept/")
+    r = api(alice).post(f"/api/games/{game['id']}/cancel/")
+    assert r.status_code == 200 and r.json()["status"] == "aborted"
+    told = {m.to[0]: m for m in inbox() if "cancelled" in m.subject}
+    assert sorted(told) == ["bob@example.com", "charlie@example.com"]  # invited or seated; not alice herself
+    assert "alice cancelled Knonsters" in told["bob@example.com"].subject
+    assert "your invitation needs no answer" in told["bob@example.com"].body
+    assert "your invitation needs no answer" not in told["charlie@example.com"].body
+    assert Deadline.objects.get(game_id=game["id"], seat=1, kind=Deadline.INVITATION).outcome == "cancelled"
+    r = api(bob).post(f"/api/games/{game['id']}/accept/")
+    assert r.status_code == 400 and r.json()["detail"] == "This game was cancelled."
+
+
+def test_it_lets_only_the_creator_cancel_and_only_before_the_start(api, alice, bob, charlie, inbox):
+    game = create(api(alice), [{"user": "alice"}, {"user": "bob"}]).json()
+    for stranger in (bob, charlie):
+        r = api(stranger).post(f"/api/games/{game['id']}/cancel/")
+        assert r.status_code == 403 and "Only the player who created" in r.json()["detail"]
+    api(bob).post(f"/api/games/{game['id']}/accept/")
+    r = api(alice).post(f"/api/games/{game['id']}/cancel/")
+    assert r.status_code == 400 and "has started" in r.json()["detail"]
+    assert Game.objects.get(pk=game["id"]).status == Game.ACTIVE
+    assert not [m for m in inbox() if "cancelled" in m.subject]
+
+
+def test_it_offers_the_creator_a_cancel_button_on_the_page_of_a_waiting_game(client, alice, bob):
+    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {}])
+    client.force_login(bob)
+    assert "Cancel this game" not in client.get(reverse("game", args=[game.pk])).content.decode()
+    client.force_login(alice)
+    assert "Cancel this game" in client.get(reverse("game", args=[game.pk])).content.decode()
+    r = client.post(reverse("game-cancel", args=[game.pk]), follow=True)
+    assert r.redirect_chain[-1][0] == reverse("lobby") and "You cancelled the game" in r.content.decode()
+    game.refresh_from_db()
+    assert game.status == Game.ABORTED
+    assert "Cancel this game" not in client.get(reverse("game", args=[game.pk])).content.decode()
+
+
+def test_it_asks_before_a_decline_and_says_when_it_cancels_the_game(client, alice, bob):
+    plain = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}])
+    only = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}],
+                                invite_only=True)
+    client.force_login(bob)
+    for page in (client.get(reverse("game", args=[only.pk])), client.get(reverse("lobby"))):
+        assert 'data-confirm="Decline this invitation? The game is for invited players only: it will be cancelled."' \
+            in page.content.decode()
+    assert 'data-confirm="Decline this invitation?"' in client.get(reverse("game", args=[plain.pk])).content.decode()
+
+
+def test_it_lets_a_player_who_accepted_leave_before_the_start_and_tells_the_creator(api, alice, bob, charlie, inbox):
+    game = create(api(alice), [{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}]).json()
+    api(bob).post(f"/api/games/{game['id']}/accept/")
+    r = api(charlie).post(f"/api/games/{game['id']}/leave/")
+    assert r.status_code == 400 and "decline it instead" in r.json()["detail"]  # not accepted yet
+    assert api(alice).post(f"/api/games/{game['id']}/leave/").json()["detail"] == "You created this game: cancel it instead."
+    r = api(bob).post(f"/api/games/{game['id']}/leave/")
+    assert r.status_code == 200 and r.json()["status"] == "waiting" and r.json()["seats"][1]["name"] == "open seat"
+    [told] = [m for m in inbox() if "left" in m.subject]
+    assert told.to == ["alice@example.com"] and "bob left Knonsters" in told.subject and "open now" in told.body
+    api(charlie).post(f"/api/games/{game['id']}/accept/")
+    api(bob).post(f"/api/games/{game['id']}/join/")  # the seat is anybody's: bob takes it again
+    r = api(bob).post(f"/api/games/{game['id']}/leave/")
+    assert r.status_code == 400 and "has started" in r.json()["detail"]
+
+
+def test_it_offers_leave_on_the_page_to_a_player_who_joined(client, alice, bob):
+    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {}, {}])
+    services.join_game(game.pk, bob)
+    client.force_login(bob)
+    assert "Leave this game" in client.get(reverse("game", args=[game.pk])).content.decode()
+    r = client.post(reverse("game-leave", args=[game.pk]), follow=True)
+    assert "You left the game" in r.content.decode()
+    game.refresh_from_db()
+    assert game.status == Game.WAITING and game.seat_of(bob) is None
+    client.force_login(alice)
+    assert "Leave this game" not in client.get(reverse("game", args=[game.pk])).content.decode()
+
+
+def test_it_says_on_the_page_who_cancelled_a_game_before_it_started_and_why(client, alice, bob, charlie):
+    """"Cancelled" alone left the table guessing: the creator, a decline, a lapse or a leave."""
+    def page_of(game):
+        client.force_login(charlie)
+        return client.get(reverse("game", args=[game.pk])).content.decode()
+
+    three = [{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}]
+    called_off = services.create_game(creator=alice, kind="knonsters", seats=three)
+    services.cancel_game(called_off.pk, alice)
+    assert "Cancelled by alice before it started." in page_of(called_off)
+    assert selectors.wait_line(Game.objects.get_with_seats(called_off.pk), 0) == "Knonsters: cancelled"
+
+    declined = services.create_game(creator=alice, kind="knonsters", seats=three, invite_only=True)
+    services.decline_invitation(declined.pk, bob)
+    assert "Cancelled: bob declined the invitation." in page_of(declined)
+    # the same in the API and on the lobby's card (charlie signed in by page_of)
+    assert client.get(f"/api/games/{declined.pk}/").json()["called_off"] == {
+        "reason": "declined", "by": "bob", "text": "Cancelled: bob declined the invitation."}
+    assert "Cancelled: bob declined the invitation." in client.get(reverse("lobby")).content.decode()
+
+    lapsed = services.create_game(creator=alice, kind="knonsters", seats=three, invite_only=True)
+    services.accept_invitation(lapsed.pk, charlie)
+    with time_machine.travel(timezone.now() + timedelta(days=8)):
+        sweep()
+    assert "Cancelled: the invitation to bob expired." in page_of(lapsed)
+
+    left = services.create_game(creator=alice, kind="knonsters", seats=three, invite_only=True)
+    services.accept_invitation(left.pk, bob)
+    services.leave_game(left.pk, bob)
+    assert "Cancelled: bob left before it started." in page_of(left)
+
+
+def test_it_lists_cancelled_games_without_a_query_for_each(api, alice, bob, charlie, django_assert_max_num_queries):
+    """Each cancelled game in a list says who called it off: read with the list, not one by one."""
+    three = [{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}]
+
+    def cancelled(n):
+        for _ in range(n):
+            game = services.create_game(creator=alice, kind="knonsters", seats=three, invite_only=True)
+            services.decline_invitation(game.pk, bob)
+
+    client = api(charlie)
+    cancelled(1)
+    with CaptureQueriesContext(connection) as one:
+        assert client.get("/api/games/").status_code == 200
+    cancelled(5)
+    with django_assert_max_num_queries(len(one)):
+        games = client.get("/api/games/").json()
+    assert [g["called_off"]["text"] for g in games] == ["Cancelled: bob declined the invitation."] * 6

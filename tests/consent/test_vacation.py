@@ -9,11 +9,13 @@ from django.utils import timezone
 
 from games import services
 from games.models import Event, Game
+from games.store import load_state
 from kinplay.accounts.models import Profile
 from kinplay.clocks import vacation
 from kinplay.clocks.models import Deadline
 from kinplay.clocks.services import sweep
 from tests.play import accepted, step
+from tests.windows.helpers import open_stop_window, stop_window, window_deadlines
 
 pytestmark = pytest.mark.django_db
 
@@ -103,11 +105,11 @@ def test_it_counts_the_days_used_and_shows_them_on_the_settings_page(alice, clie
     assert r.status_code == 302 and Profile.of(alice).on_vacation
     clock.shift(timedelta(days=3))
     page = client.get(reverse("settings")).content.decode()
-    assert "You are on vacation" in page and "3.0 of 30 days used, 27.0 left" in page
+    assert "You are on vacation" in page and "3 of 30 days used, 27 left" in page
     client.post(reverse("settings-vacation"), {"vacation": "off"})
     clock.shift(timedelta(days=1))
     page = client.get(reverse("settings")).content.decode()
-    assert "You are on vacation" not in page and "3.0 of 30 days used" in page
+    assert "You are on vacation" not in page and "3 of 30 days used" in page
     r = client.post(reverse("settings-vacation"), {"vacation": "off"}, follow=True)
     assert "You are not on vacation." in r.content.decode()
 
@@ -132,3 +134,29 @@ def test_it_switches_vacation_through_the_api(api, game, alice, clock):
     r = client.post("/api/accounts/vacation/", {"on": False}, format="json")
     assert r.json()["on"] is False and r.json()["used_days"] == 0.5 and r.json()["left_days"] == 29.5
     assert client.post("/api/accounts/vacation/", {}, format="json").status_code == 400
+
+
+# A reaction window's answers are sealed: were one seat's clock held, the others' timeouts ("bob did
+# not answer in time: nothing") would be in its log while its own window was still open.
+
+
+def test_it_never_holds_a_reaction_window_so_the_player_away_learns_nothing_of_the_others(monkeypatch, clock, alice,
+                                                                                          bob, charlie):
+    game, _, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
+    away = game.seats.get(index=seats[0]).user
+    vacation.start(away)
+    assert all(d == timezone.now() + timedelta(days=2) for d in window_deadlines(game, seats).values())
+    clock.shift(timedelta(days=2, seconds=1))
+    sweep()
+    game.refresh_from_db()
+    assert not stop_window(load_state(game))  # closed for everyone at once, the absent seat included
+    assert sorted(e.data["seat"] for e in Event.objects.filter(game=game, type="timed_out")) == seats
+
+
+def test_it_does_not_hold_a_window_that_opens_while_the_player_is_away(monkeypatch, clock, alice, bob, charlie):
+    vacation.start(charlie)
+    game, _, seats = open_stop_window(monkeypatch, [alice, bob, charlie], want=lambda state, seats: 2 in seats)
+    due = window_deadlines(game, seats)
+    assert set(due) == set(seats) and all(d == timezone.now() + timedelta(days=2) for d in due.values())
+    reminders = Deadline.objects.filter(game=game, seat=2, kind=Deadline.REMINDER, done_at__isnull=True)
+    assert reminders and all(r.paused_left is None for r in reminders)

@@ -41,6 +41,7 @@ def test_it_creates_signs_up_leaves_and_shows_a_league(api, alice, bob, charlie)
     ({"format": "knockout"}, "format"),
     ({"name": ""}, "name"),
     ({"starts_at": "2001-01-01T00:00:00Z"}, "starts_at must be in the future"),
+    ({"clock": {"per_move": 10**9}}, "clock.per_move: Ensure this value is less than or equal to 7776000."),
 ])
 def test_it_refuses_bad_leagues_with_the_reason(api, alice, over, reason):
     r = create(api(alice), **over)
@@ -117,3 +118,63 @@ def test_it_lists_no_league_politely(client, alice):
     client.force_login(alice)
     assert 'id="league-history"' not in client.get("/players/alice/").content.decode()
     assert client.get("/leagues/999999/").status_code == 404
+
+
+def test_it_shows_a_season_one_left_as_left_on_the_paths(client, players):
+    ps = players(4)
+    alice, bob = ps[:2]
+    league = services.create(organiser=alice, name="Ladder", kind="karenza", division_size=4)
+    for u in ps:
+        services.sign_up(league.pk, u)
+    services.sweep(now=timezone.now() + timedelta(days=8))
+    services.leave(league.pk, bob)
+    services.sign_up(league.pk, bob)
+    play_season(league, {u.pk: i for i, u in enumerate(ps)})
+    client.force_login(bob)
+    page = client.get(f"/leagues/{league.pk}/").content.decode()
+    assert 'S1: division 1 <span class="muted">left</span>' in page  # "Your path"
+    player_page = client.get("/players/bob/").content.decode()
+    assert 'S1 division 1 <span class="muted">left</span>' in player_page
+
+
+def test_it_documents_when_the_first_season_starts_as_it_does(api, alice):
+    league = api(alice).post("/api/leagues/", {"name": "Patient", "kind": "karenza"}, format="json").json()
+    starts = timezone.datetime.fromisoformat(league["starts_at"])
+    assert timedelta(days=6, hours=23) < starts - timezone.now() <= timedelta(days=7)  # README: a week after creation
+    schema = api(alice).get("/api/schema/?format=json").json()
+    doc = schema["components"]["schemas"]["CreateLeague"]["properties"]["starts_at"]["description"]
+    assert "a week after creation" in doc and "default now" not in doc
+
+
+def test_it_lists_leagues_as_its_schema_says(api, alice):
+    create(api(alice))
+    schema = api().get("/api/schema/?format=json").json()
+    listed = schema["paths"]["/api/leagues/"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    row = schema["components"]["schemas"][listed["items"]["$ref"].split("/")[-1]]
+    (league,) = api().get("/api/leagues/").json()
+    assert set(row["required"]) <= set(league) <= set(row["properties"])
+
+
+def test_it_writes_a_seasons_days_as_a_person_would(api, client, alice):
+    for days, said in ((14, "14 days a season"), (10.5, "10.5 days a season")):
+        lid = api(alice).post("/api/leagues/", {"name": f"Every {days}", "kind": "karenza", "season_days": days},
+                              format="json").json()["id"]
+        page = client.get(f"/leagues/{lid}/").content.decode()
+        assert said in page and ".0 days" not in page
+
+
+def test_it_asks_before_a_player_leaves_the_league(client, players):
+    import html
+
+    ps = players(4)
+    league = services.create(organiser=ps[0], name="Ladder", kind="karenza", division_size=4)
+    services.sign_up(league.pk, ps[1])
+    client.force_login(ps[1])
+    page = html.unescape(client.get(f"/leagues/{league.pk}/").content.decode())
+    assert 'data-confirm="Leave Ladder?"' in page  # waiting for the first season: nothing more to lose
+    for u in ps[2:] + ps[:1]:
+        services.sign_up(league.pk, u)
+    services.sweep(now=timezone.now() + timedelta(days=8))
+    page = html.unescape(client.get(f"/leagues/{league.pk}/").content.decode())
+    assert ('data-confirm="Leave Ladder? You withdraw from your division this season, and a game of yours still running '
+            'is resigned."' in page)

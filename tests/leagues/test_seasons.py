@@ -229,3 +229,20 @@ def test_it_drops_a_player_who_timed_out_more_than_the_limit(players):
     assert league.season == 2
     assert league.state["seasons"][0]["moves"][0]["dropped"] == [late]
     assert late not in _divisions(league)[0]
+
+
+def test_it_does_not_tell_a_player_who_left_and_came_back_that_they_stay(players, inbox):
+    ps = players(4)
+    alice, bob = ps[:2]
+    league = services.create(organiser=alice, name="Back again", kind="karenza", division_size=4, promote=0, relegate=0)
+    for u in ps:
+        services.sign_up(league.pk, u)
+    services.sweep(now=timezone.now() + timedelta(days=7))
+    services.leave(league.pk, alice)  # mid-season: withdrawn from her division
+    services.sign_up(league.pk, alice)  # and back for the next season
+    league = play_season(league, {u.pk: i for i, u in enumerate(ps)})
+    assert league.season == 2
+    season2 = {m.to[0]: m for m in inbox() if "season 2 starts" in m.subject}
+    assert "(you stay)" in season2["bob@example.com"].body
+    assert "division 1 of 1." in season2["alice@example.com"].body
+    assert all("you stay" not in text for text in (season2["alice@example.com"].body, season2["alice@example.com"].alternatives[0][0]))

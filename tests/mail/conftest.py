@@ -18,3 +18,30 @@ def tiny_by_mail(request):
     kind = request.getfixturevalue("tiny")
     kind.render_text = lambda view, seat, names: f"hand: {view.get('hand')}"
     return kind
+
+
+@pytest.fixture
+def hourly_digest(alice, bob, inbox):
+    """bob on hourly digests: a turn email at 9:00, then two more games waiting for him at 9:10
+    (alice says "your move, bob" in the first of them), held until the digest at 10:11. Yields
+    (digest, second, third) with the clock still stopped at 10:11, inside the digest's hour."""
+    from datetime import timedelta
+
+    import time_machine
+
+    from games import chat
+    from kinplay.accounts.models import Profile
+    from kinplay.notifications.digests import release_held
+    from tests.mail.test_digests_and_quiet_hours import MORNING, game_waiting_for_bob, settings_of, to
+
+    settings_of(bob, email_every=Profile.HOURLY)
+    with time_machine.travel(MORNING, tick=False) as clock:
+        game_waiting_for_bob(alice)
+        assert len(to(inbox, "bob")) == 1  # the first email of the hour goes at once
+        clock.shift(timedelta(minutes=10))
+        second, third = game_waiting_for_bob(alice), game_waiting_for_bob(alice)
+        chat.post_chat(second.pk, alice, "your move, bob")
+        assert len(to(inbox, "bob")) == 1  # the others wait for the digest
+        clock.shift(timedelta(minutes=61))
+        release_held()
+        yield to(inbox, "bob")[-1], second, third

@@ -10,7 +10,7 @@ AUTHSERV = "mx.kinplay.test"  # our receiving server's authserv-id in these test
 _ids = itertools.count(1)
 
 
-def raw_reply(*, to, sender, body, headers=(), authenticated=True, message_id=None):
+def raw_reply(*, to, sender, body, headers=(), authenticated=True, message_id=None, subject="Re: your turn"):
     """The bytes of a reply; by default our server vouched for the sender's domain (DMARC pass)."""
     lines = []
     if authenticated:
@@ -21,7 +21,7 @@ def raw_reply(*, to, sender, body, headers=(), authenticated=True, message_id=No
         "Received: from mail.example.com by mx.kinplay.test; Tue, 24 Nov 2026 10:00:00 +0000",
         f"From: {sender}",
         f"To: {to}",
-        "Subject: Re: your turn",
+        f"Subject: {subject}",
         f"Message-ID: {message_id or f'<reply-{next(_ids)}@example.com>'}",
         "Content-Type: text/plain; charset=utf-8",
         "",

@@ -180,3 +180,12 @@ def test_it_keeps_a_digest_of_many_games_under_gmails_clipping_size(alice, bob):
     html = compose(row).alternatives[0][0]
     assert len(html.encode()) < 102_000
     assert html.count("<svg") == DIGEST_BOARDS and html.count("<pre") == len(games) - DIGEST_BOARDS
+
+
+def test_it_asks_for_table_talk_in_a_digest_reply_with_the_games_number(hourly_digest):
+    # A digest reply's "say:" line must name its game ("#12 say: …"); a bare one is not posted.
+    digest, second, third = hourly_digest
+    assert digest.subject.startswith("Your turn in 3 games") and f"#{third.pk}" in digest.body
+    assert "alice: your move, bob" in digest.body
+    assert f'starting with "#{second.pk} say:"' in digest.body and 'starting with "say:"' not in digest.body
+    assert f"<code>#{second.pk} say:</code>" in digest.alternatives[0][0]

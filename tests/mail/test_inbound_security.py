@@ -274,14 +274,45 @@ def test_it_refuses_a_reply_for_a_turn_that_has_passed_and_gives_the_moves_now(g
     outcome = reply(to=old.reply_to[0], sender="alice@example.com", body=move)  # the same words, a new email
     assert outcome == "stale" and events(game) == before
     [answer] = [m for m in inbox() if "not accepted" in m.subject]
-    assert f"this email was for move {old_version(old, game)}" in answer.body and "the game has moved on" in answer.body
-    assert "your moves now" in answer.body and now in answer.body
+    assert "this email was for a turn that has passed, and the game has moved on" in answer.body
+    assert f"Where it stands now: Your turn in Knonsters #{game.pk}" in answer.body
+    assert "Your moves now:" in answer.body and now in answer.body
     assert answer.extra_headers["Auto-Submitted"] == "auto-replied" and not answer.reply_to
+    assert_no_event_counts(answer, old, game)
 
 
-def old_version(mail, game):
-    row = Outbox.objects.get(pk=int(mail.reply_to[0].split("+")[1].split("-")[0]))
-    return row.version
+def quoted(text):
+    return "\n".join(f"> {line}".rstrip() for line in text.splitlines())
+
+
+def assert_no_event_counts(answer, old, game):
+    """An answer never speaks of versions (event counts): no player knows what "move 221" is."""
+    row = Outbox.objects.get(pk=int(old.reply_to[0].split("+")[1].split("-")[0]))
+    for text in (answer.body, answer.alternatives[0][0]):
+        assert "move " + str(row.version) not in text and "move " + str(game.version) not in text
+        assert "version" not in text.lower()
+
+
+@pytest.mark.usefixtures("tiny_by_mail")
+def test_a_reply_for_a_turn_that_has_passed_says_what_happened_since_and_whose_turn_it_is(alice, bob, inbox, monkeypatch):
+    """alice played on the page, so her emailed move comes too late: the answer says, in words, what
+    happened since that email and that the game now waits for bob."""
+    from tests.web import tinygame
+
+    monkeypatch.setattr(tinygame, "setup", lambda n, options, rng: [tinygame.event("dealt", hands=[[1, 2], [4, 5]])])
+    game = accepted(services.create_game(creator=alice, kind="tiny", seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=None))
+    old = [m for m in inbox() if m.to == ["alice@example.com"]][-1]
+    services.act(game.pk, 0, notation="play 1", by="player")
+    game.refresh_from_db()
+    inbox().clear()
+    body = f"Sorry, I was away.\n\nOn Tue, kinplay wrote:\n{quoted(old.body)}\n\nplay 2\n"  # a move the email listed
+    assert reply(to=old.reply_to[0], sender="alice@example.com", body=body) == "stale"
+    [answer] = inbox()  # not her turn: no fresh turn email
+    assert "“play 2” was not applied: this email was for a turn that has passed" in answer.body
+    assert f"Where it stands now: Tiny #{game.pk}: waiting for bob." in answer.body
+    assert "Since that email:\n  - alice played a 1." in answer.body and "Your moves now" not in answer.body
+    assert_no_event_counts(answer, old, game)
 
 
 def test_it_takes_each_message_id_once(game, inbox):
@@ -400,6 +431,19 @@ def test_it_never_fails_on_a_malformed_message_with_a_valid_token(game, inbox):
         assert isinstance(receive_message(parse(raw), raw=raw), str)
 
     check()
+
+
+def test_it_reads_a_reply_of_thousands_of_blank_and_quoted_lines_in_moments(game, inbox):
+    """The reply parser's regexes take quadratic time over runs of blank lines (20,000 held a worker
+    for about 40 s), and so over a quote's lines once they are taken out: neither reaches them."""
+    import time
+
+    mail = turn_mail(inbox, "alice")
+    for body in (f"{first_move(mail)}\n" + "\n" * 20000 + "Thanks", f"{first_move(mail)}\n" + ">\n\n" * 20000 + "Thanks"):
+        started = time.monotonic()
+        reply(to=mail.reply_to[0], sender="alice@example.com", body=body)
+        assert time.monotonic() - started < 10
+    assert Event.objects.filter(game=game, command__by="email", seat=0).exists()
 
 
 @pytest.mark.usefixtures("tiny_by_mail")

@@ -56,6 +56,18 @@ def test_it_applies_a_digest_reply_game_by_game_and_answers_once(digest, alice, 
     assert "#999999: this email was not about game #999999" in answer.body
 
 
+def test_it_takes_a_digest_line_copied_whole_as_the_digest_asks(hourly_digest, inbox):
+    """The digest says "reply with the whole line": "#12 play 3  —  Play card 3", label and all."""
+    digest, second, third = hourly_digest
+    assert "reply with the whole line" in digest.body
+    listed = [line.strip() for line in digest.body.splitlines() if "  —  " in line]
+    body = "\n".join(next(line for line in listed if line.startswith(f"#{g.pk} ")) for g in (second, third))
+    inbox().clear()
+    assert reply(to=digest.reply_to[0], sender="bob@example.com", body=body + "\n\nSent from my iPhone") == "accepted"
+    assert Event.objects.filter(game=second, command__by="email").exists()
+    assert Event.objects.filter(game=third, command__by="email").exists()
+
+
 def test_it_asks_for_one_line_per_game_when_a_digest_reply_names_none(digest, alice, inbox):
     row, one, two = digest
     inbox().clear()
@@ -64,6 +76,39 @@ def test_it_asks_for_one_line_per_game_when_a_digest_reply_names_none(digest, al
     assert events(one, two) == before
     [answer] = inbox()
     assert "#12 play 3" in answer.body
+
+
+def test_it_says_which_game_a_digest_reply_without_a_move_is_refused_for(digest, alice, inbox):
+    # The answer names each line's game ("Knonsters #12: …"): the line needs its "#12:" as the others have.
+    row, one, two = digest
+    inbox().clear()
+    reply(to=tokens.reply_address(row), sender="alice@example.com", body="ok")
+    [answer] = inbox()
+    assert "Knonsters Your reply" not in answer.body
+    assert f"Knonsters #{one.pk}: your reply had no move in it" in answer.body
+
+
+def test_it_says_a_chat_line_without_a_game_number_in_a_digest_reply_was_not_posted(digest, alice, inbox):
+    from games.models import ChatMessage
+
+    row, one, two = digest
+    inbox().clear()
+    body = f"#{one.pk} {moves_of(one, alice)[0]}\nsay: good luck everyone\n"
+    assert reply(to=tokens.reply_address(row), sender="alice@example.com", body=body) == "refused"
+    assert Event.objects.filter(game=one, command__by="email").exists()
+    assert not ChatMessage.objects.filter(game__in=(one, two)).exists()
+    [answer] = inbox()
+    assert answer.subject == "Your reply: 1 applied, 1 not applied"
+    assert "“good luck everyone” was not posted" in answer.body and f"#{one.pk} say: good luck everyone" in answer.body
+
+
+def test_it_keeps_a_digest_chat_line_whole_with_its_dash_and_quotes(digest, alice, inbox):
+    from games.models import ChatMessage
+
+    row, one, two = digest
+    body = f"#{two.pk} say: “gg” — see you next week\n"
+    assert reply(to=tokens.reply_address(row), sender="alice@example.com", body=body) == "accepted"
+    assert ChatMessage.objects.get(game=two).text == "“gg” — see you next week"
 
 
 def test_it_reads_only_what_the_player_wrote_above_a_quoted_digest_in_any_language(digest, alice, inbox):
@@ -166,38 +211,33 @@ def test_an_invited_player_answers_the_invitation_email(alice, bob, inbox, word,
     assert again == "refused"
 
 
-def test_a_real_digest_is_answered_game_by_game(alice, bob, inbox):
-    from datetime import UTC, datetime, timedelta
+def test_it_says_how_to_answer_an_invitation_to_a_reply_that_is_neither_accept_nor_decline(alice, bob, inbox):
+    game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None)
+    [invitation] = [m for m in inbox() if m.to == ["bob@example.com"]]
+    inbox().clear()
+    assert reply(to=invitation.reply_to[0], sender="bob@example.com", body="No thanks, busy this week") == "refused"
+    game.refresh_from_db()
+    assert game.status == game.WAITING
+    [answer] = inbox()
+    assert answer.subject == f"Answer not accepted in Knonsters #{game.pk}"
+    assert "reply with “accept” or “decline” on a line of its own" in answer.body and "has not started" not in answer.body
 
-    import time_machine
 
-    from kinplay.accounts.models import Profile
-    from kinplay.notifications.digests import release_held
-    from tests.mail.test_digests_and_quiet_hours import game_waiting_for_bob, to
+def test_a_real_digest_is_answered_game_by_game(hourly_digest, inbox):
+    from tests.mail.test_digests_and_quiet_hours import to
 
-    profile = Profile.of(bob)
-    profile.email_every = Profile.HOURLY
-    profile.save()
-    with time_machine.travel(datetime(2026, 11, 24, 9, 0, tzinfo=UTC), tick=False) as clock:
-        game_waiting_for_bob(alice)
-        assert len(to(inbox, "bob")) == 1  # the first email of the hour goes at once
-        clock.shift(timedelta(minutes=10))
-        second, third = game_waiting_for_bob(alice), game_waiting_for_bob(alice)
-        assert len(to(inbox, "bob")) == 1  # the others wait for the digest
-        clock.shift(timedelta(minutes=61))
-        release_held()
-        digest = to(inbox, "bob")[-1]
-        assert digest.reply_to and f"#{second.pk}" in digest.body and f"#{third.pk}" in digest.body
-        lines = [line.split("  —  ")[0].strip() for line in digest.body.splitlines() if "  —  " in line]
-        picks = [next(x for x in lines if x.startswith(f"#{g.pk} ")) for g in (second, third)]
-        inbox().clear()
-        body = "\n".join(picks) + "\n\n> " + digest.body.replace("\n", "\n> ")
-        assert reply(to=digest.reply_to[0], sender="bob@example.com", body=body) == "accepted"
-        for g in (second, third):
-            assert Event.objects.filter(game=g, command__by="email", seat=1).exists()
-        # still inside the hour of the digest: a turn coming back to bob waits for the next one
-        [answer] = to(inbox, "bob")
-        assert answer.subject == "Your reply: 2 applied, 0 not applied"
+    digest, second, third = hourly_digest
+    assert digest.reply_to and f"#{second.pk}" in digest.body and f"#{third.pk}" in digest.body
+    lines = [line.split("  —  ")[0].strip() for line in digest.body.splitlines() if "  —  " in line]
+    picks = [next(x for x in lines if x.startswith(f"#{g.pk} ")) for g in (second, third)]
+    inbox().clear()
+    body = "\n".join(picks) + "\n\n> " + digest.body.replace("\n", "\n> ")
+    assert reply(to=digest.reply_to[0], sender="bob@example.com", body=body) == "accepted"
+    for g in (second, third):
+        assert Event.objects.filter(game=g, command__by="email", seat=1).exists()
+    # still inside the hour of the digest: a turn coming back to bob waits for the next one
+    [answer] = to(inbox, "bob")
+    assert answer.subject == "Your reply: 2 applied, 0 not applied"
 
 
 @pytest.mark.parametrize("words,value", [("always resolve", "always"), ("ask me", "ask"), ("pass when unable", "unable")])
@@ -208,3 +248,10 @@ def test_a_standing_answer_by_email_is_stored_on_the_seat(alice, bob, inbox, wor
     mail = [m for m in inbox() if m.to == ["alice@example.com"]][-1]
     assert reply(to=mail.reply_to[0], sender="alice@example.com", body=words) == "accepted"
     assert Seat.objects.get(game=game, index=0).standing == value
+
+
+def test_it_reads_a_game_number_written_close_to_its_move(digest, alice, inbox):
+    row, one, two = digest
+    body = f"#{one.pk}:{moves_of(one, alice)[0]}\n#{two.pk}: {moves_of(two, alice)[0]}\n"
+    assert reply(to=tokens.reply_address(row), sender="alice@example.com", body=body) == "accepted"
+    assert Event.objects.filter(game__in=[one, two], command__by="email").count() == 2

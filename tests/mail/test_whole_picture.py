@@ -120,6 +120,45 @@ def test_it_lists_only_what_happened_since_my_previous_email(alice, bob, inbox):
     assert "is due soon" in reminder.body and "What happened since you last looked" not in reminder.body
 
 
+def test_it_lists_the_bots_answer_to_my_email_move_in_my_next_turn_email(alice, bob, inbox):
+    # The answer to a reply says only "accepted": what the bots did right after my move is
+    # still news in my next turn email (alice, then a bot, then bob).
+    from tests.mail.mails import reply
+
+    seats = [{"user": "alice"}, {"bot": "heuristic"}, {"user": "bob"}]
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=seats, per_move=None))
+    for _ in range(20):
+        game.refresh_from_db()
+        if game.to_act == [0]:
+            break
+        inbox().clear()
+        step(game)
+    mail = turn_mail_to(inbox, "alice")[-1]
+    move = mail.body.split("Your moves:\n")[1].splitlines()[0].split("  —  ")[0].strip()
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body=move) == "accepted"
+    game.refresh_from_db()
+    assert game.to_act == [2]
+    mine = Event.objects.filter(game=game, command__by="email", seat=0).order_by("-seq").first().seq
+    bots = [line for line in selectors.log_lines(game, 0, after=mine, upto=game.version) if line["seat"] == 1]
+    assert bots, "the bot did not answer alice's move"
+    inbox().clear()
+    step(game)  # bob
+    body = turn_mail_to(inbox, "alice")[-1].body
+    for line in bots:
+        assert f"  - {line['text']}" in body
+
+
+def test_it_does_not_ask_for_table_talk_by_reply_in_an_email_that_cannot_be_replied_to(alice, bob, inbox):
+    from games import chat
+
+    game = accepted(services.create_game(creator=alice, kind="karenza", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
+    chat.post_chat(game.pk, alice, "good game, I give up")
+    services.resign(game.pk, 0)
+    [over] = [m for m in inbox() if m.to == ["bob@example.com"] and "is over" in m.subject]
+    assert "alice: good game, I give up" in over.body and not over.reply_to
+    assert "say:" not in over.body and "say:" not in over.alternatives[0][0]
+
+
 def test_it_tells_everyone_the_final_standings_with_names_scores_and_result_lines(alice, bob, charlie, inbox):
     seats = [{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}]
     game = accepted(services.create_game(creator=alice, kind="knonsters", seats=seats, per_move=None))

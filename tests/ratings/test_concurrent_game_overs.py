@@ -11,7 +11,7 @@ from games import services
 from kinplay.ratings.models import Rating, RatingChange
 from tests.play import bot_action
 from tests.ratings.test_ratings import game_of
-from tests.store.test_concurrency import _run_together, _unexpected
+from tests.threads import run_together, unexpected
 
 PLAYERS = 6
 
@@ -23,9 +23,9 @@ def test_it_loses_no_update_when_games_sharing_a_player_end_together(purgeable_e
         services.act(g.pk, 0, action=bot_action(g, 0))
     last_moves = [bot_action(g, 1) for g in games]
 
-    results = _run_together(PLAYERS, lambda i: services.act(games[i].pk, 1, action=last_moves[i]))
+    results = run_together(PLAYERS, lambda i: services.act(games[i].pk, 1, action=last_moves[i]))
 
-    assert not _unexpected(results)
+    assert not unexpected(results)
     r = Rating.objects.get(user=alice, kind="tiny")
     assert r.games == PLAYERS and RatingChange.objects.filter(user=alice).count() == PLAYERS
     # Each of alice's games started from the rating the previous one left: a chain, no fork.

@@ -2,8 +2,10 @@
 on the game-over screen and in the game-over email, links from player names."""
 
 import re
+from datetime import UTC, datetime
 
 import pytest
+import time_machine
 from django.urls import reverse
 
 from games.models import Game
@@ -197,3 +199,50 @@ def test_it_puts_the_rating_changes_in_the_game_over_email(alice, bob, inbox):
     change = signed(after - 1500)  # "+83" or "−44"
     assert f"alice: {change} (1500 -> {after})" in mail.body
     assert f"{change}</strong>" in mail.alternatives[0][0]
+
+
+# ---------------------------------------------------------------- strangers
+
+
+def test_it_shows_leaderboards_and_player_pages_to_strangers_without_an_address(api, client, alice, bob, tiny):
+    from kinplay.accounts import emails
+
+    emails.ask_address(bob, "bob.new@example.org")  # waiting for its link: nobody's business
+    won_by(0, game_of(alice, bob))
+    board = api().get("/api/ratings/tiny/")
+    assert board.status_code == 200
+    assert [r["player"] for r in board.json()["results"]] == ["alice", "bob"]
+    profile = api().get("/api/players/bob/")
+    assert profile.status_code == 200 and profile.json()["head_to_head"] is None  # no "you" to compare
+    assert profile.json()["ratings"]["tiny"]["games"] == 1
+    pages = [client.get(reverse("leaderboard", args=["tiny"])), client.get(reverse("player", args=["bob"]))]
+    assert [p.status_code for p in pages] == [200, 200]
+    assert "alice" in pages[0].content.decode() and "You against" not in pages[1].content.decode()
+    for answer in [board.content, profile.content, *(p.content for p in pages)]:
+        assert b"@example." not in answer
+
+
+def test_it_throttles_strangers_reading_the_ratings_pages_per_address(client, alice, tiny, settings):
+    """The pages are public too, and cost what the API's answers cost: the same budget per address."""
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "anon": "3/min"}}
+    stranger = {"REMOTE_ADDR": "203.0.113.78"}
+    with time_machine.travel(datetime(2026, 3, 1, 12, 0, 30, tzinfo=UTC), tick=False):  # one throttle window
+        pages = [reverse("leaderboard", args=["tiny"]), reverse("player", args=["alice"])] * 2
+        answers = [client.get(url, **stranger) for url in pages]
+        assert [a.status_code for a in answers] == [200, 200, 200, 429]
+        assert "Too many pages read from your address" in answers[-1].content.decode()
+        assert int(answers[-1]["Retry-After"]) > 0
+        client.force_login(alice)  # players are not counted against it
+        assert client.get(pages[0], **stranger).status_code == 200
+
+
+def test_it_throttles_strangers_reading_ratings_per_address(api, alice, tiny, settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "anon": "3/min"}}
+    stranger = {"REMOTE_ADDR": "203.0.113.77"}
+    with time_machine.travel(datetime(2026, 3, 1, 12, 0, 30, tzinfo=UTC), tick=False):  # one throttle window
+        answers = [api().get(url, **stranger).status_code
+                   for url in ["/api/ratings/tiny/", "/api/players/alice/", "/api/ratings/tiny/", "/api/players/alice/"]]
+        assert answers == [200, 200, 200, 429]
+        assert api(alice).get("/api/ratings/tiny/", **stranger).status_code == 200  # players have their own budget

@@ -11,11 +11,8 @@ the thread ends), so they use ``purgeable_events`` instead of the rolled-back ``
 
 from __future__ import annotations
 
-import threading
-import traceback
-
 import pytest
-from django.db import DatabaseError, IntegrityError, connection, connections, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import QuerySet
 
 from games import services
@@ -23,37 +20,9 @@ from games.models import AppendOnly, Event, Game
 from games.registry import get
 from games.store import VersionConflict, load_state
 from tests.play import accepted
+from tests.threads import run_together, unexpected
 
 THREADS = 10
-
-
-def _run_together(n, work):
-    """Run ``work(i)`` in ``n`` threads released at the same instant; returns the results
-    (a value, or the exception raised) in thread order. Every thread closes its connection."""
-    barrier = threading.Barrier(n)
-    results: list = [None] * n
-
-    def target(i):
-        try:
-            barrier.wait(timeout=30)
-            results[i] = work(i)
-        except BaseException as exc:  # noqa: BLE001 - reported to the test thread
-            exc.trace = traceback.format_exc()
-            results[i] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=target, args=(i,), name=f"submitter-{i}") for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    assert not any(t.is_alive() for t in threads), "a submitting thread hung"
-    return results
-
-
-def _unexpected(results, *allowed):
-    return [getattr(r, "trace", repr(r)) for r in results if isinstance(r, BaseException) and not isinstance(r, allowed)]
 
 
 def _new_game(creator, *seats):
@@ -90,9 +59,9 @@ def test_it_lets_exactly_one_of_many_concurrent_submissions_at_one_version_land(
         action = choices[seat][i % len(choices[seat])]["action"]
         return services.act(game.pk, seat, action=action, expected_version=version)
 
-    results = _run_together(THREADS, submit)
+    results = run_together(THREADS, submit)
 
-    assert not _unexpected(results, VersionConflict), "\n".join(_unexpected(results, VersionConflict))
+    assert not unexpected(results, VersionConflict), "\n".join(unexpected(results, VersionConflict))
     landed = [r for r in results if not isinstance(r, BaseException)]
     conflicts = [r for r in results if isinstance(r, VersionConflict)]
     assert len(landed) == 1, f"{len(landed)} submissions landed at version {version}"
@@ -116,9 +85,9 @@ def test_it_lets_exactly_one_of_many_concurrent_identical_moves_land(purgeable_e
     version = game.version
     action = _legal(game, 0)[0]["action"]
 
-    results = _run_together(THREADS, lambda i: services.act(game.pk, 0, action=action, expected_version=version))
+    results = run_together(THREADS, lambda i: services.act(game.pk, 0, action=action, expected_version=version))
 
-    assert not _unexpected(results, VersionConflict), "\n".join(_unexpected(results, VersionConflict))
+    assert not unexpected(results, VersionConflict), "\n".join(unexpected(results, VersionConflict))
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     assert sum(isinstance(r, VersionConflict) for r in results) == THREADS - 1
     game.refresh_from_db()
@@ -133,10 +102,10 @@ def test_it_retries_a_lost_race_without_expected_version_but_never_doubles_a_mov
     game = _new_game(alice, alice, bob)
     action = _legal(game, 0)[0]["action"]
 
-    results = _run_together(THREADS, lambda i: services.act(game.pk, 0, action=action))
+    results = run_together(THREADS, lambda i: services.act(game.pk, 0, action=action))
 
     allowed = (IllegalAction, VersionConflict)
-    assert not _unexpected(results, *allowed), "\n".join(_unexpected(results, *allowed))
+    assert not unexpected(results, *allowed), "\n".join(unexpected(results, *allowed))
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     assert Event.objects.filter(game=game, seat=0, command__isnull=False).count() == 1
 
@@ -152,9 +121,9 @@ def test_it_stores_one_set_of_events_for_concurrent_repeats_of_one_idempotency_k
         seqs = [e.seq for e in out.events]
         return max(seqs), seqs, out.replayed  # the version the API answers with
 
-    results = _run_together(THREADS, submit)
+    results = run_together(THREADS, submit)
 
-    assert not _unexpected(results), "\n".join(_unexpected(results))
+    assert not unexpected(results), "\n".join(unexpected(results))
     versions = {v for v, _, _ in results}
     seqs = {tuple(s) for _, s, _ in results}
     assert len(versions) == 1, f"different versions returned: {versions}"
@@ -182,9 +151,9 @@ def test_it_answers_concurrent_api_repeats_of_one_idempotency_key_alike(purgeabl
         body = r.json()
         return r.status_code, body.get("version"), tuple(e["seq"] for e in body.get("events", []))
 
-    results = _run_together(8, post)
+    results = run_together(8, post)
 
-    assert not _unexpected(results), "\n".join(_unexpected(results))
+    assert not unexpected(results), "\n".join(unexpected(results))
     assert {status for status, _, _ in results} == {201}, results
     assert len({(v, seqs) for _, v, seqs in results}) == 1, results
     assert Event.objects.filter(game=game, idempotency_key="tab-42").count() == 1
@@ -204,9 +173,9 @@ def test_it_answers_409_with_the_current_version_to_the_losers_over_http(purgeab
         r = c.post(f"/api/games/{game.pk}/actions/", {"notation": notation, "expected_version": version}, format="json")
         return r.status_code, r.json()
 
-    results = _run_together(8, post)
+    results = run_together(8, post)
 
-    assert not _unexpected(results), "\n".join(_unexpected(results))
+    assert not unexpected(results), "\n".join(unexpected(results))
     statuses = sorted(s for s, _ in results)
     assert statuses == [201] + [409] * 7, results
     game.refresh_from_db()

@@ -44,6 +44,7 @@ def test_it_starts_a_round_at_once_with_games_that_need_no_acceptance(api, alice
     ({"kind": "kinapa", "table_size": {"min": 3, "max": 3}}, "cannot be played at tables of 3 to 3"),
     ({"kind": "chess"}, "Unknown kind"),
     ({"kind": "knonsters", "points": [1, 2]}, "never rising"),
+    ({"points": [1e20, 0]}, "numbers from 0 to 1000"),  # was stored, then every read of it a 500
 ])
 def test_it_refuses_bad_settings_with_a_reason_and_stores_nothing(api, alice, over, reason):
     r = create(api(alice), **over)
@@ -120,3 +121,42 @@ def test_it_lets_a_player_leave_and_come_back_while_registration_is_open(api, al
     back = api(bob).post(f"/api/tournaments/{tid}/join/").json()
     assert back["players"] == [{"name": "bob", "status": "active", "rating": None, "timeouts": 0}]
     assert [r["player"] for r in back["standings"]] == ["bob"]
+
+
+@pytest.mark.parametrize("over, detail", [
+    ({"table_size": {"min": 3}}, "table_size.max: This field is required."),
+    ({"points": [1, "a"]}, "points.1: A valid number is required."),
+    ({"clock": {"on_timeout": "nap"}}, 'clock.on_timeout: "nap" is not a valid choice.'),
+])
+def test_it_names_a_nested_field_it_refuses_in_plain_words(api, alice, over, detail):
+    r = create(api(alice), **over)
+    assert r.status_code == 400 and r.json() == {"error": "invalid", "detail": detail}
+    assert not Tournament.objects.exists()
+
+
+def test_it_refuses_a_move_clock_longer_than_any_game_may_have(api, alice, bob, settings):
+    """A clock the games refuse (games.services: at most MAX_PER_MOVE_SECONDS) is refused when
+    the tournament is made, not when its first round cannot be dealt."""
+    too_long = settings.MAX_PER_MOVE_SECONDS + 1
+    r = create(api(alice), clock={"per_move": too_long})
+    assert r.status_code == 400 and "clock.per_move" in r.json()["detail"], r.json()
+    from kinplay.tournaments import services  # the page's way in: the same refusal
+
+    with pytest.raises(services.TournamentError, match="clock.per_move must be a whole number from 1 to 7776000"):
+        services.create(organiser=alice, name="T", kind="karenza", format="swiss", clock={"per_move": too_long})
+    assert not Tournament.objects.exists()
+    tid = create(api(alice), clock={"per_move": settings.MAX_PER_MOVE_SECONDS}).json()["id"]
+    for u in (alice, bob):
+        api(u).post(f"/api/tournaments/{tid}/join/")
+    assert api(alice).post(f"/api/tournaments/{tid}/start/").status_code == 200
+
+
+def test_it_reads_a_start_time_without_a_zone_as_utc(alice):
+    """As future_start says: a league's or a tournament's start given without a zone is UTC (it
+    raised AttributeError: timezone.utc is gone from Django 5)."""
+    from datetime import UTC, datetime
+
+    from kinplay.tournaments import services
+
+    t = services.create(organiser=alice, name="Later", kind="karenza", format="swiss", starts_at="2099-01-01T18:00:00")
+    assert t.starts_at == datetime(2099, 1, 1, 18, tzinfo=UTC)

@@ -318,3 +318,110 @@ def test_it_finds_pairings_that_the_seed_does_not_give():
                  {"players": [seeds[2], seeds[3]], "bye": False, "games": []}]
     events[-1] = {"type": "round_started", "data": {"number": 1, "tables": hand_made}}
     assert any("round 1" in p for p in _redraw(events, "good-seed"))
+
+
+def test_it_never_crowns_a_knockout_player_who_withdrew(players):
+    ps = players(3)
+    t = services.create(organiser=ps[0], name="Three cup", kind="karenza", format="knockout")
+    for u in ps:
+        services.join(t.pk, u)
+    services.start(t.pk, ps[0])
+    s = services.load(Tournament.objects.get(pk=t.pk))
+    bye = next(tb["players"][0] for tb in s["rounds"][0]["tables"] if tb["bye"])  # the top seed waits
+    services.withdraw(t.pk, next(u for u in ps if u.pk == bye))
+    t = run_to_end(Tournament.objects.get(pk=t.pk))
+    s = services.load(t)
+    duel = next(tb for tb in s["rounds"][0]["tables"] if not tb["bye"])
+    won = stream.match_winner(s, duel)
+    assert t.status == "finished" and s["winner"] == won != bye
+    live = selectors.tournament_for(t)
+    assert live["standings"][0]["player"] == live["winner"] and live["standings"][0]["status"] == "active"
+
+
+def test_it_tells_a_multiplayer_bye_what_it_is_worth(players, inbox):
+    ps = players(5)
+    t = services.create(organiser=ps[0], name="Odd night", kind="knonsters", format="swiss",
+                        table_size={"min": 3, "max": 4}, rounds=1)
+    for u in ps:
+        services.join(t.pk, u)
+    services.start(t.pk, ps[0])
+    s = services.load(Tournament.objects.get(pk=t.pk))
+    bye = next(tb["players"][0] for tb in s["rounds"][0]["tables"] if tb["bye"])
+    mail = next(m for m in inbox() if "you have a bye" in m.subject and m.to == [f"{s['players'][str(bye)]['name']}@example.com"])
+    html = mail.alternatives[0][0]
+    assert stream.bye_points(s) == 1.5 and next(r for r in stream.standings(s) if r["player"] == bye)["points"] == 1.5
+    for text in (mail.body, html):
+        assert "counts as a win" not in text and "worth 1.5 points" in text
+
+
+def test_it_plays_a_round_robins_later_games_after_a_round_of_byes_only(players):
+    from kinplay.tournaments import pairing
+
+    ps = players(4)
+    t = services.create(organiser=ps[0], name="Thin club", kind="karenza", format="round_robin")
+    for u in ps:
+        services.join(t.pk, u)
+    services.start(t.pk, ps[0])
+    s = services.load(Tournament.objects.get(pk=t.pk))
+    schedule = pairing.round_robin(s["seeds"])
+    stay = schedule[2][0]["players"]  # they meet in round 3; in round 2 each meets one of the others
+    play_round(Tournament.objects.get(pk=t.pk))
+    for u in ps:
+        if u.pk not in stay:
+            services.withdraw(t.pk, u)
+    services.sweep()
+    t = run_to_end(Tournament.objects.get(pk=t.pk))
+    s = services.load(t)
+    assert t.status == "finished" and len(s["rounds"]) == 3
+    assert all(tb["bye"] for tb in s["rounds"][1]["tables"])  # both opponents gone: byes
+    assert [tb["players"] for tb in s["rounds"][2]["tables"] if not tb["bye"]] == [stay]  # and still their game
+    assert all(r["played"] == 2 for r in stream.standings(s) if r["player"] in stay)
+    _rebuild_equals_live(t)
+
+
+def test_it_starts_no_match_game_between_two_players_who_both_withdrew(players):
+    from games import services as games
+    from games.engine import RESIGN
+
+    ps = players(4)
+    t = services.create(organiser=ps[0], name="Best of three", kind="karenza", format="knockout", best_of=3)
+    for u in ps:
+        services.join(t.pk, u)
+    services.start(t.pk, ps[0])
+    s = services.load(Tournament.objects.get(pk=t.pk))
+    table = s["rounds"][0]["tables"][0]
+    a, b = (next(u for u in ps if u.pk == p) for p in table["players"])
+    first = Game.objects.get_with_seats(table["games"][0]["game"])
+    games.act(first.pk, next(x.index for x in first.seat_list if x.user_id == b.pk), action=RESIGN)  # a leads 1-0
+    services.sweep()  # the match's second game (the worker's task after commit)
+    services.withdraw(t.pk, a)  # resigns game 2: 1-1, b goes through ...
+    services.withdraw(t.pk, b)  # ... and withdraws too, waiting for the next round
+    services.sweep()
+    s = services.load(Tournament.objects.get(pk=t.pk))
+    assert len(s["rounds"][0]["tables"][0]["games"]) == 2  # no third game for two players who left
+    assert not Game.objects.filter(status=Game.ACTIVE, seats__user=a).exists()
+    t = run_to_end(Tournament.objects.get(pk=t.pk))
+    s = services.load(t)
+    other = s["rounds"][0]["tables"][1]
+    assert t.status == "finished" and s["winner"] == stream.match_winner(s, other)
+
+
+def test_it_plays_a_final_when_a_multiplayer_knockout_leaves_too_few_for_a_table(players):
+    ps = players(5)  # Kinapa at tables of 4 (never 3): a table of 4 and the top seed's bye; 2 + 1 go through
+    t = services.create(organiser=ps[0], name="Emperor cup", kind="kinapa", format="knockout")
+    for u in ps:
+        services.join(t.pk, u)
+    services.start(t.pk, ps[0])
+    t = run_to_end(Tournament.objects.get(pk=t.pk))
+    s = services.load(t)
+    first, bye = s["rounds"][0]["tables"]
+    assert bye["bye"] and bye["players"] == [s["seeds"][0]]
+    assert t.status == "finished" and len(s["rounds"]) == 2  # a final, not the top seed crowned on a bye
+    final = s["rounds"][1]["tables"]
+    assert len(final) == 1 and len(final[0]["players"]) == 2 and s["seeds"][0] in final[0]["players"]
+    best = stream.advancers(s, first)[0]  # the table's best placed meets the top seed
+    assert best in final[0]["players"]
+    g = final[0]["games"][-1]
+    assert s["winner"] == min(zip(g["ranks"], (s["seeds"].index(p) for p in g["players"]), g["players"]))[2]
+    live = _rebuild_equals_live(t)
+    assert live["standings"][0]["player"] == live["winner"]

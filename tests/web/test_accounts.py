@@ -6,6 +6,7 @@ import re
 import pytest
 import time_machine
 from django.contrib.auth import get_user_model
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -71,6 +72,17 @@ def test_an_email_change_waits_for_the_new_addresss_confirmation(client, alice, 
     client.get(link)
     alice.refresh_from_db()
     assert alice.email == "alice@new.example"
+
+
+def test_it_confirms_an_address_again_when_its_link_is_followed_twice(client, alice, inbox):
+    link = _change_email(client, alice, "alice@new.example", inbox)
+    client.get(link)
+    # a second click (or a mail scanner that opened it first) is not "your address changed"
+    page = client.get(link, follow=True).content.decode()
+    alice.refresh_from_db()
+    assert alice.email == "alice@new.example"
+    assert "Your email address is now alice@new.example." in page
+    assert "changed since this link was sent" not in page
 
 
 def test_an_email_change_link_expires_and_dies_with_a_newer_change(client, alice, inbox):
@@ -139,6 +151,24 @@ def test_the_login_page_locks_out_repeated_failures(client, alice, settings):
     assert r.status_code == 429
 
 
+def test_it_signs_in_with_the_name_in_another_case_on_the_page_and_for_a_token(client, alice):
+    r = client.post(reverse("login"), {"username": "Alice", "password": "a-long-password"})
+    assert r.status_code == 302 and client.get(reverse("settings")).status_code == 200
+    r = client.post("/api/accounts/token/", {"username": "ALICE", "password": "a-long-password"},
+                    content_type="application/json")
+    assert r.status_code == 200 and r.json()["token"]
+    r = Client().post(reverse("login"), {"username": "Alice", "password": "guess"})
+    assert r.status_code == 200  # the wrong password stays wrong
+
+
+def test_it_counts_the_failures_of_a_name_in_every_case_together(client, alice, settings):
+    for name in ["ALICE", "Alice", "aLiCe", "alicE"][: settings.AXES_FAILURE_LIMIT - 1]:
+        assert client.post(reverse("login"), {"username": name, "password": "guess"}).status_code == 200
+    r = client.post(reverse("login"), {"username": "alice", "password": "guess"})
+    assert r.status_code == 429
+    assert client.post(reverse("login"), {"username": "ALICE", "password": "a-long-password"}).status_code == 429
+
+
 def test_the_pages_answer_odd_numbers_without_crashing(client, alice, bob):
     game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}],
                                          per_move=None))
@@ -191,3 +221,24 @@ def test_the_sign_up_page_shares_the_sign_in_budget_per_address(client, settings
              for i in range(3)]
     assert codes == [200, 200, 429]
     cache.clear()
+
+
+def test_it_shows_the_address_waiting_for_confirmation_with_send_again_and_cancel(client, alice, inbox):
+    link = _change_email(client, alice, "alice@new.example", inbox)
+    page = client.get(reverse("settings")).content.decode()
+    assert re.search(r"Waiting for confirmation: <strong>alice@new.example</strong> —\s*link sent <time", page)
+    assert 'value="resend"' in page and 'value="cancel"' in page
+
+    client.post(reverse("settings-email-pending"), {"do": "resend"})
+    assert inbox()[-1].to == ["alice@new.example"] and len([m for m in inbox() if m.to == ["alice@new.example"]]) == 2
+
+    page = client.post(reverse("settings-email-pending"), {"do": "cancel"}, follow=True).content.decode()
+    assert "Change cancelled: your emails keep going to alice@example.com." in page and "Waiting for confirmation" not in page
+    page = client.get(link, follow=True).content.decode()  # the link sent before the cancel is dead
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com" and "You cancelled this change of address." in page
+
+    client.get(_change_email(client, alice, "alice@new.example", inbox))  # asked again and followed: it works
+    alice.refresh_from_db()
+    assert alice.email == "alice@new.example"
+    assert "Waiting for confirmation" not in client.get(reverse("settings")).content.decode()

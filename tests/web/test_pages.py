@@ -1,8 +1,11 @@
 """The web pages: accounts, lobby, the new-game form, the game page and settings."""
 
 import re
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
@@ -46,6 +49,16 @@ def test_it_signs_up_and_lands_in_the_lobby(client, inbox):
     assert user.email == "dora@example.com"
 
 
+def test_it_starts_a_new_account_in_the_time_zone_its_device_sent_and_ignores_a_made_up_one(client):
+    sent = {"email": "x@example.com", "password": "a-long-password"}
+    client.post(reverse("signup"), {**sent, "username": "fay", "time_zone": "Europe/Berlin"})
+    assert Profile.of(get_user_model().objects.get(username="fay")).time_zone == "Europe/Berlin"
+    client.logout()
+    r = client.post(reverse("signup"), {**sent, "username": "gus", "time_zone": "Mars/Olympus_Mons"})
+    assert r.status_code == 302, "a zone we do not know must not refuse the sign-up"
+    assert Profile.of(get_user_model().objects.get(username="gus")).time_zone == "UTC"
+
+
 def test_it_shows_a_taken_username_as_a_field_error(client, alice):
     r = client.post(reverse("signup"), {"username": "Alice", "email": "a2@example.com", "password": "a-long-password"})
     assert r.status_code == 200
@@ -68,7 +81,24 @@ def test_it_signs_in_and_out_through_the_pages(client, alice):
     bad = client.post(reverse("logout"))
     assert bad.status_code == 302
     r = client.post(reverse("login"), {"username": "alice", "password": "wrong"})
-    assert "Please enter a correct username and password" in r.content.decode()
+    assert "That username and password do not match." in r.content.decode()
+
+
+def test_it_says_truly_which_part_of_a_refused_sign_in_minds_capitals(client, alice):
+    """Django's words ("both fields may be case-sensitive") were wrong here: a name signs in in any case."""
+    r = client.post(reverse("login"), {"username": "ALICE", "password": "a-long-password"})
+    assert r.status_code == 302
+    client.post(reverse("logout"))
+    page = client.post(reverse("login"), {"username": "alice", "password": "A-LONG-PASSWORD"}).content.decode()
+    assert "Check the password: capitals count there (not in the username)." in page
+    assert "both fields may be case-sensitive" not in page
+
+
+def test_it_says_so_after_signing_out(client, alice):
+    client.force_login(alice)
+    page = client.post(reverse("logout"), follow=True).content.decode()
+    assert "You are signed out." in page and 'name="password"' in page
+    assert client.get(reverse("settings")).status_code == 302  # and signed out it is
 
 
 def test_it_welcomes_anonymous_visitors_and_sends_them_to_sign_in(client, alice, bob, tiny):
@@ -77,6 +107,22 @@ def test_it_welcomes_anonymous_visitors_and_sends_them_to_sign_in(client, alice,
     game = tiny_game(alice, bob)
     r = client.get(reverse("game", args=[game.pk]))
     assert r.status_code == 302 and r["Location"].startswith(reverse("login"))
+
+
+def test_it_brings_a_friend_who_signs_up_back_to_the_shared_game(client, alice, inbox, tiny):
+    # "Share this page's address with a friend": the friend has no account yet
+    game = services.create_game(creator=alice, kind="tiny", options={}, per_move=None, seats=[{"user": "alice"}, {}])
+    login = client.get(client.get(reverse("game", args=[game.pk]))["Location"]).content.decode()
+    signup = re.search(r'href="(/signup/[^"]*)">Create an account', login).group(1)
+    form = client.get(signup).content.decode()
+    back = re.search(r'name="next" value="([^"]*)"', form).group(1)
+    r = client.post(reverse("signup"), {"username": "dora", "email": "dora@example.com",
+                                        "password": "a-long-password", "next": back})
+    assert r.status_code == 302 and r["Location"] == reverse("game", args=[game.pk])  # where the Join button is
+    client.post(reverse("logout"))
+    r = client.post(reverse("signup"), {"username": "erin", "email": "erin@example.com",
+                                        "password": "a-long-password", "next": "https://elsewhere.example/"})
+    assert r["Location"] == reverse("lobby")  # never off the site
 
 
 # ---------------------------------------------------------------- lobby
@@ -101,6 +147,20 @@ def test_it_offers_open_games_to_join(signed_in, alice, bob, tiny):
     assert r.status_code == 302
     game.refresh_from_db()
     assert game.status == Game.ACTIVE and game.seat_of(alice) == 1
+
+
+def test_it_shows_the_newest_finished_games_and_all_of_them_on_a_page_of_the_site(signed_in, alice, bob, tiny):
+    from kinplay.web.views import FINISHED_SHOWN
+
+    games = [tiny_game(alice, bob) for _ in range(FINISHED_SHOWN + 2)]
+    for g in games:
+        services.resign(g.pk, 1)
+    c = signed_in(alice)
+    page = c.get(reverse("lobby")).content.decode()
+    assert f"#{games[-1].pk}<" in page and f"#{games[0].pk}<" not in page
+    assert "And 2 older finished games" in page and "/api/games/" not in page  # a page, not raw JSON
+    every = c.get(reverse("lobby") + "?finished=all").content.decode()
+    assert all(f"#{g.pk}<" in every for g in games) and "older finished" not in every
 
 
 # ---------------------------------------------------------------- new game
@@ -138,6 +198,16 @@ def test_it_creates_a_game_through_the_form(signed_in, alice, bob, tiny):
     assert accepted(game).status == Game.ACTIVE
 
 
+def test_it_invites_a_player_by_name_written_in_another_case(signed_in, alice, bob, tiny):
+    # as /players/Bob/ finds bob's page (names differ by more than case: usernames.key)
+    r = signed_in(alice).post(reverse("new-game"), form_data(**{"seat-2-type": "user", "seat-2-user": "Bob"}))
+    game = Game.objects.get()
+    assert r.status_code == 302 and r["Location"] == reverse("game", args=[game.pk])
+    assert [(s.name, s.invited) for s in game.seat_list] == [("alice", False), ("bob", True)]
+    r = signed_in(alice).post(reverse("new-game"), form_data(**{"seat-2-type": "user", "seat-2-user": "ALICE"}))
+    assert r.status_code == 400 and "Seat 2: you sit at seat 1 already." in r.content.decode()
+
+
 def test_it_creates_a_game_with_an_open_seat_and_custom_clock(signed_in, alice, tiny):
     signed_in(alice).post(reverse("new-game"), form_data(**{
         "seat-2-type": "open", "per_move": "custom", "per_move_seconds": "90",
@@ -148,7 +218,7 @@ def test_it_creates_a_game_with_an_open_seat_and_custom_clock(signed_in, alice, 
 
 
 @pytest.mark.parametrize("data, reason", [
-    ({"seat-2-type": "user", "seat-2-user": "nobody"}, "there is no user “nobody”"),
+    ({"seat-2-type": "user", "seat-2-user": "nobody"}, "Seat 2: nobody here is called “nobody”."),
     ({"players": "3", "seat-3-type": "random", "opt-tiny-pace": "wild"}, "Wild pace is for 2 players only."),
     ({"opt-tiny-cards": "9"}, "Bad option cards"),
     ({"players": "7"}, "Tiny is for 2 to 3 players, not 7."),
@@ -166,6 +236,37 @@ def test_it_shows_bad_input_in_the_form_and_creates_nothing(signed_in, alice, ti
     assert reason in page, page
     assert "Traceback" not in page
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("seats, bad, reason", [
+    ({"seat-2-user": "bobb", "seat-3-type": "random"}, 2, "Seat 2: nobody here is called “bobb”. Check the spelling"),
+    ({"seat-2-user": "bob", "seat-3-type": "user", "seat-3-user": "Bob"}, 3, "Seat 3: Bob sits at seat 2 already."),
+    ({"seat-2-user": "", "seat-3-type": "random"}, 2, "Seat 2: type the username of the player"),
+])
+def test_it_says_what_is_wrong_with_an_invited_name_beside_its_seat(signed_in, alice, bob, tiny, seats, bad, reason):
+    """The reason stood only at the top of the form, a long way above the seat on a phone, and the
+    name typed wrong was not marked: now its field is, the reason is under it and the cursor in it."""
+    r = signed_in(alice).post(reverse("new-game"), form_data(**{"players": "3", "seat-2-type": "user", **seats}))
+    page = r.content.decode()
+    assert r.status_code == 400 and not Game.objects.exists()
+    row = re.search(rf'<li class="seat-row field--error" data-seat="{bad}">(.*?)</li>', page, re.S)
+    assert row, "the seat with the bad name is not marked"
+    field = re.search(rf'<input type="text" name="seat-{bad}-user"[^>]*>', row.group(1)).group(0)
+    assert 'aria-invalid="true"' in field and f'aria-describedby="seat-{bad}-error"' in field and "autofocus" in field
+    assert re.search(rf'<p class="field-errors seat-error" id="seat-{bad}-error">{reason}', row.group(1))
+    assert page.count("field--error") == 1
+
+
+@pytest.mark.parametrize("seconds, reason", [
+    ("-5", "Ensure this value is greater than or equal to 1."),
+    ("99999999", "At most 7776000 seconds (90 days)."),
+])
+def test_it_says_what_is_wrong_with_the_seconds_per_move_in_the_pages_words(signed_in, alice, tiny, seconds, reason):
+    r = signed_in(alice).post(reverse("new-game"), form_data(per_move="custom", per_move_seconds=seconds))
+    page = r.content.decode()
+    assert r.status_code == 400 and reason in page and not Game.objects.exists()
+    assert "Give the number of seconds per move." not in page  # a number was given
+    assert "clock.per_move" not in page and "or null" not in page  # the API's words, not the form's
 
 
 def test_it_says_when_no_games_are_installed(signed_in, alice, monkeypatch):
@@ -281,6 +382,49 @@ def test_it_plays_a_whole_game_and_shows_the_winner(signed_in, alice, tiny):
     assert game.status == Game.FINISHED and "Game over." in page and "Winner" in page
 
 
+def test_it_leads_to_the_older_moves_of_a_long_game_on_a_page_not_raw_data(signed_in, alice, tiny, monkeypatch):
+    """The log shows the latest events; "older moves" led to the API's JSON, a dead end for a player."""
+    monkeypatch.setattr("kinplay.web.views.LOG_EVENTS", 2)
+    game = tiny_game(alice, bots=1)
+    c = signed_in(alice)
+    c.post(reverse("game-act", args=[game.pk]), {"notation": legal(game, 0)[0]["notation"]})
+    game.refresh_from_db()
+    assert game.version > 2
+    page = c.get(reverse("game", args=[game.pk])).content.decode()
+    older = re.search(r"Older moves: <a href=\"([^\"]+)\">([^<]+)</a>", page)
+    assert older and "/api/" not in older.group(1) and older.group(2) == "replay the game from the start"
+    replay = c.get(reverse("game", args=[game.pk]) + older.group(1).replace("&amp;", "&"))
+    assert replay.status_code == 200 and "Replay:" in replay.content.decode()
+
+
+def test_it_says_until_when_the_other_player_is_away_in_the_readers_own_time_zone(signed_in, alice, bob, tiny):
+    from kinplay.clocks import vacation
+
+    profile = Profile.of(alice)
+    profile.time_zone = "Asia/Tokyo"
+    profile.save(update_fields=["time_zone"])
+    game = tiny_game(alice, bob, per_move=86400)
+    with time_machine.travel(datetime(2026, 1, 10, 12, 0, tzinfo=UTC), tick=False):
+        vacation.start(bob)
+        page = signed_in(alice).get(reverse("game", args=[game.pk])).content.decode()
+    ends = Profile.of(bob).vacation_ends_at.astimezone(ZoneInfo("Asia/Tokyo"))
+    assert f"bob is on vacation until {ends:%a} {ends.day} {ends:%b, %H:%M} JST; their clock is paused." in page
+
+
+def test_it_names_each_rules_link_and_says_it_opens_a_new_tab(signed_in, alice, tiny):
+    """A screen reader heard "rules, rules, rules…" on the new-game form, one for each game, and
+    was not told that they open in a new tab (the form is kept while the rules are read)."""
+    c = signed_in(alice)
+    game = tiny_game(alice, bots=1)
+    for url in (reverse("new-game"), reverse("game", args=[game.pk])):
+        page = c.get(url).content.decode()
+        links = re.findall(r'<a [^>]*target="_blank"[^>]*>(.*?)</a>', page, re.S)
+        names = [re.sub(r"<[^>]+>", "", link) for link in links]
+        assert any(n.lower() == "rules of tiny (opens in a new tab)" for n in names), names
+        assert all("(opens in a new tab)" in n for n in names), names
+        assert len(set(names)) == len(names), f"links with the same name on {url}: {names}"
+
+
 def test_it_shows_a_join_button_on_a_waiting_game(signed_in, alice, bob, tiny):
     game = services.create_game(creator=bob, kind="tiny", options={}, seats=[{"user": "bob"}, {}])
     page = signed_in(alice).get(reverse("game", args=[game.pk])).content.decode()
@@ -313,7 +457,49 @@ def test_it_plays_a_real_kind_through_the_page(signed_in, alice, slug):
         assert game.version > before
 
 
+def test_it_says_what_each_number_of_the_final_result_is(signed_in, alice, bob, tiny):
+    """The game-over screen showed "+83 1583 0" beside a name: which is the rating, which the
+    score? Each number now carries its name, for the eye and for a screen reader."""
+    game = tiny_game(alice, bob, rated=True)
+    services.resign(game.pk, 1)
+    page = signed_in(alice).get(reverse("game", args=[game.pk])).content.decode()
+    result = page[page.index('id="result"'):page.index("</section>", page.index('id="result"'))]
+    rows = re.findall(r"<li class=.*?</li>", result, re.S)
+    assert len(rows) == 2
+    for row in rows:
+        text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row))
+        assert re.search(r"Rating [+\u2212]\d+ \u2192 , now \d+", text), text
+        assert re.search(r"Score \d+", text), text
+
+
 # ---------------------------------------------------------------- settings
+
+
+def test_it_tells_a_player_on_vacation_when_it_ends_in_their_own_time_zone(client, alice):
+    """Settings is where the player picks a time zone; the vacation just under it spoke UTC."""
+    profile = Profile.of(alice)
+    profile.time_zone = "America/Chicago"
+    profile.save(update_fields=["time_zone"])
+    client.force_login(alice)
+    with time_machine.travel(datetime(2026, 1, 10, 12, 0, tzinfo=UTC), tick=False):
+        page = client.post(reverse("settings-vacation"), {"vacation": "on"}, follow=True).content.decode()
+    ends = Profile.of(alice).vacation_ends_at.astimezone(ZoneInfo("America/Chicago"))
+    assert f"at the latest {ends:%a %d %b %Y, %H:%M} CST." in page
+    assert "since Sat 10 Jan, 06:00 CST" in page and f"It ends by itself {ends:%a} {ends.day} {ends:%b, %H:%M} CST" in page
+    assert "UTC" not in page[page.index('id="vacation"'):]
+
+
+def test_it_says_when_the_confirmation_link_was_sent_in_the_players_own_time_zone(client, alice, inbox):
+    profile = Profile.of(alice)
+    profile.time_zone = "Asia/Tokyo"
+    profile.save(update_fields=["time_zone"])
+    client.force_login(alice)
+    with time_machine.travel(datetime(2026, 1, 10, 12, 0, tzinfo=UTC), tick=False):
+        client.post(reverse("settings"), {"email": "new-alice@example.com", "time_zone": "Asia/Tokyo"})
+        assert inbox()  # the link is sent
+        page = client.get(reverse("settings")).content.decode()
+    assert "Waiting for confirmation" in page
+    assert re.search(r"link sent <time[^>]*>Sat 10 Jan, 21:00 JST</time>", page), page
 
 
 def test_it_saves_the_turn_email_switch_and_the_address(signed_in, alice, inbox):
@@ -344,6 +530,14 @@ def test_it_creates_an_api_token_on_demand(signed_in, alice, api):
     token = Token.objects.get(user=alice)
     page = c.get(reverse("settings")).content.decode()
     assert token.key in page and "curl -H" in page
+
+
+def test_it_speaks_of_an_older_token_only_when_it_replaces_one(signed_in, alice):
+    c = signed_in(alice)
+    first = c.post(reverse("settings-token"), follow=True).content.decode()
+    assert "Your API token is ready." in first and "older token" not in first  # there was none
+    again = c.post(reverse("settings-token"), follow=True).content.decode()
+    assert "Any older token no longer works." in again
 
 
 def test_it_counts_my_turns_in_the_header(signed_in, alice, bob, tiny):
@@ -383,8 +577,8 @@ def test_it_shows_an_aborted_game_that_never_started(signed_in, alice, slug):
     services.abort(game.pk)
     r = signed_in(alice).get(reverse("game", args=[game.pk]))
     page = r.content.decode()
-    assert r.status_code == 200 and "This game was aborted." in page and 'class="move-form"' not in page
-    assert "Aborted" in signed_in(alice).get(reverse("lobby")).content.decode()
+    assert r.status_code == 200 and "This game was cancelled before it started." in page and 'class="move-form"' not in page
+    assert "Cancelled" in signed_in(alice).get(reverse("lobby")).content.decode()
 
 
 def test_it_takes_a_double_click_as_one_move(signed_in, alice, bob, tiny):
@@ -395,3 +589,18 @@ def test_it_takes_a_double_click_as_one_move(signed_in, alice, bob, tiny):
     r = c.post(reverse("game-act", args=[game.pk]), data, follow=True)
     assert Event.objects.filter(game=game, type="played").count() == 1
     assert "flash-warning" not in r.content.decode() and "flash-error" not in r.content.decode()
+
+
+def test_it_writes_white_on_the_turn_green_readably():
+    """The "Your turn" badge and the menu's count of games waiting are white on the turn green
+    (3.5:1 before; WCAG AA asks 4.5:1)."""
+    import re
+    from pathlib import Path
+
+    from tests.games.knonsters.test_data_and_render import _contrast
+
+    css = (Path(__file__).resolve().parents[2] / "static" / "kinplay.css").read_text()
+    green = re.search(r"--turn:\s*(#[0-9a-fA-F]{6})", css).group(1)
+    assert re.search(r"\.badge-turn \{ background: var\(--turn\); color: #fff; \}", css)
+    assert re.search(r"\.nav-badge \{[^}]*background: var\(--turn\); color: #fff;", css)
+    assert _contrast(green.lower(), "#ffffff") >= 4.5

@@ -26,6 +26,16 @@ def test_it_shows_the_players_chat_to_the_other_player(signed_in, alice, bob, ti
     assert game.version == Game.objects.get(pk=game.pk).version  # talking is not a move
 
 
+def test_it_offers_table_talk_by_email_only_while_the_game_runs(signed_in, alice, bob, tiny):
+    game = tiny_game(alice, bob)
+    hint = "By email: a reply line starting with"
+    assert hint in signed_in(alice).get(reverse("game", args=[game.pk])).content.decode()
+    services.resign(game.pk, 1)
+    page = signed_in(alice).get(reverse("game", args=[game.pk])).content.decode()
+    assert 'class="chat-form"' in page  # the page still takes a line
+    assert hint not in page  # but no email can: a game's reply tokens die with it
+
+
 def test_it_keeps_the_spectators_chat_from_the_players_until_the_end(alice, bob, charlie, tiny):
     game = tiny_game(alice, bob)
     chat.post_chat(game.pk, charlie, "bob should play the 3")
@@ -35,6 +45,21 @@ def test_it_keeps_the_spectators_chat_from_the_players_until_the_end(alice, bob,
     services.resign(game.pk, 0)
     game.refresh_from_db()
     assert [m["text"] for m in chat.lines(game, bob, ChatMessage.SPECTATORS)] == ["bob should play the 3"]
+
+
+def test_it_does_not_refresh_a_players_page_for_the_spectators_chat_it_does_not_show(signed_in, alice, bob, charlie,
+                                                                                     tiny):
+    game = tiny_game(alice, bob)
+    url = reverse("game-live", args=[game.pk])
+    page = signed_in(bob).get(reverse("game", args=[game.pk])).content.decode()
+    player, spectator = signed_in(bob).get(url), signed_in(charlie).get(url)
+    assert f'data-chat="{player.json()["chat"]}"' in page  # the page and its poll agree
+    chat.post_chat(game.pk, charlie, "bob should play the 3")
+    assert signed_in(bob).get(url, HTTP_IF_NONE_MATCH=player["ETag"]).status_code == 304
+    assert signed_in(charlie).get(url, HTTP_IF_NONE_MATCH=spectator["ETag"]).status_code == 200
+    services.resign(game.pk, 0)
+    over = signed_in(bob).get(url)
+    assert over.json()["chat"] == ChatMessage.objects.get().id  # once over, the players read it too
 
 
 def test_it_refuses_empty_and_overlong_lines(alice, bob, tiny):
@@ -80,17 +105,43 @@ def test_it_answers_an_idle_page_304_and_a_changed_one_200(signed_in, alice, bob
     assert moved.status_code == 200 and moved.json()["version"] > game.version
 
 
-def test_it_puts_the_table_talk_in_the_turn_email(alice, bob, inbox):
+def talked_then_moved(alice, bob):
+    """A Karenza game where alice said something and then moves were made until the turn passed
+    to the other seat, so that its turn email is news (a first move may keep the turn: then
+    nobody is sent one)."""
     from tests.play import accepted, step
 
     game = accepted(services.create_game(creator=alice, kind="karenza", options={}, per_move=None,
                                          seats=[{"user": "alice"}, {"user": "bob"}]))
     chat.post_chat(game.pk, alice, "prepare to lose")
-    step(game)
+    first = game.to_act
+    for _ in range(20):
+        step(game)
+        game.refresh_from_db()
+        if game.to_act != first:
+            return game
+    raise AssertionError("the turn never passed")
+
+
+def test_it_puts_the_table_talk_in_the_turn_email(alice, bob, inbox):
+    talked_then_moved(alice, bob)
     turns = [m for m in inbox() if "Table talk" in m.body]
     assert turns, "no turn email with the table talk"
     assert "alice: prepare to lose" in turns[-1].body
     assert "prepare to lose" in turns[-1].alternatives[0][0]
+
+
+def test_it_asks_for_a_say_reply_only_in_an_email_that_can_be_answered(alice, bob, inbox):
+    game = talked_then_moved(alice, bob)
+    turn = [m for m in inbox() if "Table talk" in m.body][-1]
+    assert turn.reply_to and 'starting with "say:"' in turn.body  # a turn email: reply to it
+    chat.post_chat(game.pk, alice, "good game")
+    services.resign(game.pk, 1)
+    over = [m for m in inbox() if "is over" in m.subject and "Table talk" in m.body]
+    assert over, "no game-over email with the table talk"
+    for mail in over:  # no reply address: a "say:" line would go nowhere
+        assert not mail.reply_to
+        assert "say:" not in mail.body and "say:" not in mail.alternatives[0][0]
 
 
 def test_it_starts_a_rematch_with_the_seats_rotated_and_the_same_options(signed_in, alice, bob, tiny):
@@ -104,7 +155,21 @@ def test_it_starts_a_rematch_with_the_seats_rotated_and_the_same_options(signed_
     assert new.seats.get(user=alice).invited  # alice is asked again, like any invitation
     again = signed_in(alice).post(reverse("game-rematch", args=[game.pk]))
     assert again["Location"] == reverse("game", args=[new.pk]) and Game.objects.count() == 2
+    new.refresh_from_db()
+    assert new.status == Game.ACTIVE and not new.seats.get(user=alice).invited  # asking for it was her yes
     assert f'href="/games/{new.pk}/"' in signed_in(alice).get(reverse("game", args=[game.pk])).content.decode()
+
+
+def test_it_does_not_say_the_opponent_asked_when_i_ask_for_my_rematch_twice(signed_in, alice, bob, tiny):
+    game = tiny_game(alice, bob)
+    services.resign(game.pk, 1)
+    client = signed_in(bob)
+    client.post(reverse("game-rematch", args=[game.pk]))
+    page = client.post(reverse("game-rematch", args=[game.pk]), follow=True).content.decode()  # a double click
+    assert Game.objects.count() == 2
+    assert "Your opponent already asked" not in page  # alice did not: bob did, a moment ago
+    page = signed_in(alice).post(reverse("game-rematch", args=[game.pk]), follow=True).content.decode()
+    assert "Your opponent already asked for the rematch" in page
 
 
 def test_it_plays_again_with_bots(signed_in, alice, bob, tiny):
@@ -135,6 +200,27 @@ def test_it_has_a_rules_page_with_every_card(client, slug):
             assert escape(card["text"]) in page and escape(card["name"]) in page
     assert "how kinplay reads the rulebook" in page
     assert client.get(reverse("rules", args=["nonsense"])).status_code == 404
+
+
+def test_it_sums_up_kinapa_on_its_rules_page_as_the_rulebook_plays_it(client):
+    """Kinapa rulebook p.5: "Raise your hand / Do nothing: «I don't have the card» «Maybe I have it,
+    maybe not»", "2 or more players don't raise their hand: The Emperor then designates one of these
+    players from whom they take a card at random", and p.9: "The player who lied by raising their
+    hand receives the 2 Minister (Fox) cards". The summary said the Emperor takes from a player who
+    raised a hand, and that the liar is one who raised a hand without the card: both backwards."""
+    page = client.get(reverse("rules", args=["kinapa"])).content.decode()
+    assert "from a player who raised a hand" not in page
+    assert "raising a hand without the card" not in page
+    assert "takes a card at random from one of them" in page
+    assert "raised a hand while holding" in page
+
+
+def test_it_sums_up_project_kins_special_spaces_as_the_rulebook_has_them(client):
+    """Project_Kin rulebook, Special Spaces: "Retake: Take another turn." and "Ambush: No special
+    rules". The summary said retake and ambush spaces "change who may take whom"."""
+    page = client.get(reverse("rules", args=["project_kin"])).content.decode()
+    assert "change who may take whom" not in page
+    assert "a retake space gives another turn" in page
 
 
 def test_it_saves_the_confirm_moves_setting(signed_in, alice):
@@ -217,6 +303,33 @@ def test_it_changes_and_resets_a_password_with_djangos_views(client, signed_in, 
     client.post(form.redirect_chain[-1][0], {"new_password1": "third-long-pass-99", "new_password2": "third-long-pass-99"})
     alice.refresh_from_db()
     assert alice.check_password("third-long-pass-99")
+
+
+def test_it_ends_the_api_token_with_the_old_password_changed_or_reset(client, signed_in, api, alice, inbox):
+    """Whoever knew the old password may have made a token: a new password ends it, as it ends
+    the other sessions."""
+    import re
+
+    from rest_framework.authtoken.models import Token
+
+    def token_works(key):
+        return client.get("/api/games/", HTTP_AUTHORIZATION=f"Token {key}").status_code == 200
+
+    key = Token.objects.create(user=alice).key
+    assert token_works(key)
+    r = signed_in(alice).post(reverse("password_change"), {
+        "old_password": "a-long-password", "new_password1": "another-long-pass-77", "new_password2": "another-long-pass-77"},
+        follow=True)
+    assert "Your API token stopped working" in r.content.decode()
+    assert not token_works(key)
+
+    key = Token.objects.create(user=alice).key
+    client.logout()
+    client.post(reverse("password_reset"), {"email": alice.email})
+    link = re.search(r"https?://[^/]+(/password/reset/\S+/)", inbox()[-1].body).group(1)
+    form = client.get(link, follow=True)
+    client.post(form.redirect_chain[-1][0], {"new_password1": "third-long-pass-99", "new_password2": "third-long-pass-99"})
+    assert not token_works(key) and not Token.objects.filter(user=alice).exists()
 
 
 def test_it_explains_each_card_move_where_it_is_offered(signed_in, alice, bob):

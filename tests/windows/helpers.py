@@ -5,6 +5,7 @@ from games.engine import only_default
 from games.models import Game
 from games.registry import get
 from games.store import load_state
+from kinplay.clocks.models import Deadline
 from tests.play import accepted, step
 
 DAY = 24 * 3600
@@ -35,6 +36,11 @@ def open_stop_window(monkeypatch, users, want=lambda state, seats: True, max_ste
                 return game, state, seats
             step(game, seat=game.to_act[0])
     raise AssertionError("no such STOP window in 40 games")
+
+
+def window_deadlines(game, seats) -> dict:
+    """When each of ``seats``' move clocks falls due."""
+    return {d.seat: d.due_at for d in Deadline.objects.filter(game=game, kind=Deadline.MOVE, done_at__isnull=True, seat__in=seats)}
 
 
 def one_can_stop_one_cannot(state, seats) -> bool:

@@ -17,7 +17,7 @@ from kinplay.clocks.services import sweep
 from tests.games.kenta.helpers import Script, at_cards, rolled
 from tests.games.kenta.helpers import act as kenta_act
 from tests.games.kenta.helpers import game as kenta_game
-from tests.windows.helpers import DAY, open_stop_window, stop_window
+from tests.windows.helpers import DAY, open_stop_window, stop_window, window_deadlines
 
 pytestmark = pytest.mark.django_db
 
@@ -26,10 +26,6 @@ pytestmark = pytest.mark.django_db
 def clock():
     with time_machine.travel(timezone.now(), tick=False) as traveller:
         yield traveller
-
-
-def window_deadlines(game, seats):
-    return {d.seat: d.due_at for d in Deadline.objects.filter(game=game, kind=Deadline.MOVE, done_at__isnull=True, seat__in=seats)}
 
 
 def test_it_keeps_a_stop_window_open_for_people_as_long_as_the_move_clock(monkeypatch, clock, alice, bob, charlie):
@@ -118,6 +114,9 @@ def test_it_takes_a_window_answer_by_email_reply(monkeypatch, inbox, alice, bob,
     me = game.seat_list[seats[0]].user
     mail = [m for m in inbox() if m.to == [me.email]][-1]
     assert "answer resolve" in mail.subject and "Your turn" not in mail.subject
+    html = mail.alternatives[0][0]
+    assert "It is your turn" not in mail.body and "It is your turn" not in html  # the body says what the subject says
+    assert mail.subject in mail.body and mail.subject in html
     reply = "Resolve\n\nOn Tuesday, kinplay wrote:\n> answer\n"
     assert receive_reply(to=mail.reply_to[0], sender=me.email, body=reply) == "accepted"
     answer = Event.objects.filter(game=game, seat=seats[0], command__by="email").get()

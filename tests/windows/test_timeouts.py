@@ -73,5 +73,6 @@ def test_it_says_the_player_forfeits_when_that_is_the_policy(alice, bob, api):
     assert game.status == Game.FINISHED
     events = api(alice).get(f"/api/games/{game.pk}/events/").json()
     assert [e["data"]["policy"] for e in events if e["type"] == "timed_out"] == ["forfeit"]
-    assert f"{late}'s time ran out: they forfeit the game." in [line["text"] for line in selectors.log_lines(game, 0)]
+    lines = [line["text"] for line in selectors.log_lines(game, 0)]
+    assert f"{late}'s time ran out: they forfeit the game." in lines and f"{late} resigned." not in lines
     assert late not in game.result["summary"] and late in selectors.game_for(game, alice)["result"]["summary"]

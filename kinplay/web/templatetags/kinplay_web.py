@@ -1,8 +1,9 @@
-"""Small template helpers: relative times ("in 2 days") and durations ("3 days")."""
+"""Small template helpers: relative times ("in 2 days"), durations ("3 days"), a number of days
+("1.5 days", not "1.5 day" or "7.0 days"), places ("21st") and times ("2 Dec 2026 07:21 UTC")."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django import template
 from django.utils import timezone
@@ -35,6 +36,21 @@ def relative(value):
 
 
 @register.filter
+def utc(value):
+    """'2 Dec 2026 07:21 UTC' for a time: a datetime, or the ISO text a tournament's or a league's
+    stream keeps ("2026-12-02T07:21:00+00:00"); '' for none."""
+    from django.utils.dateformat import format as date_format
+    from django.utils.dateparse import parse_datetime
+
+    when = value if isinstance(value, datetime) else parse_datetime(str(value)) if value else None
+    if when is None:
+        return ""
+    if timezone.is_naive(when):
+        when = when.replace(tzinfo=UTC)
+    return date_format(when.astimezone(UTC), "j M Y H:i") + " UTC"
+
+
+@register.filter
 def duration(seconds):
     """'3 days' for a number of seconds; '' for None."""
     if seconds in (None, ""):
@@ -45,6 +61,30 @@ def duration(seconds):
             n = seconds // size
             return f"{n} {unit}{'s' if n != 1 else ''}"
     return f"{seconds} seconds"
+
+
+@register.filter
+def number(value):
+    """'7', '1.5', '0.25' for a number as a person writes it (settings arrive as floats: 7.0)."""
+    if value in (None, ""):
+        return ""
+    return f"{round(float(value), 2):g}"
+
+
+@register.filter
+def days(value):
+    """'7 days', '1 day', '1.5 days' for a number of days."""
+    if value in (None, ""):
+        return ""
+    return f"{number(value)} day{'' if float(number(value)) == 1 else 's'}"
+
+
+@register.filter
+def ordinal(value):
+    """'1st', '21st', '12th', '113th' for a place; '' for none."""
+    from kinplay.notifications.picture import ordinal as place
+
+    return place(int(value)) if value not in (None, "") else ""
 
 
 @register.filter

@@ -41,3 +41,18 @@ def test_it_marks_legal_moves_with_their_notation():
     html = render.render(rules.view(state, emp), emp, ["A", "B", "C", "D"])
     for item in rules.legal_actions(state, emp):
         assert f'data-notation="{item["notation"]}"' in html
+
+
+def test_it_says_in_the_legend_and_the_email_that_a_raised_hand_means_not_holding_the_card():
+    """Rulebook p.5: "* Raise your hand * Do nothing / «I don't have the card» «Maybe I have it, maybe
+    not»", and p.8: "When a player becomes the Emperor, they also receive, if they do not already have
+    one, a Sheep card" (eight Sheep: several players hold one at once). The legend beside the table
+    said a raised hand claims to hold the number, and the email's text table that a player "holds
+    the sheep"."""
+    legend = KIND.legend
+    assert "claims to hold" not in legend
+    assert "do not hold the announced number" in legend
+    assert "Sheep card" in legend
+    state = replay(rules, rules.setup(4, {}, Rng("legend", 0)))
+    text = render.render_text(rules.view(state, 0), 0, ["A", "B", "C", "D"])
+    assert "holds the sheep" not in text and "has a Sheep card" in text

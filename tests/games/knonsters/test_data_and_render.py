@@ -69,3 +69,32 @@ def test_it_renders_every_seat_and_the_spectator_and_escapes_names():
                 assert clickable and clickable <= legal
     assert "Game over" in R.describe(events[-1], names) or events[-1]["type"] == "ended"
     assert render({}, None, names)
+
+
+def _contrast(a, b):
+    def lum(h):
+        c = [int(h[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        c = [v / 12.92 if v <= .03928 else ((v + .055) / 1.055) ** 2.4 for v in c]
+        return .2126 * c[0] + .7152 * c[1] + .0722 * c[2]
+    hi, lo = sorted([lum(a), lum(b)], reverse=True)
+    return (hi + .05) / (lo + .05)
+
+
+def test_it_writes_in_the_knonsters_colours_readably():
+    """Text in a Knonster's colour (a card's +5, a lane's name) and white numbers on it (the chips,
+    the figures) reach 4.5:1; Rithle's yellow gave 2.2:1, white on it too (WCAG AA)."""
+    import re
+
+    events, _ = play(Kind("knonsters"), 2, {}, "contrast", check_every=1000)
+    state = {}
+    for e in events[: len(events) // 2]:
+        state = R.evolve(state, e)
+    html = render(R.view(state, 0), 0, ["Ann", "Bob"])
+    ink = set(re.findall(r'<b style="color:(#[0-9a-f]{6})"', html))  # the cards' big labels
+    ink |= set(re.findall(r'<text [^>]*fill="(#[0-9a-f]{6})" font-weight="bold">(?:Rithle|Aristas|Celya|Elaari)<', html))
+    under_white = set(re.findall(r'class="knonsters-chip" style="background:(#[0-9a-f]{6})"', html))
+    under_white |= set(re.findall(r'<circle [^>]*r="12" fill="(#[0-9a-f]{6})"', html))
+    assert len(ink) >= 4 and len(under_white) >= 4
+    low = {c: round(_contrast(c, "#ffffff"), 2) for c in ink | under_white if _contrast(c, "#ffffff") < 4.5}
+    low |= {c: round(_contrast(c, "#f7f3e8"), 2) for c in ink if _contrast(c, "#f7f3e8") < 4.5}  # the track
+    assert not low, f"colours too light for text: {low}"

@@ -76,3 +76,13 @@ def test_it_renders_every_state_of_a_game_for_each_seat_and_spectator():
         if i % 5 == 0 or i == len(events) - 1:
             for seat in (0, 1, None):
                 assert "<svg" in render.render(rules.view(s, seat), seat, ["A", "B"])
+
+
+def test_it_lets_a_tap_on_the_piece_a_move_lands_on_play_that_move():
+    """The piece standing on a move's destination is drawn over the space: a finger on it must
+    select the move (it swallowed the tap: only a thin ring of the space around it answered)."""
+    s = board(pos={"r1": "M1", "b1": "M3", "b2": "BG"}, roll=2)
+    html = render.render(rules.view(s, 0), 0, ["A", "B"])
+    pieces = re.findall(r'<g( class="pk-move" data-notation="[^"]+")?><title>Blue \w+ (b\d)', html)
+    assert ("", "b2") in pieces  # not a destination: only a picture
+    assert (' class="pk-move" data-notation="move r1 M3"', "b1") in pieces

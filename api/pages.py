@@ -1,0 +1,79 @@
+"""Long lists in pages that are still JSON arrays (GitHub's style): ``?limit=`` and ``?cursor=``
+in, ``Link: <...>; rel="next"`` (RFC 8288) and ``X-Total-Count`` out, so a client that reads the
+array as before gets the first page and one that follows ``next`` gets every item.
+
+A cursor, not an offset: it names the last item shown (its sort key), so a game created or a
+tournament finished between two requests neither repeats nor skips an item on the next page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework.response import Response
+
+from games.services import BadRequest
+
+DEFAULT_LIMIT = 100  # about 360 KB of games (a <game> is about 3.6 KB): most players' whole list
+MAX_LIMIT = 500  # a page of games is one state load each: this bounds a request's work and size
+TOTAL = "X-Total-Count"
+_CURSOR = re.compile(r"[0-9]{1,18}(\.[0-9]{1,18})*")
+
+PARAMETERS = [
+    OpenApiParameter("limit", int, description=f"items per page, 1 to {MAX_LIMIT} (default {DEFAULT_LIMIT})"),
+    OpenApiParameter("cursor", str, description='where the page starts: take it from the Link header\'s rel="next" '
+                                                "(it names the last item of the page before)"),
+    OpenApiParameter("Link", str, OpenApiParameter.HEADER, response=[200],
+                     description='<url>; rel="next" (RFC 8288) while there is a next page; absent on the last one'),
+    OpenApiParameter(TOTAL, int, OpenApiParameter.HEADER, response=[200],
+                     description="how many items the whole list has (every page)"),
+]
+
+
+def limit_of(request) -> int:
+    raw = request.query_params.get("limit")
+    if raw is None:
+        return DEFAULT_LIMIT
+    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
+        raise BadRequest(f"limit must be a number from 1 to {MAX_LIMIT}.")
+    return int(raw)
+
+
+def cursor_of(request, parts: int) -> tuple[int, ...] | None:
+    """The ``cursor`` of the query string: the key of the last item already seen (``parts``
+    numbers), or None for the first page."""
+    raw = request.query_params.get("cursor")
+    if raw is None:
+        return None
+    if not _CURSOR.fullmatch(raw) or raw.count(".") != parts - 1:
+        raise BadRequest('cursor is not one this list gave: take it from the Link header\'s rel="next".')
+    return tuple(int(x) for x in raw.split("."))
+
+
+def respond(request, items: Sequence, present: Callable[[Any], dict], *, limit: int, total: int,
+            key: Callable[[Any], Iterable[int]]) -> Response:
+    """The page: the first ``limit`` of ``items`` (the caller fetched one more, to know whether a
+    next page exists), each ``present``-ed; its Link to the page after the last one's ``key``."""
+    page = list(items[:limit])
+    response = Response([present(x) for x in page])
+    response[TOTAL] = str(total)
+    if len(items) > limit:
+        query = request.query_params.copy()
+        query["cursor"] = ".".join(str(k) for k in key(page[-1]))
+        query["limit"] = str(limit)
+        response["Link"] = f'<{request.build_absolute_uri(request.path)}?{query.urlencode()}>; rel="next"'
+    return response
+
+
+def newest_first(request, queryset, present: Callable[[Any], dict]) -> Response:
+    """A page of ``queryset`` (tournaments, leagues, open games), newest first: by id, which
+    never changes, so the cursor is the last id shown."""
+    limit, after = limit_of(request), cursor_of(request, 1)
+    total = queryset.count()
+    rows = queryset.order_by("-pk")
+    if after is not None:
+        rows = rows.filter(pk__lt=after[0])
+    return respond(request, list(rows[:limit + 1]), present, limit=limit, total=total, key=lambda x: (x.pk,))
