@@ -247,7 +247,8 @@ def wait_line(game, seat, *, state=None, names=None, now=None, due=True, title=N
     """One line saying what a game waits for, as ``seat`` (None: a spectator) may know it:
     the page banner, the lobby and the email subject all use it (``due``: with the time left).
 
-    "Kenta: mara plays Shove — answer stop or resolve (closes in 2 days)",
+    "Kenta: mara plays Shove — your answer: Let the card resolve, or Play STOP: cancel this card
+    (closes in 2 days)",
     "Your turn in Kenta (due in 3 days)", "Kenta: waiting for mara and theo".
     ``title`` names the game (default: its kind's name; an email says "Kenta #12").
     """
@@ -273,11 +274,13 @@ def waiting(game, seat, *, state=None, names=None, now=None, due=True, title=Non
     entry = rules.to_act(state).get(seat) or {}
     if entry.get("kind") != "window":
         return {"line": f"Your turn in {name}" + (f" (due in {left})" if left else ""), "window": False}
-    answers = [a["notation"] for a in rules.legal_actions(state, seat) if a["action"] != RESIGN]
+    # the answers as the move list labels them: a notation ("resolve") is a code, not words
+    answers = [named(a["label"], names) for a in rules.legal_actions(state, seat) if a["action"] != RESIGN]
     cause = _window_cause(game, seat, names)
     closes = f" (closes in {left})" if left else (" (no time limit)" if due else "")
-    answer = ", ".join(answers[:-1]) + " or " + answers[-1] if len(answers) > 1 else "".join(answers)
-    return {"line": f"{name}: {cause + ' — ' if cause else ''}answer {answer}{closes}", "window": True}
+    # ", or": a label may hold a comma of its own ("Yes, let the system finish the game for me")
+    answer = ", ".join(answers[:-1]) + ", or " + answers[-1] if len(answers) > 1 else "".join(answers)
+    return {"line": f"{name}: {cause + ' — ' if cause else ''}your answer: {answer}{closes}", "window": True}
 
 
 WINDOW_LOOKBACK = 40  # events searched for the one that opened a window

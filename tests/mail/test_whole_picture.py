@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def turn_mail_to(inbox, who):
     # A reaction window's email says what to answer rather than "Your turn" (selectors.wait_line).
-    return [m for m in inbox() if m.to == [f"{who}@example.com"] and (m.subject.startswith("Your turn") or " — answer " in m.subject)]
+    return [m for m in inbox() if m.to == [f"{who}@example.com"] and (m.subject.startswith("Your turn") or " — your answer: " in m.subject)]
 
 
 def until_turn_of(game, seat, max_steps=200):

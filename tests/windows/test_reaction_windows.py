@@ -113,7 +113,7 @@ def test_it_takes_a_window_answer_by_email_reply(monkeypatch, inbox, alice, bob,
     game, _, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
     me = game.seat_list[seats[0]].user
     mail = [m for m in inbox() if m.to == [me.email]][-1]
-    assert "answer resolve" in mail.subject and "Your turn" not in mail.subject
+    assert "your answer: Let the card resolve" in mail.subject and "Your turn" not in mail.subject
     html = mail.alternatives[0][0]
     assert "It is your turn" not in mail.body and "It is your turn" not in html  # the body says what the subject says
     assert mail.subject in mail.body and mail.subject in html
@@ -129,7 +129,7 @@ def test_it_reminds_a_player_before_a_window_closes(monkeypatch, clock, inbox, a
     clock.shift(timedelta(days=1, hours=12, seconds=1))  # a quarter of the window is left
     sweep()
     [reminder] = [m for m in inbox() if m.to == [me.email] and m.subject.startswith("Reminder:")]
-    assert "answer resolve" in reminder.subject and "(closes in 12 hours)" in reminder.subject
+    assert "your answer: Let the card resolve" in reminder.subject and "(closes in 12 hours)" in reminder.subject
 
 
 def test_it_waits_days_for_a_kinapa_hand_and_takes_the_answer_by_email(monkeypatch, clock, inbox, alice, bob, settings):
@@ -155,7 +155,7 @@ def test_it_waits_days_for_a_kinapa_hand_and_takes_the_answer_by_email(monkeypat
     game.refresh_from_db()
     assert game.version == version and seat in game.to_act  # a day later the hand still waits for her
     me = game.seat_list[seat].user
-    mail = [m for m in inbox() if m.to == [me.email] and "answer raise or nothing" in m.subject][-1]
+    mail = [m for m in inbox() if m.to == [me.email] and "your answer: Raise my hand" in m.subject][-1]
     assert receive_reply(to=mail.reply_to[0], sender=me.email, body="nothing\n") == "accepted"
     game.refresh_from_db()
     assert seat not in game.to_act or KINAPA.to_act(load_state(game))[seat]["kind"] != "window"

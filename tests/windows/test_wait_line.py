@@ -7,12 +7,14 @@ import time_machine
 from django.utils import timezone
 
 from games import selectors, services
+from games.registry import get
 from tests.play import accepted
 from tests.windows.helpers import open_stop_window
 
 pytestmark = pytest.mark.django_db
 
-LINE = re.compile(r"Kenta: (\w+) plays ([^—]+) — answer resolve( or stop)? \(closes in 2 days\)")
+LINE = re.compile(r"Kenta: (\w+) plays ([^—]+) — your answer: Let the card resolve(, or Play STOP: cancel this card)?"
+                  r" \(closes in 2 days\)")
 
 
 def test_it_says_what_to_answer_in_the_page_the_lobby_and_the_email(monkeypatch, client, inbox, alice, bob, charlie):
@@ -30,6 +32,35 @@ def test_it_says_what_to_answer_in_the_page_the_lobby_and_the_email(monkeypatch,
         assert line in lobby.replace("&#x27;", "'")
         mails = [m for m in inbox() if m.to == [me.email]]
         assert mails[-1].subject == line.replace("Kenta:", f"Kenta #{game.pk}:")
+
+
+def _kinapa_hand():
+    from tests.games.kinapa.helpers import act, start
+
+    state, evs = start([["A5", "S5", "A3", "S2"], ["A1", "A2", "S3", "A4"], ["S1", "S4", "A6", "S6"]])
+    state, _, _ = act(state, evs, state["emperor"], {"type": "announce", "number": 5})
+    return state
+
+
+def _knonsters_offer():
+    from tests.games.knonsters.helpers import play, race
+
+    state = race(pos={"Rithle": 58}, pile=["rank2"] * 6,
+                 hands=[["Rithle+5", "rank2", "rank3", "rank4", "rank4"], ["Celya+5", "Celya+7", "rank2", "rank3", "rank4"]])
+    return play(state, 0, "Rithle+5")[1]
+
+
+@pytest.mark.parametrize(("kind", "window", "answer"), [
+    ("kinapa", _kinapa_hand, "Raise my hand (“I don't have it”), or Do nothing (“maybe I have it…”)"),
+    ("knonsters", _knonsters_offer, "Yes, let the system finish the game for me, or No, I keep playing"),
+])
+def test_it_words_a_window_s_answers_as_the_move_list_does(kind, window, answer, alice, bob):
+    game = accepted(services.create_game(creator=alice, kind=kind, seats=[{"user": "alice"}, {"user": "bob"}]))
+    state = window()
+    seat = next(s for s, e in get(kind).rules.to_act(state).items() if e["kind"] == "window")
+    game.to_act = [seat]  # the read model as it would be in that state
+    line = selectors.waiting(game, seat, state=state, due=False)
+    assert line["window"] and line["line"].endswith(f"your answer: {answer}"), line
 
 
 def test_it_names_whom_a_turn_waits_for_without_a_stray_comma(client, alice, bob, charlie):
