@@ -25,7 +25,7 @@ def test_it_saves_how_often_my_time_zone_and_quiet_hours(signed_in, alice):
         Profile.DAILY, "Europe/Berlin", True, time(22, 30), time(6, 45))
     page = c.get(reverse("settings")).content.decode()
     assert 'value="22:30"' in page and '<option value="Europe/Berlin" selected>' in page
-    assert '<option value="1440" selected>' in page
+    assert '<input type="radio" name="email_every" value="1440" checked>' in page
 
 
 def test_it_refuses_an_unknown_time_zone_and_keeps_my_settings(signed_in, alice):
