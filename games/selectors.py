@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from datetime import timedelta
 
 from django.utils import timezone
@@ -129,6 +131,41 @@ def log_lines(game, seat, *, after=0, upto=None, names=None) -> list[dict]:
                                and e["data"].get("policy") in ("bot", "default")):
                 played_for, forfeit = lines[-1], _forfeit(e)
     return lines
+
+
+def said_to(text: str, name: str, names: Sequence[str] = ()) -> str:
+    """A log line (every one is in the third person) said to the player ``name`` when it begins
+    with them: "alice played …" → "You played …", "alice's time ran out: a bot played for them."
+    → "Your time ran out: a bot played for you."; any other line as it is. ``names``: the
+    game's players, whose names are never verbs ("… is cancelled and chris scores")."""
+    if text.startswith(name + "'s "):
+        said = "Your " + text[len(name) + 3:]
+    elif text.startswith(name + " "):
+        said = "You " + _YOU_VERB.sub(lambda m: _you_verb(m.group(0)), text[len(name) + 1:], count=1)
+        # the same subject's next verbs: "… becomes the Emperor and takes a card", "…: lays down …"
+        said = _AND_VERB.sub(lambda m: m.group(1) + (m.group(2) if m.group(2) in names else _you_verb(m.group(2))), said)
+    else:
+        return text
+    return _THEY.sub(lambda m: THEY_TO_YOU[m.group(0)], said)
+
+
+THEY_TO_YOU = {"their": "your", "them": "you", "they": "you", "themselves": "yourself"}
+_THEY = re.compile(r"\b(?:" + "|".join(THEY_TO_YOU) + r")\b")
+_YOU_VERB = re.compile(r"^[a-z]+\b")
+_AND_VERB = re.compile(r"( and |: )([a-z]+s)\b")
+_IRREGULAR = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go"}
+
+
+def _you_verb(word: str) -> str:
+    """A verb of the third person singular in the second: "plays" → "play", "passes" → "pass";
+    any other word ("played", "to", "will") as it is."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if word.endswith(("sses", "shes", "ches", "xes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
 
 
 def first_viewable(game) -> int:

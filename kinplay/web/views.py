@@ -248,11 +248,17 @@ def _card(game, user):
 
 
 def _last_line(game, seat):
-    """The newest log line of a game as this seat may see it (the lobby's "last move")."""
+    """The newest log line of a game as this seat may see it (the lobby's "last move"), said to
+    its player ("You played …", not their own name)."""
     if game.version < 1:
         return None
-    lines = selectors.log_lines(game, seat, after=max(0, game.version - 3), upto=game.version)
-    return lines[-1] if lines else None
+    names = selectors.seat_names(game)
+    lines = selectors.log_lines(game, seat, after=max(0, game.version - 3), upto=game.version, names=names)
+    if not lines:
+        return None
+    if seat is None:
+        return lines[-1]
+    return dict(lines[-1], text=selectors.said_to(lines[-1]["text"], names[seat], names))
 
 
 def _urgency(card):

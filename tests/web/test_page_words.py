@@ -40,3 +40,35 @@ def test_it_offers_how_often_as_choices_that_wrap_on_a_phone(signed_in, alice):
     assert [int(v) for v, checked, _ in choices if checked] == [Profile.HOURLY]
     # a fieldset is as wide as its widest line unless told otherwise
     assert re.search(r"^\.choice-list \{[^}]*min-width: 0;", CSS, re.M)
+
+
+def test_it_says_you_played_on_my_own_lobby_card_and_my_name_on_the_others(signed_in, alice, bob, tiny):
+    from games import services
+    from tests.web.test_pages import legal
+
+    game = tiny_game(alice, bob)
+    move = legal(game, 0)[0]
+    services.act(game.pk, 0, notation=move["notation"])
+    mine = signed_in(alice).get(reverse("lobby")).content.decode()
+    assert f"Last:</span> You played a {move['action']['card']}." in mine and "alice played" not in mine
+    theirs = signed_in(bob).get(reverse("lobby")).content.decode()
+    assert f"Last:</span> alice played a {move['action']['card']}." in theirs
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("alice played STOP: chris's Shove is cancelled and chris scores 1 point.",
+     "You played STOP: chris's Shove is cancelled and chris scores 1 point."),
+    ("alice becomes the Emperor and takes a Sheep card.", "You become the Emperor and take a Sheep card."),
+    ("alice performs a Switch: lays down their hand and picks up their BOT deck.",
+     "You perform a Switch: lay down your hand and pick up your BOT deck."),
+    ("alice's time ran out: they forfeit the game.", "Your time ran out: you forfeit the game."),
+    ("alice was dealt 7 cards.", "You were dealt 7 cards."),
+    ("alice passes.", "You pass."),
+    ("alice has put down a second pair and wins!", "You have put down a second pair and win!"),
+    ("alicia played a 3.", "alicia played a 3."),  # another player whose name begins like mine
+    ("bob took a card from alice.", "bob took a card from alice."),
+])
+def test_it_says_a_line_about_me_to_me(line, said):
+    from games.selectors import said_to
+
+    assert said_to(line, "alice", ["alice", "chris", "alicia", "bob"]) == said
