@@ -72,3 +72,12 @@ def test_it_says_a_line_about_me_to_me(line, said):
     from games.selectors import said_to
 
     assert said_to(line, "alice", ["alice", "chris", "alicia", "bob"]) == said
+
+
+def test_it_keeps_the_api_docs_out_of_the_main_menu_but_within_reach(signed_in, alice):
+    page = signed_in(alice).get(reverse("settings")).content.decode()
+    menu = page[page.index('<nav class="site-nav" id="site-nav"'):page.index("</nav>")]
+    assert "Settings</a>" in menu and "/api/docs/" not in menu
+    footer = page[page.index('<footer'):]
+    assert '<a href="/api/docs/">' in footer
+    assert page.count('href="/api/docs/"') == 2  # the footer and the API token section
