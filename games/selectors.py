@@ -196,6 +196,13 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None) ->
         state = {}  # nothing dealt yet: the rules are never asked about it
     finished = game.status == Game.FINISHED
     names = seat_names(game)
+    view = named(rules.view(state, seat), names) if playing else {}
+    told = named(game.result, names)
+    result = _explained(game, told, names) if finished else told
+    if result is not told and not historical and isinstance(view.get("result"), dict):
+        # the board's game-over line says what the result says: a forfeit the platform applied
+        # (a clock's) is no resignation, though the rules only saw one
+        view = {**view, "result": {**view["result"], "summary": result["summary"]}}
     return {
         "id": game.pk,
         "kind": game.kind,
@@ -210,9 +217,9 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None) ->
         "to_act": sorted(rules.to_act(state)) if historical and rules.result(state) is None else game.to_act,
         "deadline": game.deadline,
         "clock": {"per_move": game.per_move, "on_timeout": game.on_timeout, "window": game.window},
-        "view": named(rules.view(state, seat), names) if playing else {},
+        "view": view,
         "legal_actions": named(rules.legal_actions(state, seat), names) if playing and seat is not None and not historical and game.status == Game.ACTIVE else [],
-        "result": _explained(game, named(game.result, names), names) if finished else named(game.result, names),
+        "result": result,
         "rated": game.rated,
         "fairness": {"seed_sha256": game.seed_sha256, "seed": game.seed if finished else None},
         "called_off": called_off(game),

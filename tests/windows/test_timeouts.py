@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from games import selectors, services
 from games.models import Event, Game
+from games.registry import get
 from games.projections import rebuild
 from games.store import load_state
 from games.verify import first_mismatch
@@ -76,3 +77,22 @@ def test_it_says_the_player_forfeits_when_that_is_the_policy(alice, bob, api):
     lines = [line["text"] for line in selectors.log_lines(game, 0)]
     assert f"{late}'s time ran out: they forfeit the game." in lines and f"{late} resigned." not in lines
     assert late not in game.result["summary"] and late in selectors.game_for(game, alice)["result"]["summary"]
+
+
+def test_it_says_on_the_board_that_a_forfeit_was_no_resignation_and_replays_the_game(client, alice, bob):
+    game = accepted(services.create_game(creator=alice, kind="karenza", seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=60, on_timeout="forfeit"))
+    late = game.seat_list[game.to_act[0]].name
+    with time_machine.travel(timezone.now() + timedelta(seconds=61), tick=False):
+        sweep()
+    game.refresh_from_db()
+    data = selectors.game_for(game, bob)
+    said = f"{late}'s time ran out: they forfeit the game."
+    assert data["view"]["result"]["summary"] == data["result"]["summary"] and said in data["result"]["summary"]
+    text = get("karenza").render_text(data["view"], 1, selectors.seat_names(game))
+    assert said in text and "resigned" not in text
+    client.force_login(bob)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    board = page[page.index('id="board"'):page.index('id="board"') + 3000]
+    assert said.replace("'", "&#x27;") in board and "resigned" not in board
+    assert client.get(f"/games/{game.pk}/?at={game.version - 2}").status_code == 200  # an older point still replays
