@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from games import selectors, services
 from games.models import Event, Game
-from games.registry import get
 from games.projections import rebuild
+from games.registry import get
 from games.store import load_state
 from games.verify import first_mismatch
 from kinplay.clocks.services import sweep
