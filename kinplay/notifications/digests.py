@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from kinplay.accounts.models import Profile
@@ -25,20 +26,35 @@ def hold_reason(row: Outbox, profile: Profile, now: datetime) -> str | None:
     if row.kind in NEVER_HELD:
         return None
     if profile.is_quiet(now):
-        return "quiet hours"
-    if row.kind in Outbox.TURN_MAIL and too_soon(row.user_id, profile, now):
+        return "quiet hours"  # the player's own "not at night" wins, deadline or not
+    if row.kind in Outbox.TURN_MAIL and spaced(row, next_digest(row.user_id, profile, now)):
         return "digest interval"
     return None
 
 
-def too_soon(user_id, profile: Profile, now: datetime) -> bool:
-    """A turn email already went out within the player's chosen interval."""
+def spaced(row: Outbox, digest_at: datetime | None) -> bool:
+    """Does the player's digest interval hold this row until ``digest_at`` (``next_digest``)?
+
+    A digest player asked for fewer emails, not for missed moves: a turn email (one that gives the
+    turn straight back after their move by email too) waits for the digest only when its move is
+    due after the digest leaves, and a reminder never waits: it is sent because the move is due
+    soon (at most a day ahead: kinplay.clocks.scheduling)."""
+    if digest_at is None or row.kind == Outbox.REMINDER:
+        return False
+    deadline = row.game.deadline if row.game_id else None
+    return deadline is None or deadline > digest_at
+
+
+def next_digest(user_id, profile: Profile, now: datetime) -> datetime | None:
+    """When the player's interval lets their next turn email go, if not now: a turn email
+    already went out within it."""
     interval = profile.digest_interval
     if interval is None:
-        return False
-    return Outbox.objects.filter(
+        return None
+    last = Outbox.objects.filter(
         user_id=user_id, kind__in=Outbox.TURN_MAIL, held_at__isnull=True, sent_at__gte=now - interval
-    ).exists()
+    ).aggregate(last=Max("sent_at"))["last"]
+    return last + interval if last else None
 
 
 def release_held(now: datetime | None = None) -> int:
@@ -68,8 +84,13 @@ def _release_for(user_id, now: datetime) -> int:
     others = [r.pk for r in held if r.kind not in Outbox.TURN_MAIL]
     Outbox.objects.filter(pk__in=others).update(held_at=None)  # as they were, now that it is morning
     turn_rows = [r.pk for r in held if r.kind in Outbox.TURN_MAIL]
-    if not turn_rows or too_soon(user_id, profile, now):
+    if not turn_rows:
         return len(others)
+    digest_at = next_digest(user_id, profile, now)
+    if digest_at is not None:  # inside the interval: only what cannot wait for the digest goes (a reminder)
+        due = [r.pk for r in held if r.kind in Outbox.TURN_MAIL and not spaced(r, digest_at)]
+        Outbox.objects.filter(pk__in=due).update(held_at=None)
+        return len(others) + len(due)
     waiting = games_of(user, my_turn=True) if profile.email_turns and user.email else []
     if not waiting:
         # Nothing waits any more (they played on the page, or a bot did): nothing to say.

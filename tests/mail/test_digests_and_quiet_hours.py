@@ -14,6 +14,7 @@ from tests.play import accepted, finish, step
 pytestmark = pytest.mark.django_db
 
 MORNING = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
+DAY = 24 * 3600
 
 
 def settings_of(user, **fields):
@@ -23,9 +24,10 @@ def settings_of(user, **fields):
     p.save()
 
 
-def game_waiting_for_bob(alice):
+def game_waiting_for_bob(alice, per_move=None):
     """A game where it is bob's turn (bob then has a turn email in the outbox)."""
-    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=per_move))
     for _ in range(50):
         game.refresh_from_db()
         if game.to_act == [1]:
@@ -189,3 +191,69 @@ def test_it_asks_for_table_talk_in_a_digest_reply_with_the_games_number(hourly_d
     assert "alice: your move, bob" in digest.body
     assert f'starting with "#{second.pk} say:"' in digest.body and 'starting with "say:"' not in digest.body
     assert f"<code>#{second.pk} say:</code>" in digest.alternatives[0][0]
+
+
+# ---------------------------------------------------------------- digests and deadlines
+
+
+def reminder_due(game, seat):
+    from kinplay.clocks.models import Deadline
+
+    return Deadline.objects.get(game=game, seat=seat, kind=Deadline.REMINDER, done_at__isnull=True).due_at
+
+
+def test_it_sends_a_daily_digest_players_reminder_before_the_move_is_due(alice, bob, inbox):
+    from kinplay.clocks.services import sweep
+
+    settings_of(bob, email_every=Profile.DAILY)
+    with time_machine.travel(MORNING, tick=False) as clock:
+        game = game_waiting_for_bob(alice, per_move=DAY)
+        assert [m.subject for m in to(inbox, "bob")][-1].startswith(f"Your turn in Knonsters #{game.pk}")  # at once
+        clock.move_to(reminder_due(game, 1) + timedelta(seconds=1))  # 6 hours before the move is due
+        sweep()
+        release_held()
+        mails = to(inbox, "bob")
+        assert mails[-1].subject == f"Reminder: your move in Knonsters #{game.pk} is due soon", [m.subject for m in mails]
+        assert mails[-1].reply_to  # he can still answer it with his move
+
+
+def test_it_sends_a_reminder_held_by_quiet_hours_when_they_end_whatever_the_digest(alice, bob, inbox):
+    from kinplay.clocks.services import sweep
+
+    settings_of(bob, email_every=Profile.DAILY, quiet_hours=True, time_zone="UTC", quiet_from=time(22, 0),
+                quiet_to=time(7, 0))
+    with time_machine.travel(MORNING, tick=False) as clock:
+        game = game_waiting_for_bob(alice, per_move=DAY + 4 * 3600)  # due at 13:00 tomorrow, reminded at 6:00
+        assert len(to(inbox, "bob")) == 1
+        clock.move_to(reminder_due(game, 1) + timedelta(seconds=1))
+        sweep()
+        assert len(to(inbox, "bob")) == 1  # quiet hours: not at 6 in the morning
+        clock.move_to(datetime(2026, 11, 25, 7, 1, tzinfo=UTC))  # still within a day of his last email
+        release_held()
+        assert to(inbox, "bob")[-1].subject == f"Reminder: your move in Knonsters #{game.pk} is due soon"
+
+
+@pytest.mark.usefixtures("tiny_by_mail")
+@pytest.mark.parametrize("per_move, held", [(None, True), (3 * DAY, True), (12 * 3600, False)])
+def test_it_holds_a_turn_that_comes_straight_back_for_the_digest_unless_the_move_is_due_before_it(
+        alice, inbox, monkeypatch, per_move, held):
+    from tests.mail.mails import reply
+    from tests.web import tinygame
+
+    settings_of(alice, email_every=Profile.DAILY)
+    monkeypatch.setattr(tinygame, "setup", lambda n, options, rng: [tinygame.event("dealt", hands=[[1, 2], [4, 5]])])
+    with time_machine.travel(MORNING, tick=False) as clock:
+        game = services.create_game(creator=alice, kind="tiny", seats=[{"user": "alice"}, {"bot": "heuristic"}],
+                                    per_move=per_move)
+        [mail] = to(inbox, "alice")
+        clock.shift(timedelta(hours=1))
+        assert reply(to=mail.reply_to[0], sender="alice@example.com", body="play 1") == "accepted"
+        game.refresh_from_db()
+        assert game.to_act == [0]  # the bot answered: her turn again
+        subjects = [m.subject for m in to(inbox, "alice")][1:]
+        assert f"Move accepted in Tiny #{game.pk}" in subjects
+        assert any(s.startswith(f"Your turn in Tiny #{game.pk}") for s in subjects) is not held
+        if held:  # her daily email brings it
+            clock.move_to(MORNING + timedelta(days=1, minutes=1))
+            release_held()
+            assert to(inbox, "alice")[-1].subject.startswith(f"Your turn in Tiny #{game.pk}")
