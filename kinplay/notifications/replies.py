@@ -27,7 +27,7 @@ from django.db import IntegrityError, transaction
 from games import chat, services
 from games.engine import DEFAULT_ANSWER_WORDS, IllegalAction
 from games.models import Game
-from games.registry import get
+from games.registry import get, kinds
 from games.store import VersionConflict, load_state
 from kinplay.accounts.models import Profile
 from kinplay.notifications import headers, loops, tokens
@@ -121,18 +121,18 @@ def receive_message(msg, *, raw: bytes | None = None, envelope: list[str] = (), 
         except IntegrityError:
             log.info("mail %s was taken before", message_id)
             return "duplicate"
-        written = read_lines(text_of(msg))
+        written, subject = read_lines(text_of(msg)), subject_command(msg)
         if unsubscribing(msg, written):  # from any email of theirs, however old: it only stops mail
             lines = [unsubscribe(row, user)]
             rest = [line for line in written if words_of(as_command(line)) not in UNSUBSCRIBE]
-            if status != "expired" and commands(row, user, rest, chatting=True):  # "black", then "unsubscribe"
-                lines += apply(row, user, rest)  # the move is played too, not dropped without a word
+            if status != "expired":  # "black", then "unsubscribe": the move is played too, and "say:" said
+                lines += apply(row, user, rest, subject=subject, unsubscribing=True)
         elif status == "expired":
             first = row.game_id or next(iter(tokens.games_of(row)))
             old = f"this email is more than {settings.MAIL_TOKEN_MAX_AGE_DAYS} days old: reply to a newer one."
             lines = [Line(first, False, f"#{first}: {old} Nothing was changed.")]
         else:
-            lines = apply(row, user, written)
+            lines = apply(row, user, written, subject=subject)
         outcome = "expired" if status == "expired" and lines[0].ok is False else outcome_of(lines)
         InboundMail.objects.filter(pk=receipt.pk).update(outcome=outcome)
         answer(row, user, lines, message_id)
@@ -173,13 +173,62 @@ def unsubscribe(row: Outbox, user) -> Line:
                              "/settings/.", move=False)
 
 
+# ---------------------------------------------------------------- a move in the subject
+
+# "Re:", "Fwd:", Outlook's "AW:" and "WG:" (German), "SV:" (Nordic), "Antw:" (Dutch), "RE[2]:"
+PREFIX = r"(?:re|fwd?|aw|wg|sv|antw)\s*(?:\[\d+\])?\s*:"
+REPLY_PREFIX = re.compile(rf"^(?:\s*{PREFIX})+", re.IGNORECASE)
+
+
+def our_subject() -> re.Pattern:
+    """The subjects of the emails that can be answered with a move (services.SUBJECTS, the wait
+    line of games.selectors.waiting, consent.SUBJECTS' invitation) with their "Re:", wherever they
+    stand in the subject."""
+    names = "|".join(re.escape(kind.name) for kind in kinds().values())
+    game = rf"(?:{names}) #\d+"
+    return re.compile(rf"(?:{PREFIX}\s*)*(?:reminder:\s*)?(?:your turn in \d+ games:\s*{game}(?:,\s*{game})*"
+                      rf"|your (?:turn|move) in {game}(?: is due soon)?(?:\s*\((?:was )?due [^)]*\))?"
+                      rf"|{game}:.*?\((?:closes in [^)]*|no time limit)\)"
+                      rf"|\S+ invites you to play {game})", re.IGNORECASE)
+
+
+def subject_command(msg) -> str:
+    """What the player wrote in the Subject besides ours and its "Re:" ("Re: Your turn in Kenta #12"
+    edited to "h4", or to "h4 - Re: Your turn in Kenta #12"): their move when the body has none (``apply``)."""
+    subject = REPLY_PREFIX.sub("", headers.first(msg, "Subject") or "")
+    return our_subject().sub(" ", subject).strip(" \t-–—:|")
+
+
 # ---------------------------------------------------------------- applying the commands
 
 
-def commands(row: Outbox, user, lines: list[str], *, chatting: bool = False) -> list[tuple[int, str]]:
+class Tables:
+    """The games a reply speaks of, each read once with its state on the way to games.services.act
+    (which reads it again, locked): which lines are moves, and the label of the one played."""
+
+    def __init__(self):
+        self.games: dict[int, Game | None] = {}
+        self.states: dict[tuple[int, int], dict] = {}
+
+    def game(self, game_id: int) -> Game | None:
+        if game_id not in self.games:
+            self.games[game_id] = Game.objects.with_seats().filter(pk=game_id).first()
+        return self.games[game_id]
+
+    def state(self, game: Game, upto: int | None = None) -> dict:
+        """Read only: the rules' legal_actions never change it."""
+        key = (game.pk, game.version if upto is None else upto)
+        if key not in self.states:
+            self.states[key] = load_state(game, upto=key[1])
+        return self.states[key]
+
+
+def commands(row: Outbox, user, lines: list[str], *, strict: bool = False, tables: Tables | None = None
+             ) -> list[tuple[int, str]]:
     """[(game id, command)]: "#12 play 3" lines, or the commands of a reply to an email about
     one game (``command_lines``: the first is played, the others are answered as not played).
-    ``chatting``: the reply said something at the table, and its other lines may be more of it."""
+    ``strict``: only lines that are commands (else the first line stands for the move the reply
+    meant, and the answer says why it is not one)."""
     lines = [command for command in map(as_command, lines) if command]  # "— Alice" under the move is no line of it
     tagged = [(int(m.group(1)), as_command(m.group(2))) for m in map(TAGGED.match, lines) if m]
     if tagged:
@@ -187,7 +236,8 @@ def commands(row: Outbox, user, lines: list[str], *, chatting: bool = False) -> 
     games = tokens.games_of(row)
     if len(games) == 1 and lines:
         game_id, version = next(iter(games.items()))
-        return [(game_id, command) for command in command_lines(row, user, game_id, version, lines, chatting=chatting)]
+        return [(game_id, command) for command in
+                command_lines(row, user, game_id, version, lines, strict=strict, tables=tables or Tables())]
     return []
 
 
@@ -209,25 +259,23 @@ def as_command(line: str) -> str:
     return line
 
 
-def command_lines(row: Outbox, user, game_id: int, version: int, lines: list[str], *, chatting: bool = False) -> list[str]:
+def command_lines(row: Outbox, user, game_id: int, version: int, lines: list[str], *, strict: bool = False,
+                  tables: Tables) -> list[str]:
     """The lines that are commands: one of the seat's moves (as the email listed them, or as they
     are now), resign, a window's or a standing answer, accept or decline. A greeting or a comment
     above the quote, or between quoted lines, is passed over; with no command at all, the first
-    line (the answer says why it is not one), or none when the reply was table talk ("say: nice move",
-    then "I did not see it coming": more talk, not a move refused)."""
-    if len(lines) == 1 and not chatting:
-        return lines
+    line (the answer says why it is not one), or none when ``strict``."""
     known = {"resign", *STANDING_WORDS, *DEFAULT_ANSWER_WORDS}
-    game = Game.objects.filter(pk=game_id).first()
+    game = tables.game(game_id)
     seat = game.seat_of(user) if game else None
     if game is not None and seat is not None and game.status == Game.ACTIVE:
         rules = get(game.kind).rules
         listed = row.kind in (Outbox.YOUR_TURN, Outbox.REMINDER) and version < game.version  # the email's moves
         for upto in ([version] if listed else []) + [game.version]:
-            known.update(words_of(a["notation"]) for a in rules.legal_actions(load_state(game, upto=upto), seat))
+            known.update(words_of(a["notation"]) for a in rules.legal_actions(tables.state(game, upto), seat))
     invitation = row.kind == Outbox.INVITATION
     return [line for line in lines if words_of(line) in known
-            or (invitation and (ACCEPT.match(words_of(line)) or words_of(line) == "decline"))] or ([] if chatting else lines[:1])
+            or (invitation and (ACCEPT.match(words_of(line)) or words_of(line) == "decline"))] or ([] if strict else lines[:1])
 
 
 PLUS = re.compile(r"\s*\+\s*")
@@ -253,8 +301,12 @@ def say(game_id: int, user, text: str) -> Line:
     return Line(game_id, True, f"#{game_id}: you said “{' '.join(text.split())}” at the table.", move=False)
 
 
-def apply(row: Outbox, user, lines: list[str]) -> list[Line]:
+def apply(row: Outbox, user, lines: list[str], *, subject: str = "", unsubscribing: bool = False) -> list[Line]:
+    """Post the reply's "say:" lines and play its command: the body's, else the one written in the
+    Subject (``subject_command``). ``unsubscribing``: the reply also said "unsubscribe", and one
+    without a move was not meant to play: it needs no word about a missing move."""
     games = tokens.games_of(row)
+    tables = Tables()  # a reply to a one-game email reads that game once
     said = [SAY.sub("", line) for line in lines if SAY.match(line)]
     lines = [line for line in lines if not SAY.match(line)]
     first = next(iter(games))
@@ -264,7 +316,13 @@ def apply(row: Outbox, user, lines: list[str]) -> list[Line]:
         talk = [Line(first, False, f"#{first}: your chat line “{' '.join(text.split())}” was not posted: this email "
                                    f"was about several games; write “#{first} say: {' '.join(text.split())}” to say "
                                    "it at one game's table.", move=False) for text in said[:5]]
-    todo = commands(row, user, lines, chatting=bool(talk))
+    todo = commands(row, user, lines, strict=True, tables=tables)
+    if not todo and subject:
+        todo = commands(row, user, [subject], strict=True, tables=tables)  # "Re: Your turn in Kenta #12" edited to "h4"
+    if not todo and unsubscribing:
+        return talk
+    if not todo and not talk:
+        todo = commands(row, user, lines, tables=tables)  # its first line: the answer says why it is no move
     if not todo and talk and lines and talk[-1].ok:  # more talk, or a move mistyped: say that none was played
         talk[-1].text += " No move was played: none of your other lines is one of your moves."
     if not todo and talk:
@@ -280,7 +338,7 @@ def apply(row: Outbox, user, lines: list[str]) -> list[Line]:
             if words_of(command) not in seen:
                 seen.add(words_of(command))
                 others.append(command)
-        out.append(apply_one(row, user, first, games[first], first_command))
+        out.append(apply_one(row, user, first, games[first], first_command, tables=tables))
         return out + [Line(first, False, f"#{first}: “{command}” was not played: a reply plays one move, and "
                                          f"“{first_command}” came first. Send “{command}” in reply to your next turn "
                                          "email.") for command in others[:4]]
@@ -288,12 +346,14 @@ def apply(row: Outbox, user, lines: list[str]) -> list[Line]:
         if game_id not in games:
             out.append(Line(game_id, False, f"#{game_id}: this email was not about game #{game_id}; nothing was changed."))
             continue
-        out.append(apply_one(row, user, game_id, games[game_id], command))
+        # each as it is now: "#12 …" twice in a digest reply reads game 12 after the first
+        out.append(apply_one(row, user, game_id, games[game_id], command, tables=tables if len(games) == 1 else None))
     return out
 
 
-def apply_one(row, user, game_id: int, version: int, command: str) -> Line:
-    game = Game.objects.filter(pk=game_id).first()
+def apply_one(row, user, game_id: int, version: int, command: str, *, tables: Tables | None = None) -> Line:
+    tables = tables or Tables()
+    game = tables.game(game_id)
     if game is None:
         return Line(game_id, False, f"#{game_id}: there is no such game.")
     if game.is_over:  # every token of a game dies with it
@@ -325,7 +385,7 @@ def apply_one(row, user, game_id: int, version: int, command: str) -> Line:
         elif not same_turn(game, seat, version):
             return stale(game, user, version, command)
         else:
-            legal = get(game.kind).rules.legal_actions(load_state(game), seat)
+            legal = get(game.kind).rules.legal_actions(tables.state(game), seat)
             listed = next((a for a in legal if words_of(a["notation"]) == words), None)
             label = listed["label"] if listed else ""
             services.act(game_id, seat, notation=listed["notation"] if listed else command, by="email",

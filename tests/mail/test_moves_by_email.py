@@ -441,17 +441,51 @@ def test_it_stops_turn_emails_for_a_reply_that_says_unsubscribe(game, alice, inb
     assert turn_mails_while_playing_on(game, inbox, "alice", 0) == []
 
 
-def test_it_plays_the_move_of_a_reply_that_also_says_unsubscribe(game, alice, inbox):
+def test_it_plays_the_move_of_a_reply_that_also_says_unsubscribe(game, alice, inbox, monkeypatch):
     from kinplay.accounts.models import Profile
 
     mail = turn_mail(inbox, "alice")
     move = first_move(mail)
     inbox().clear()
-    assert reply(to=mail.reply_to[0], sender="alice@example.com", body=f"{move}\nunsubscribe\nThanks, Alice") == "accepted"
+    asked = count_calls(monkeypatch, "commands")
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body=f"{move}\nunsubscribe\nThanks, Alice",
+                 subject=f"Re: {mail.subject}") == "accepted"
     [answer] = inbox()
     assert "you are unsubscribed" in answer.body and f"“{move}” was accepted" in answer.body
     assert not Profile.of(alice).email_turns
     assert Event.objects.filter(game=game, command__by="email").exists()
+    assert asked == [1]  # which lines are moves is worked out once
+
+
+def test_it_posts_the_table_talk_of_a_reply_that_says_unsubscribe(game, alice, inbox, monkeypatch):
+    from games.models import ChatMessage
+    from kinplay.accounts.models import Profile
+
+    mail = turn_mail(inbox, "alice")
+    inbox().clear()
+    asked = count_calls(monkeypatch, "commands")
+    body = f"say: thanks for the games, bye\nunsubscribe\n\n{ATTRIBUTION}\n{quoted(mail.body)}"
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body=body, subject=f"Re: {mail.subject}") == "accepted"
+    assert ChatMessage.objects.get().text == "thanks for the games, bye"
+    [answer] = inbox()
+    assert "you are unsubscribed" in answer.body and "you said “thanks for the games, bye” at the table." in answer.body
+    assert "No move was played" not in answer.body  # she was leaving, not playing
+    assert not Profile.of(alice).email_turns and played_by_email(game) == []
+    assert asked == [1]
+
+
+def count_calls(monkeypatch, name):
+    """How often ``replies.<name>`` is called: a list of one count, read after the call."""
+    from kinplay.notifications import replies
+
+    real, calls = getattr(replies, name), [0]
+
+    def counted(*args, **kwargs):
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(replies, name, counted)
+    return calls
 
 
 def test_it_unsubscribes_from_the_mail_programs_unsubscribe_button(game, alice, inbox):
@@ -486,3 +520,82 @@ def test_it_unsubscribes_from_an_email_too_old_to_play_from(game, alice, inbox, 
         assert reply(to=mail.reply_to[0], sender="alice@example.com", body=first_move(mail)) == "expired"
         assert reply(to=mail.reply_to[0], sender="alice@example.com", body="unsubscribe") == "accepted"
     assert not Profile.of(alice).email_turns
+
+
+# ---------------------------------------------------------------- a move in the subject
+
+
+@pytest.mark.parametrize("subject, own", [("{move}", ""), ("Re: {move}", "Thanks!\n"), ("AW: {ours} {move}", ""),
+                                          ("{move} - Fwd: Re: {ours}", "Thanks!\n"), ("RE: Re:{ours}: {move}", "")])
+def test_it_plays_a_move_written_in_the_subject_when_the_body_has_none(game, inbox, subject, own):
+    mail = turn_mail(inbox, "alice")
+    move = first_move(mail)
+    inbox().clear()
+    body = f"{own}\n{ATTRIBUTION}\n{quoted(mail.body)}"  # the quote lists every move: none of it is hers
+    subject = subject.format(move=move.upper(), ours=mail.subject)
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body=body, subject=subject) == "accepted"
+    [answer] = inbox()
+    assert f"“{move.upper()}” was accepted" in answer.body
+    assert len(played_by_email(game)) == 1
+
+
+@pytest.mark.parametrize("subject", ["Re: {ours}", "Re: Re: AW: {ours}", "{ours}"])
+def test_it_plays_nothing_for_a_reply_whose_subject_is_only_ours(game, inbox, subject):
+    mail = turn_mail(inbox, "alice")
+    inbox().clear()
+    body = f"{ATTRIBUTION}\n{quoted(mail.body)}"
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body=body, subject=subject.format(ours=mail.subject)) \
+        == "refused"
+    assert played_by_email(game) == []
+    assert "your reply had no move in it" in inbox()[-1].body
+
+
+def test_it_plays_the_body_s_move_over_the_subject_s(game, inbox):
+    mail = turn_mail(inbox, "alice")
+    first, *others = listed_moves(mail)
+    if not others:
+        pytest.skip("one move only")
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body=first, subject=f"Re: {others[0]}") == "accepted"
+    assert f"“{first}” was accepted" in inbox()[-1].body
+
+
+def test_it_reads_the_game_and_its_state_once_before_playing_a_reply(game, inbox, monkeypatch):
+    """A greeting, the move and thanks: choosing the move, labelling it and playing it need the
+    game as it is; only games.services.act reads it again, locked."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    mail = turn_mail(inbox, "alice")
+    move = first_move(mail)
+    real, before_act = services.act, []
+
+    def act(*args, **kwargs):
+        before_act.extend(q["sql"] for q in ctx.captured_queries)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "act", act)
+    with CaptureQueriesContext(connection) as ctx:
+        assert reply(to=mail.reply_to[0], sender="alice@example.com", body=f"Hello bob,\n{move}\nThanks") == "accepted"
+    assert len([q for q in before_act if 'FROM "games_game"' in q]) == 1
+    assert len([q for q in before_act if '"games_snapshot"' in q]) == 1  # the state: snapshot and events, one query
+
+
+@pytest.mark.parametrize("subject, move", [
+    ("Re: Reminder: your move in Knonsters #12 is due soon", ""),
+    ("Re: Your turn in Knonsters #12 (due in 1 day)", ""),
+    ("Re: Your turn in 2 games: Knonsters #12, Project_Kin #13", ""),
+    ("AW: Kinapa #12: alice played the Emperor — answer raise or nothing (closes in 5 hours)", ""),
+    ("Re: Reminder: Kenta #12: answer resolve or stop (no time limit)", ""),
+    ("Re: alice invites you to play Kenta #4", ""),
+    ("accept - Re: alice invites you to play Kenta #4", "accept"),
+    ("Re: Your turn in Knonsters #12 (due in 1 day) play 3", "play 3"),
+    ("SV: Re[2]: Reminder: your move in Kinapa #7 is due soon — nothing", "nothing"),
+])
+def test_it_reads_only_what_the_player_added_to_our_subject(subject, move):
+    from email.message import EmailMessage
+
+    from kinplay.notifications.replies import subject_command
+
+    msg = EmailMessage()
+    msg["Subject"] = subject
+    assert subject_command(msg) == move
