@@ -2,8 +2,9 @@
 
 The relay asks ``hold_reason`` before it sends a row; a held row stays in the outbox
 (``held_at``) until ``release_held`` (Celery beat, every minute) either lets it go as it is
-(a game-over email after quiet hours) or folds every held turn email of that player into one
-message: the turn email of the only game waiting for them, or a digest of all of them.
+(a game-over email after quiet hours; a reminder held by quiet hours inside the digest interval)
+or folds every held turn email of that player into one message: the turn email of the only game
+waiting for them, or a digest of all of them.
 """
 
 from __future__ import annotations
