@@ -54,7 +54,7 @@ def next_digest(user_id, profile: Profile, now: datetime) -> datetime | None:
         return None
     last = Outbox.objects.filter(
         user_id=user_id, kind__in=Outbox.TURN_MAIL, held_at__isnull=True, sent_at__gte=now - interval
-    ).aggregate(last=Max("sent_at"))["last"]
+    ).exclude(error__startswith="not sent").aggregate(last=Max("sent_at"))["last"]  # services.passed: done, unsent
     return last + interval if last else None
 
 

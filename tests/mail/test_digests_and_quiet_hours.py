@@ -257,3 +257,16 @@ def test_it_holds_a_turn_that_comes_straight_back_for_the_digest_unless_the_move
             clock.move_to(MORNING + timedelta(days=1, minutes=1))
             release_held()
             assert to(inbox, "alice")[-1].subject.startswith(f"Your turn in Tiny #{game.pk}")
+
+
+def test_it_does_not_count_a_turn_email_that_was_never_sent_against_the_digest_interval(alice, bob, inbox):
+    settings_of(bob, email_every=Profile.DAILY)
+    with time_machine.travel(MORNING, tick=False) as clock:
+        game = game_waiting_for_bob(alice)
+        while 1 in game.to_act:  # bob played on the page before his turn email left (the mail server was down)
+            step(game, seat=1)
+            game.refresh_from_db()
+        assert to(inbox, "bob") == []  # "it is your turn" would have been wrong: not sent
+        clock.shift(timedelta(hours=1))
+        later = game_waiting_for_bob(alice)
+        assert [m.subject for m in to(inbox, "bob")] == [f"Your turn in Knonsters #{later.pk}"]  # his first of the day
