@@ -90,6 +90,7 @@ def fire_due_timers():
     return sweep(now=timezone.now() + timedelta(days=30))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", list(kinds()))
 def test_it_plays_a_whole_game_in_the_browser(chromium, live_server, purgeable_events, make_user, slug):
     from games.models import Game

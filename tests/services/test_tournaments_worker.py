@@ -6,7 +6,6 @@ adjudicated when the round's time is up; one player withdraws."""
 from __future__ import annotations
 
 import time
-from collections import Counter
 
 import pytest
 
@@ -33,12 +32,11 @@ def play_my_moves(client, game_id, rng, max_moves=200):
     return moved
 
 
-@pytest.mark.parametrize("kind, n, settings_", [
-    ("karenza", 9, {"format": "swiss", "rounds": 4}),
-    ("knonsters", 10, {"format": "swiss", "rounds": 2, "table_size": {"min": 3, "max": 4}}),
-    ("project_kin", 6, {"format": "knockout"}),
-], ids=["karenza-swiss-9", "knonsters-swiss-10", "project_kin-knockout-6"])
-def test_it_runs_a_tournament_by_itself_with_the_worker(start_worker, broker, api, make_user, kind, n, settings_):
+# One format is enough here: tests/tournaments/test_running.py plays every format in process
+# (Swiss, knockout, round robin); this proves the worker and beat drive one with nobody's help.
+def test_it_runs_a_knonsters_swiss_at_three_to_four_a_table_by_itself_with_the_worker(start_worker, broker, api,
+                                                                                     make_user):
+    kind, n, settings_ = "knonsters", 10, {"format": "swiss", "rounds": 2, "table_size": {"min": 3, "max": 4}}
     worker = start_worker(broker)
     users = [make_user(name) for name in NAMES[:n]]
     clients = {u.username: api(u) for u in users}
@@ -85,12 +83,5 @@ def test_it_runs_a_tournament_by_itself_with_the_worker(start_worker, broker, ap
         assert next(p for p in final["players"] if p["name"] == withdrawn)["status"] == "withdrawn"
     assert any("adjudicated" in (tb["result"] or "") for r in final["rounds"] for tb in r["tables"]
                if vanished in tb["players"])
-    if settings_["format"] == "swiss" and kind == "karenza":
-        pairs = Counter(frozenset(tb["players"]) for r in final["rounds"] for tb in r["tables"] if not tb["bye"])
-        assert max(pairs.values()) == 1
-        assert len(final["rounds"]) == 4
-    if kind == "knonsters":
-        assert sorted(len(tb["players"]) for tb in final["rounds"][0]["tables"]) == [3, 3, 4]
-    if settings_["format"] == "knockout":
-        assert final["bracket"][-1][0]["through"] == [final["winner"]]
+    assert sorted(len(tb["players"]) for tb in final["rounds"][0]["tables"]) == [3, 3, 4]
     assert verify(Tournament.objects.get(pk=t["id"])) == []
