@@ -1,5 +1,6 @@
 """Tournament emails through the outbox: a round started (one per player: your game and
-opponents, or your bye), the final standings, a cancellation. Their own templates
+opponents, or your bye), the round ends soon (to players whose game still runs), the final
+standings, a cancellation. Their own templates
 (templates/mail/tournament.*); the "email me" switch of the settings page is respected."""
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from kinplay.notifications.services import queue
 from kinplay.tournaments import stream
 
 ROUND_STARTED, FINISHED, CANCELLED, TIMED_OUT = "round_started", "tourney_over", "tourney_cancel", "tourney_out"
-KINDS = (ROUND_STARTED, FINISHED, CANCELLED, TIMED_OUT)
+ROUND_ENDING = "round_ending"
+KINDS = (ROUND_STARTED, ROUND_ENDING, FINISHED, CANCELLED, TIMED_OUT)
 
 
 def _users(ids):
@@ -31,6 +33,24 @@ def round_started(t, number):
     users = _users(seats)
     queue([Outbox(kind=ROUND_STARTED, game_id=seats[p], user=users[p], version=t.version, detail=f"{t.pk}|{number}")
            for p in seats if p in users], switched=KINDS)
+
+
+def round_ending(t, number, game_ids) -> int:
+    """To each player still in the tournament with a game of ``game_ids`` (the round's games
+    still running), one email naming them; returns how many were written."""
+    s = t.state
+    mine: dict[int, list[int]] = {}
+    for table in s["rounds"][number - 1]["tables"]:
+        for g in table["games"]:
+            if g["game"] in game_ids:
+                for p in g["players"]:
+                    if s["players"][str(p)]["status"] == "active":
+                        mine.setdefault(p, []).append(g["game"])
+    users = _users(mine)
+    rows = [Outbox(kind=ROUND_ENDING, game_id=gids[0], user=users[p], version=t.version,
+                   detail=f"{t.pk}|{number}|{','.join(map(str, gids))}") for p, gids in mine.items() if p in users]
+    queue(rows, switched=KINDS)
+    return len(rows)
 
 
 def finished(t):
@@ -65,6 +85,7 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     from kinplay.tournaments.services import load
 
     tid, _, number = row.detail.partition("|")
+    number, _, game_ids = number.partition("|")
     t = Tournament.objects.get(pk=int(tid))
     s = load(t)
     site = settings.SITE_URL.rstrip("/")
@@ -87,6 +108,17 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         })
         subject = (f"{t.name}: round {number} started — your game against {context['opponents']}" if not table["bye"]
                    else f"{t.name}: round {number} started — you have a bye")
+    elif row.kind == ROUND_ENDING:
+        from kinplay.web.templatetags.kinplay_web import utc
+
+        rnd = s["rounds"][int(number) - 1]
+        wanted = [int(g) for g in game_ids.split(",")]
+        games = [g for tb in rnd["tables"] for g in tb["games"] if g["game"] in wanted]
+        context.update({"number": rnd["number"], "ends_at": rnd["ends_at"], "games": [
+            {"url": f"{site}/games/{g['game']}/", "opponents": ", ".join(name(p) for p in g["players"] if p != row.user_id)}
+            for g in games]})
+        still = "your game is" if len(games) == 1 else "your games are"
+        subject = f"{t.name}: round {number} ends {utc(rnd['ends_at'])} — {still} still running"
     elif row.kind == TIMED_OUT:
         context.update({"timeouts": s["players"][str(row.user_id)]["timeouts"], "limit": s["config"]["max_timeouts"]})
         subject = f"{t.name}: you are out, your time ran out too often"

@@ -30,6 +30,9 @@ class Tournament(models.Model):
     state_version = models.PositiveIntegerField(default=0)
     starts_at = models.DateTimeField(null=True, blank=True)  # registration closes, it starts
     round_ends_at = models.DateTimeField(null=True, blank=True)  # the running round's time limit
+    # When players whose game still runs are warned that the round ends (plan.warning_at); set
+    # when a round starts, cleared by the sweep that claims it (claim_warning): one email a round.
+    warn_at = models.DateTimeField(null=True, blank=True)
     # A round is complete (or its time is up) and the next has not been paired yet: the sweep's index.
     needs_advance = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -39,6 +42,13 @@ class Tournament(models.Model):
 
     def __str__(self):
         return self.name
+
+    def claim_warning(self, now) -> bool:
+        """Compare-and-set inside the caller's transaction: of the sweeps that listed this row
+        with this ``warn_at``, one gets the round's warning; the claim commits, or rolls back,
+        with the emails it queued. A round started since has its own ``warn_at``."""
+        return bool(Tournament.objects.filter(pk=self.pk, status=self.RUNNING, warn_at=self.warn_at, warn_at__lte=now)
+                    .update(warn_at=None))
 
 
 class TournamentEvent(StreamEvent):

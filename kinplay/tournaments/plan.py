@@ -7,6 +7,8 @@ Chance comes only from ``Rng(seed, context)`` (games/rng.py): "seeding" for the 
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from games.rng import Rng
 from kinplay.tournaments import pairing, stream
 
@@ -120,3 +122,12 @@ def winner(state):
         return through[0] if through else None
     rows = stream.standings(state)
     return rows[0]["player"] if rows else None
+
+
+WARNING_LEAD = timedelta(hours=24)
+
+
+def warning_at(starts_at: datetime, ends_at: datetime) -> datetime:
+    """When players whose game still runs are warned that the round ends: a day before, or a
+    quarter of the round before in rounds shorter than four days (time left to act on it)."""
+    return ends_at - min(WARNING_LEAD, (ends_at - starts_at) / 4)

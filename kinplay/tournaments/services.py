@@ -76,7 +76,7 @@ def _event(t: Tournament, type_: str, data: dict) -> TournamentEvent:
     return TournamentEvent(tournament=t, seq=t.version, type=type_, data=data)
 
 
-SAVED_FIELDS = ["version", "state", "state_version", "status", "round_ends_at", "needs_advance", "starts_at"]
+SAVED_FIELDS = ["version", "state", "state_version", "status", "round_ends_at", "warn_at", "needs_advance", "starts_at"]
 
 
 def _save(t: Tournament):
@@ -415,7 +415,7 @@ def _cancel(t, reason):
     if friendly:
         Game.objects.filter(pk__in=friendly).update(rated=False)
     _append(t, "cancelled", {"reason": reason, "seed": t.seed, **({"friendly": friendly} if friendly else {})})
-    t.round_ends_at, t.needs_advance = None, False
+    t.round_ends_at, t.warn_at, t.needs_advance = None, None, False
     _save(t)
     if friendly:  # friendly from now: a player already on vacation has their clock stopped there
         vacation.became_friendly(friendly)
@@ -454,7 +454,7 @@ def _start_rounds(ts, *, mail=True) -> list[bool]:
                 "games": [] if tb["bye"] else [{"game": next(gids), "players": tb["players"]}]} for tb in tables]
         events.append(_event(t, "round_started", {"number": number, "starts_at": now.isoformat(),
                                                   "ends_at": ends.isoformat(), "tables": out}))
-        t.round_ends_at, t.needs_advance = ends, False
+        t.round_ends_at, t.warn_at, t.needs_advance = ends, plan.warning_at(now, ends), False
     TournamentEvent.objects.bulk_create(events)
     if mail:
         for t, _ in paired:
@@ -502,7 +502,7 @@ def _finish(t):
     from kinplay.tournaments import emails
 
     _append(t, "finished", {"seed": t.seed, "winner": plan.winner(t.state)})
-    t.round_ends_at, t.needs_advance = None, False
+    t.round_ends_at, t.warn_at, t.needs_advance = None, None, False
     emails.finished(t)
 
 
@@ -663,9 +663,26 @@ def _adjudicate(t, gid):
 # ---------------------------------------------------------------- the sweep
 
 
+def warn(t: Tournament, now=None) -> int:
+    """The running round ends soon: one email to each player whose game is still running
+    (which games, when the round ends, what happens then). ``t`` as the sweep listed it: only
+    the sweep that claims its ``warn_at`` writes them; returns how many were queued."""
+    from kinplay.tournaments import emails
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        if not t.claim_warning(now):
+            return 0
+        s = load(t)
+        if t.round_ends_at is None or t.round_ends_at <= now or not s["rounds"]:
+            return 0  # the sweep came too late: the advance adjudicates the round instead
+        return emails.round_ending(t, s["rounds"][-1]["number"], _running_games(s, None))
+
+
 def sweep(now=None) -> int:
     """Beat: start tournaments whose time came; advance those with a finished round, a game
-    to add or a round past its time. One query finds them all: no loop per tournament."""
+    to add or a round past its time; warn players of a round that ends soon. One query finds
+    each: no loop per tournament."""
     from django.db.models import Q
 
     now = now or timezone.now()
@@ -683,4 +700,9 @@ def sweep(now=None) -> int:
             done += 1
         except Exception:  # one broken tournament must not stop the others
             log.exception("advancing tournament %s failed", tid)
+    for t in Tournament.objects.filter(status=Tournament.RUNNING, warn_at__lte=now).order_by("warn_at")[:100]:
+        try:
+            done += bool(warn(t, now=now))
+        except Exception:
+            log.exception("warning the players of tournament %s failed", t.pk)
     return done

@@ -7,11 +7,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
 
 from games.models import Game
 from games.registry import kinds
-from kinplay.tournaments import selectors, services
+from kinplay.tournaments import plan, selectors, services
 from kinplay.tournaments.models import Tournament
 
 FORMAT_LABELS = {"swiss": "Swiss", "round_robin": "Round robin", "knockout": "Knockout"}
@@ -117,7 +119,10 @@ def tournament_page(request, pk):
         tables = []
         for tb, rawt in zip(r["tables"], raw["tables"]):
             tables.append(dict(tb, mine=me in rawt["players"], live=tb["game"] is not None and status.get(tb["game"]) == Game.ACTIVE))
-        rounds.append(dict(r, tables=tables))
+        # The running round's reminder, when it is still to come (kinplay.tournaments.plan.warning_at).
+        warns = plan.warning_at(parse_datetime(r["starts_at"]), parse_datetime(r["ends_at"])) \
+            if r["status"] == "running" and t.status == Tournament.RUNNING and r["ends_at"] else None
+        rounds.append(dict(r, tables=tables, warns_at=warns, warned=warns is not None and warns <= timezone.now()))
     return render(request, "tournaments/detail.html", {
         "t": t, "d": data, "kind_name": _kind_name(t.kind), "format_label": FORMAT_LABELS.get(t.format, t.format),
         "rounds": rounds, "me": player, "my_game": my_game,
