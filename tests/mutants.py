@@ -1,4 +1,4 @@
-"""Broken variants ("mutants") of the three claims, for tests/ops/test_mutations.py.
+"""Broken variants ("mutants") of the four claims, for tests/ops/test_mutations.py.
 
 ``pytest -p tests.mutants`` with KINPLAY_MUTANT set runs the suite against one of them; the
 mutation check asserts that the suite then fails (a claim no test defends is a claim a
@@ -47,10 +47,21 @@ def _game_row_cas_ignored(monkeypatch):
     monkeypatch.setattr(sql, "update_if", update_if)
 
 
+def _round_warning_claim_always_wins(monkeypatch):
+    from kinplay.tournaments.models import Tournament
+
+    def claim_warning(self, now):
+        Tournament.objects.filter(pk=self.pk).update(warn_at=None)
+        return True
+
+    monkeypatch.setattr(Tournament, "claim_warning", claim_warning)
+
+
 MUTANTS = {
     "deadline-claim": _deadline_claim_always_wins,
     "outbox-claim": _outbox_claim_always_wins,
     "game-row-cas": _game_row_cas_ignored,
+    "round-warning-claim": _round_warning_claim_always_wins,
 }
 
 

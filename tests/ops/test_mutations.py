@@ -1,4 +1,4 @@
-"""The mutation check: break each claim (deadline, outbox, game row) and the tests that
+"""The mutation check: break each claim (deadline, outbox, game row, round warning) and the tests that
 defend it must fail. Each mutant runs its test module in a child pytest on a private SQLite
 database; a mutant that survives fails this test."""
 
@@ -17,6 +17,7 @@ DEFENDED_BY = {
     "deadline-claim": ["tests/clocks/test_deadlines.py"],
     "outbox-claim": ["tests/mail/test_outbox.py"],
     "game-row-cas": ["tests/store/test_faults.py", "-k", "overwrites"],
+    "round-warning-claim": ["tests/tournaments/test_round_warning.py", "-k", "two_sweeps"],
 }
 
 
