@@ -246,3 +246,19 @@ def test_it_does_not_tell_a_player_who_left_and_came_back_that_they_stay(players
     assert "(you stay)" in season2["bob@example.com"].body
     assert "division 1 of 1." in season2["alice@example.com"].body
     assert all("you stay" not in text for text in (season2["alice@example.com"].body, season2["alice@example.com"].alternatives[0][0]))
+
+
+def test_it_warns_a_divisions_players_before_their_rounds_time_runs_out(players, inbox, time_machine):
+    """A division is a tournament whose rounds share the season's days: 7 days over 3 rounds
+    end every 56 hours, adjudicated then; a quarter of that before, its players are told."""
+    time_machine.move_to(timezone.now(), tick=False)
+    ps = players(4)
+    league = services.create(organiser=ps[0], name="Ladder", kind="karenza", division_size=4, season_days=7)
+    for u in ps:
+        services.sign_up(league.pk, u)
+    services.sweep(now=timezone.now() + timedelta(days=8))
+    time_machine.shift(timedelta(hours=42, minutes=1))
+    tournaments.sweep()
+    warned = [m for m in inbox() if "still running" in m.subject]
+    assert sorted(m.to[0] for m in warned) == sorted(u.email for u in ps)
+    assert all(m.subject.startswith("Ladder · S1 D1: round 1 ends") and "adjudicated" in m.body for m in warned)
