@@ -58,14 +58,15 @@ class LeagueOut(LeagueSummaryOut):
     next_season = serializers.ListField(child=serializers.CharField())
     table = serializers.JSONField(help_text="[{number, tournament, status, standings: [{rank, player, status, out, points, played, zone: up|down|null}]}]; "
                                                  "out: why a player is out of their division (as a tournament's standings say it), null while they play")
-    seasons = serializers.JSONField(help_text="[{number, status, starts_at, ends_at, divisions}]")
+    seasons = serializers.JSONField(help_text="[{number, status, starts_at, ends_at (planned), ended_at (null while it runs), divisions}]")
 
 
 class SeasonOut(serializers.Serializer):
     number = serializers.IntegerField()
     status = serializers.CharField()
     starts_at = serializers.CharField()
-    ends_at = serializers.CharField()
+    ends_at = serializers.CharField(help_text="when it was planned to end")
+    ended_at = serializers.CharField(allow_null=True, help_text="when it ended (its roll-over); null while it runs")
     divisions = serializers.JSONField(help_text="[{number, tournament, players: [{player, rank, move: up|down|stay|dropped|left|null}]}]")
 
 

@@ -4,7 +4,7 @@ season's divisions with their moves, a player's path; the API's <league> and <se
 from __future__ import annotations
 
 from kinplay.leagues import stream
-from kinplay.leagues.models import League, Placement
+from kinplay.leagues.models import League, LeagueEvent, Placement
 from kinplay.tournaments import selectors as tselectors
 from kinplay.tournaments import stream as tstream
 from kinplay.tournaments.models import Tournament
@@ -54,8 +54,20 @@ def table(league: League) -> list[dict]:
     return out
 
 
-def season_for(league: League, number: int) -> dict | None:
-    """<season>: its divisions, players and (once finished) final order and moves."""
+def ended_at(league: League) -> dict[int, str]:
+    """When each finished season actually ended (its roll-over), by number: its event says
+    so; a stream older than that says it by the event's time (one query, only then)."""
+    seasons = [x for x in league.state.get("seasons", []) if x["status"] == "finished"]
+    out = {x["number"]: x["ended_at"] for x in seasons if x.get("ended_at")}
+    if len(out) < len(seasons):
+        for data, at in LeagueEvent.objects.filter(league=league, type="season_finished").values_list("data", "at"):
+            out.setdefault(data["number"], at.isoformat())
+    return out
+
+
+def season_for(league: League, number: int, ended: dict | None = None) -> dict | None:
+    """<season>: its divisions, players and (once finished) final order, moves and end
+    (``ended``: ``ended_at``, when the caller has it)."""
     s = league.state
     if not 1 <= number <= len(s.get("seasons", [])):
         return None
@@ -67,13 +79,15 @@ def season_for(league: League, number: int) -> dict | None:
         mine = sorted((r for r in rows if r["division"] == i), key=lambda r: (r["rank"] is None, r["rank"] or 0))
         divisions.append({"number": i, "tournament": div["tournament"],
                           "players": [{"player": names[r["player"]], "rank": r["rank"], "move": r["move"]} for r in mine]})
+    ended = ended_at(league) if ended is None else ended
     return {"number": number, "status": season["status"], "starts_at": season["starts_at"], "ends_at": season["ends_at"],
-            "divisions": divisions}
+            "ended_at": ended.get(number), "divisions": divisions}
 
 
 def history(league: League) -> list[dict]:
     """Division history: every season, newest first."""
-    return [season_for(league, n) for n in range(len(league.state.get("seasons", [])), 0, -1)]
+    ended = ended_at(league)
+    return [season_for(league, n, ended) for n in range(len(league.state.get("seasons", [])), 0, -1)]
 
 
 def path_of(league: League, player_id: int) -> list[dict]:
@@ -94,6 +108,7 @@ def league_for(league: League, user=None) -> dict:
     """The API's <league>."""
     s = league.state
     names = _names(s)
+    ended = ended_at(league)
     cfg = {k: v for k, v in s["config"].items() if k not in ("smallest", "sizes")}
     return {
         **summary(league, user), "options": s["options"], "settings": cfg,
@@ -102,7 +117,7 @@ def league_for(league: League, user=None) -> dict:
         "next_season": [names[p] for p in stream.waiting(s)],
         "table": table(league),
         "seasons": [{"number": x["number"], "status": x["status"], "starts_at": x["starts_at"], "ends_at": x["ends_at"],
-                     "divisions": len(x["divisions"])} for x in s["seasons"]],
+                     "ended_at": ended.get(x["number"]), "divisions": len(x["divisions"])} for x in s["seasons"]],
     }
 
 

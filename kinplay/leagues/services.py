@@ -223,8 +223,8 @@ def roll_over(lid, now=None) -> str:
             newcomers = stream.waiting(s)
             ratings = _ratings(league, [p for r in ranked for p in r] + newcomers) if cfg["placement"] == "rating" else None
             mv, divisions = stream.next_divisions(s, ranked, newcomers, smallest=cfg["smallest"], ratings=ratings)
-            _append(league, "season_finished", {"number": season["number"], "divisions": [
-                dict(f, up=m["up"], down=m["down"]) for f, m in zip(finals, mv)]})
+            _append(league, "season_finished", {"number": season["number"], "ended_at": timezone.now().isoformat(),
+                                                "divisions": [dict(f, up=m["up"], down=m["down"]) for f, m in zip(finals, mv)]})
             _placements(league, season["number"])
         else:
             if league.starts_at and league.starts_at > now:

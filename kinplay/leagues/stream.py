@@ -38,6 +38,7 @@ def evolve(state: dict, type_: str, d: dict) -> dict:
     elif type_ == "season_finished":
         season = s["seasons"][d["number"] - 1]
         season["status"], season["moves"] = "finished", d["divisions"]
+        season["ended_at"] = d.get("ended_at")  # older streams: the event's time (selectors.ended_at)
         for i, div in enumerate(d["divisions"], start=1):
             for p in div["dropped"]:
                 m = s["members"][str(p)]

@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from kinplay.leagues import services, stream
+from kinplay.leagues import selectors, services, stream
 from kinplay.leagues.models import League, LeagueEvent
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.services import compose
@@ -178,3 +178,22 @@ def test_it_asks_before_a_player_leaves_the_league(client, players):
     page = html.unescape(client.get(f"/leagues/{league.pk}/").content.decode())
     assert ('data-confirm="Leave Ladder? You withdraw from your division this season, and a game of yours still running '
             'is resigned."' in page)
+
+
+def test_it_shows_when_a_past_season_ended_not_when_it_was_planned_to(api, client, players, time_machine):
+    time_machine.move_to(timezone.now(), tick=False)
+    ps = players(4)
+    league = services.create(organiser=ps[0], name="Ladder", kind="karenza", division_size=4, season_days=28)
+    for u in ps:
+        services.sign_up(league.pk, u)
+    services.sweep(now=timezone.now() + timedelta(days=8))
+    league = play_season(league, {u.pk: -i for i, u in enumerate(ps)})  # over in minutes, planned for four weeks
+    season = api().get(f"/api/leagues/{league.pk}/seasons/1/").json()
+    assert season["status"] == "finished" and season["ended_at"][:10] == timezone.now().date().isoformat()
+    assert season["ends_at"][:10] != season["ended_at"][:10]
+    assert api().get(f"/api/leagues/{league.pk}/").json()["seasons"][0]["ended_at"] == season["ended_at"]
+    page = client.get(f"/leagues/{league.pk}/").content.decode()
+    assert f"{season['starts_at'][:10]} – {season['ended_at'][:10]}" in page and season["ends_at"][:10] not in page
+    older = League.objects.get(pk=league.pk)
+    del older.state["seasons"][0]["ended_at"]  # a season finished before its event said when: the event's time
+    assert selectors.ended_at(older) == {1: LeagueEvent.objects.get(league=league, type="season_finished").at.isoformat()}
