@@ -79,8 +79,9 @@ def rating_changes(game) -> dict[int, dict]:
 
 
 def player_named(name: str):
-    """The user with this name (case as typed, else any case); None if there is none."""
-    users = get_user_model().objects
+    """The user with this name (case as typed, else any case); None if there is none, or if
+    the account is deactivated: its page and profile are gone, and look like they never were."""
+    users = get_user_model().objects.filter(is_active=True)
     return users.filter(username=name).first() or users.filter(username__iexact=name).first()
 
 

@@ -215,3 +215,18 @@ def test_a_stranger_writing_in_gets_no_answer_whoever_they_name(alice, bob, inbo
         reply(to="play+1-forged@kinplay.local", sender=sender, body="resign")
     game.refresh_from_db()
     assert inbox() == [] and game.version == before
+
+
+# ---------------------------------------------------------------- player pages
+
+
+def test_a_deactivated_players_profile_answers_like_an_unknown_name(api, client, alice, bob, work):
+    User.objects.filter(pk=alice.pk).update(is_active=False)
+    bobs = api(bob)
+    bobs.get("/api/players/bob/")  # his token is known from here on: both requests below alike
+    for ask in (lambda name: bobs.get(f"/api/players/{name}/"), lambda name: client.get(f"/players/{name}/")):
+        gone, gone_work = work(lambda: ask("alice"))
+        unknown, unknown_work = work(lambda: ask("nobody"))
+        assert gone.status_code == unknown.status_code == 404
+        assert same_words(gone.content.decode(), unknown.content.decode(), ("alice", "nobody"))
+        assert gone_work == unknown_work
