@@ -12,6 +12,7 @@ from rest_framework.response import Response
 
 from api.errors import documented
 from games.registry import kinds
+from games.services import BadRequest
 from kinplay.ratings import selectors
 
 
@@ -83,9 +84,30 @@ class PlayerOut(serializers.Serializer):
 
 
 class LeaderboardPagination(PageNumberPagination):
+    """DRF's pages, but input that is no page number is a 400 that says so (DRF: 404 "Invalid
+    page."), as the API's other lists answer a bad ``limit`` (api.pages); a page past the end
+    is still a 404, saying how many there are."""
+
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
+    invalid_page_message = "There is no page {page_number}: {message}."
+
+    def get_page_number(self, request, paginator):
+        raw = request.query_params.get(self.page_query_param, "1")
+        if raw in self.last_page_strings:
+            return paginator.num_pages
+        if not (raw.isascii() and raw.isdigit() and int(raw) >= 1):
+            raise BadRequest("page must be a whole number from 1 (or last).")
+        return raw
+
+    def get_page_size(self, request):
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size
+        if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= self.max_page_size):
+            raise BadRequest(f"page_size must be a whole number from 1 to {self.max_page_size}.")
+        return int(raw)
 
 
 class LeaderboardPageOut(serializers.Serializer):
@@ -100,7 +122,7 @@ def _known_kind(kind):
         raise NotFound(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
 
 
-@extend_schema(responses={200: LeaderboardPageOut, **documented(404)}, auth=[],
+@extend_schema(responses={200: LeaderboardPageOut, **documented(400, 404)}, auth=[],
                parameters=[OpenApiParameter("page", int), OpenApiParameter("page_size", int)])
 @api_view(["GET"])
 @permission_classes([AllowAny])

@@ -52,6 +52,18 @@ def test_it_answers_404_for_an_unknown_kind_or_player(api, alice):
     assert api(alice).get("/api/ratings/kenta/?page=9").status_code == 404
 
 
+def test_it_answers_400_to_paging_input_that_is_no_page(api, alice, bob, tiny):
+    won_by(0, game_of(alice, bob))
+    for query, said in (("page=abc", "page must be"), ("page=0", "page must be"), ("page=-1", "page must be"),
+                        ("page=1.5", "page must be"), ("page_size=abc", "page_size must be"), ("page_size=0", "page_size must be"),
+                        ("page_size=201", "page_size must be")):
+        r = api(alice).get(f"/api/ratings/tiny/?{query}")
+        assert r.status_code == 400 and r.json()["error"] == "bad_request" and said in r.json()["detail"], query
+    r = api(alice).get("/api/ratings/tiny/?page=2")  # a number past the end: no such page
+    assert r.status_code == 404 and r.json()["detail"].startswith("There is no page 2")
+    assert [x["player"] for x in api(alice).get("/api/ratings/tiny/?page=last&page_size=1").json()["results"]] == ["bob"]
+
+
 def test_it_shows_a_players_ratings_history_and_recent_games(api, alice, bob, tiny):
     first = won_by(1, game_of(alice, bob))
     second = won_by(0, game_of(alice, bob))
