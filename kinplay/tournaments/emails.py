@@ -109,8 +109,6 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         subject = (f"{t.name}: round {number} started — your game against {context['opponents']}" if not table["bye"]
                    else f"{t.name}: round {number} started — you have a bye")
     elif row.kind == ROUND_ENDING:
-        from kinplay.web.templatetags.kinplay_web import utc
-
         rnd = s["rounds"][int(number) - 1]
         wanted = [int(g) for g in game_ids.split(",")]
         games = [g for tb in rnd["tables"] for g in tb["games"] if g["game"] in wanted]
@@ -118,7 +116,7 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
             {"url": f"{site}/games/{g['game']}/", "opponents": ", ".join(name(p) for p in g["players"] if p != row.user_id)}
             for g in games]})
         still = "your game is" if len(games) == 1 else "your games are"
-        subject = f"{t.name}: round {number} ends {utc(rnd['ends_at'])} — {still} still running"
+        subject = f"{t.name}: round {number} ends soon — {still} still running"  # when: in the body, in UTC
     elif row.kind == TIMED_OUT:
         context.update({"timeouts": s["players"][str(row.user_id)]["timeouts"], "limit": s["config"]["max_timeouts"]})
         subject = f"{t.name}: you are out, your time ran out too often"

@@ -261,4 +261,4 @@ def test_it_warns_a_divisions_players_before_their_rounds_time_runs_out(players,
     tournaments.sweep()
     warned = [m for m in inbox() if "still running" in m.subject]
     assert sorted(m.to[0] for m in warned) == sorted(u.email for u in ps)
-    assert all(m.subject.startswith("Ladder · S1 D1: round 1 ends") and "adjudicated" in m.body for m in warned)
+    assert all(m.subject.startswith("Ladder · S1 D1: round 1 ends soon") and "adjudicated" in m.body for m in warned)

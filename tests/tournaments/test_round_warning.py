@@ -50,7 +50,7 @@ def test_it_warns_once_only_the_players_whose_game_still_runs(players, time_mach
     ends = utc(t.round_ends_at)
     for m in sent:
         other = next(u for u in waiting if u.email != m.to[0])
-        assert f"round 1 ends {ends}" in m.subject
+        assert "round 1 ends soon" in m.subject and f"ends {ends}" in m.body
         assert f"against {other.username}: http" in m.body and f"/games/{open_}/" in m.body
         assert "adjudicated" in m.body
     time_machine.shift(timedelta(hours=6))

@@ -225,8 +225,8 @@ def test_a_deactivated_players_profile_answers_like_an_unknown_name(api, client,
     bobs = api(bob)
     bobs.get("/api/players/bob/")  # his token is known from here on: both requests below alike
     for ask in (lambda name: bobs.get(f"/api/players/{name}/"), lambda name: client.get(f"/players/{name}/")):
-        gone, gone_work = work(lambda: ask("alice"))
-        unknown, unknown_work = work(lambda: ask("nobody"))
+        gone, gone_work = work(lambda ask=ask: ask("alice"))
+        unknown, unknown_work = work(lambda ask=ask: ask("nobody"))
         assert gone.status_code == unknown.status_code == 404
         assert same_words(gone.content.decode(), unknown.content.decode(), ("alice", "nobody"))
         assert gone_work == unknown_work
