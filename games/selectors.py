@@ -74,6 +74,18 @@ def _forfeit(e: dict) -> bool:
     return e["type"] == "forfeited" or (e["type"] == "timed_out" and e["data"].get("policy") == "forfeit")
 
 
+def out_of_time(game, upto: int | None = None) -> list[int]:
+    """The seats a forfeit the platform applied (a clock's, a round's time) took out, up to
+    version ``upto``: their boards say so, where the rules only know that they resigned."""
+    from games.models import Event
+
+    rows = Event.objects.filter(game=game, type__in=PLATFORM_EVENTS)
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
+    return sorted({row.data["seat"] for row in rows.only("type", "data")
+                   if _forfeit({"type": row.type, "data": row.data})})
+
+
 def _explained(game, result, names):
     """The result, its summary saying why when a forfeit the platform applied (a clock's, a round's
     time) ended the game: the engine only knows that the player resigned."""

@@ -227,7 +227,7 @@ def render(view, seat, names):
         col = view["colors"][p]
         hot = sum(1 for h in view["hot_passed"] if p in h["seats"])
         cls = ' class="kenta-now"' if p == active and not view["race_over"] else ""
-        status = " (resigned)" if view["resigned"][p] else ""
+        status = _left(view, p)
         acting = f" {icon('hourglass', 'to act')}" if p in view.get("to_act", []) else ""
         rows.append(f'<tr{cls}><td><span class="kenta-dot" style="background:{PAWN.get(col, "#888")}"></span> '
                     f'{escape(names[p])}{escape(status)}{acting}</td><td>{view["positions"][p]}</td>'
@@ -300,7 +300,7 @@ def render_text(view, seat, names):
     lines.append("Players:")
     for p in range(view["n"]):
         hot = sum(1 for h in view["hot_passed"] if p in h["seats"])
-        status = " (resigned)" if view["resigned"][p] else ""
+        status = _left(view, p)
         if p in view.get("to_act", []):
             status += " (to play)"
         lines.append(f"  {names[p]} ({view['colors'][p]}){status}: square {view['positions'][p]}, "
@@ -331,3 +331,10 @@ def explain(move) -> str:
     if len(words) == 2 and words[0] in ("play", "discard", "give") and words[1] in rules.CARDS:
         return rules.card_text(words[1])
     return ""
+
+
+def _left(view, p):
+    """How a seat that left is marked: a forfeit the platform applied is no resignation."""
+    if not view["resigned"][p]:
+        return ""
+    return " (out of time)" if p in view.get("_out_of_time", ()) else " (resigned)"

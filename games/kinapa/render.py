@@ -181,7 +181,7 @@ def _svg(view, names, moves):
         label = _name(names, s)
         info = f"{p['count']} cards · {p['placed']} pair{'s' if p['placed'] != 1 else ''}"
         if not p["active"]:
-            info = "left the game"
+            info = "out of time" if s in view.get("_out_of_time", ()) else "left the game"
         # The whole name, squeezed into the box when long (never cut); symbols on the right.
         nx = x + (15 if mark else 4)
         room = 88 - (nx - x) - 3
@@ -223,7 +223,7 @@ def render_text(view, seat, names):
         if p["placed"]:
             bits.append(f"{p['placed']} placed")
         if not p["active"]:
-            bits.append("out")
+            bits.append("out of time" if p["seat"] in view.get("_out_of_time", ()) else "out")
         if p["public"] is not None and p["seat"] != view.get("seat"):
             bits.append("face up: " + ", ".join(rules.card_name(c) for c in p["public"])
                         + (f" and {p['hidden']} hidden" if p["hidden"] else ""))

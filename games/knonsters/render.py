@@ -132,7 +132,7 @@ def render(view, seat, names):
             for i, k in enumerate(view["knonsters"]))
         status = []
         if view["resigned"][s]:
-            status.append("resigned")
+            status.append("out of time" if s in view.get("_out_of_time", ()) else "resigned")
         if view["auto"][s]:
             status.append("automatic")
         if view["phase"] == "choose":
@@ -209,7 +209,7 @@ def render_text(view, seat, names):
         if view.get("all_favourites") and view["all_favourites"][s]:
             bits.append("favourites: " + " & ".join(view["all_favourites"][s]))
         if view["resigned"][s]:
-            bits.append("resigned")
+            bits.append("out of time" if s in view.get("_out_of_time", ()) else "resigned")
         if res:
             bits.append(f"{res['scores'][s]} points, rank {res['ranks'][s]}")
         turn = " (to play)" if s in view.get("to_act", []) else ""

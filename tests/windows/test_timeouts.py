@@ -96,3 +96,30 @@ def test_it_says_on_the_board_that_a_forfeit_was_no_resignation_and_replays_the_
     board = page[page.index('id="board"'):page.index('id="board"') + 3000]
     assert said.replace("'", "&#x27;") in board and "resigned" not in board
     assert client.get(f"/games/{game.pk}/?at={game.version - 2}").status_code == 200  # an older point still replays
+
+
+@pytest.mark.parametrize("kind", ["kenta", "knonsters", "kinapa"])
+def test_it_marks_a_seat_out_of_time_not_resigned_on_the_board(client, make_user, alice, bob, charlie, kind):
+    make_user("dave")  # Kinapa is for 2 or 4 to 8
+    seats = [{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}] + ([{"user": "dave"}] if kind == "kinapa" else [])
+    game = accepted(services.create_game(creator=alice, kind=kind, per_move=60, on_timeout="forfeit", seats=seats))
+    before = game.version
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        for _ in range(5):  # a window (Kenta's doubles) times out to its default answer first
+            if Event.objects.filter(game=game, type="timed_out", data__policy="forfeit").exists():
+                break
+            clock.shift(timedelta(seconds=61))
+            sweep()
+    game.refresh_from_db()
+    names = selectors.seat_names(game)
+    data = selectors.game_for(game, None)
+    gone = selectors.out_of_time(game)
+    late = [e.data["seat"] for e in Event.objects.filter(game=game, type="timed_out", data__policy="forfeit")]
+    assert gone and gone == sorted(late) and "_out_of_time" not in data["view"]
+    text = get(kind).render_text(data["view"], None, names, gone)
+    assert "out of time" in text and "resigned" not in text
+    client.force_login(charlie)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    board = page[page.index('id="board"'):page.index('</section>', page.index('id="board"'))]
+    assert "out of time" in board and "resigned" not in board and "left the game" not in board
+    assert "out of time" not in client.get(f"/games/{game.pk}/?at={before}").content.decode()  # not yet then
