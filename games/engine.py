@@ -114,8 +114,8 @@ class Bots(Protocol):
 
 class Renderer(Protocol):
     """``games/<slug>/render.py``: the board of a view as HTML (pages, emails) and as text. The
-    view may carry "_out_of_time" (``Kind.render``): the seats a platform forfeit took out, which
-    the rules saw resign; the board says "out of time" at those seats."""
+    view may carry "_out_of_time" (games.selectors.board_view): the seats a platform forfeit
+    took out, which the rules saw resign; the board says "out of time" at those seats."""
 
     def render(self, view: dict[str, Any], seat: int | None, names: list[str]) -> str: ...
     def render_text(self, view: dict[str, Any], seat: int | None, names: list[str]) -> str: ...

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
@@ -60,10 +60,9 @@ class Kind:
             raise ImportError(f"games.{slug} does not implement the rules contract: missing {', '.join(missing)}")
         self.name = self.rules.NAME
 
-    def render(self, view: dict[str, Any], seat: int | None, names: list[Any], out_of_time: Sequence[int] = ()) -> str:
-        """The board's HTML, seat placeholders of engine text replaced by (escaped) names.
-        ``out_of_time``: the seats a platform forfeit took out (games.selectors.out_of_time)."""
-        return fill_seats(self._renderer.render(_told(view, out_of_time), seat, names), [html.escape(str(n)) for n in names])
+    def render(self, view: dict[str, Any], seat: int | None, names: list[Any]) -> str:
+        """The board's HTML, seat placeholders of engine text replaced by (escaped) names."""
+        return fill_seats(self._renderer.render(view, seat, names), [html.escape(str(n)) for n in names])
 
     @property
     def legend(self) -> str:
@@ -77,18 +76,12 @@ class Kind:
         fn = getattr(self._renderer, "explain", None)
         return fn(move) if fn else ""
 
-    def render_text(self, view: dict[str, Any], seat: int | None, names: list[Any], out_of_time: Sequence[int] = ()) -> str:
+    def render_text(self, view: dict[str, Any], seat: int | None, names: list[Any]) -> str:
         """The board in words (the plain part of emails), seat placeholders replaced by names."""
-        return fill_seats(self._renderer.render_text(_told(view, out_of_time), seat, names), [str(n) for n in names])
+        return fill_seats(self._renderer.render_text(view, seat, names), [str(n) for n in names])
 
     def bot(self, name: str) -> Callable[..., Any]:
         return {"random": self.bots.random_bot, "heuristic": self.bots.heuristic_bot}[name]
-
-
-def _told(view: dict[str, Any], out_of_time: Sequence[int]) -> dict[str, Any]:
-    """The view with the platform's forfeits under "_out_of_time" for the renderer (the rules
-    saw a resignation; the board says "out of time"); the view itself unchanged."""
-    return {**view, "_out_of_time": list(out_of_time)} if out_of_time else view
 
 
 @cache

@@ -86,6 +86,13 @@ def out_of_time(game, upto: int | None = None) -> list[int]:
                    if _forfeit({"type": row.type, "data": row.data})})
 
 
+def board_view(game, view: dict, upto: int | None = None) -> dict:
+    """The view to draw the board from (``Kind.render``): with "_out_of_time", the seats a
+    platform forfeit took out, so the board says "out of time" where the rules saw a resignation."""
+    gone = out_of_time(game, upto) if view else []
+    return {**view, "_out_of_time": gone} if gone else view
+
+
 def _explained(game, result, names):
     """The result, its summary saying why when a forfeit the platform applied (a clock's, a round's
     time) ended the game: the engine only knows that the player resigned."""

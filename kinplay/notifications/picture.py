@@ -128,7 +128,7 @@ def of_game(row: Outbox, game: Game, user, *, version: int, tz, now: datetime) -
     last_seen = Event.objects.filter(game=game, seq=after).values_list("at", flat=True).first() if after else None
     view = payload["view"]
     render = kind  # Kind.render/render_text: the players' names in place of seat placeholders
-    gone = selectors.out_of_time(game, version) if view else []  # their seats say "out of time"
+    board = selectors.board_view(game, view, version)  # a forfeited seat says "out of time"
     result = payload["result"]
     return {
         "game": game,
@@ -137,8 +137,8 @@ def of_game(row: Outbox, game: Game, user, *, version: int, tz, now: datetime) -
         "names": names,
         "opponents": [n for i, n in enumerate(names) if i != seat],
         "url": site(f"/games/{game.pk}/"),
-        "board_html": render.render(view, seat, names, gone) if view else "",
-        "board_text": render.render_text(view, seat, names, gone) if view else "",
+        "board_html": render.render(board, seat, names) if view else "",
+        "board_text": render.render_text(board, seat, names) if view else "",
         "deadline": deadline_text(game, tz, now, what_then(game, waits_for(game, seat), legal)) if current else "",
         "recent": lines[-MAX_LOG_LINES:],
         "recent_hidden": max(0, len(lines) - MAX_LOG_LINES),

@@ -436,8 +436,8 @@ def game_page(request, pk):
     board = ""
     if game.version > 0:
         try:
-            gone = selectors.out_of_time(game, at)  # "(out of time)", not "(resigned)", at their seat
-            board = mark_safe(kind.render(data["view"], seat, names, gone))  # our code, from the view only
+            view = selectors.board_view(game, data["view"], at)  # "(out of time)", not "(resigned)"
+            board = mark_safe(kind.render(view, seat, names))  # our code, from the view only
         except Exception:  # a drawing bug must not hide the moves
             log.exception("render failed for game %s", game.pk)
             board = ""

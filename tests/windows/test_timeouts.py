@@ -116,7 +116,7 @@ def test_it_marks_a_seat_out_of_time_not_resigned_on_the_board(client, make_user
     gone = selectors.out_of_time(game)
     late = [e.data["seat"] for e in Event.objects.filter(game=game, type="timed_out", data__policy="forfeit")]
     assert gone and gone == sorted(late) and "_out_of_time" not in data["view"]
-    text = get(kind).render_text(data["view"], None, names, gone)
+    text = get(kind).render_text(selectors.board_view(game, data["view"]), None, names)
     assert "out of time" in text and "resigned" not in text
     client.force_login(charlie)
     page = client.get(f"/games/{game.pk}/").content.decode()
