@@ -3,6 +3,8 @@ head-to-head records, and ``rating_of`` for seeding tournaments."""
 
 from __future__ import annotations
 
+import time
+
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
 
@@ -83,6 +85,27 @@ def player_named(name: str):
     the account is deactivated: its page and profile are gone, and look like they never were."""
     users = get_user_model().objects.filter(is_active=True)
     return users.filter(username=name).first() or users.filter(username__iexact=name).first()
+
+
+# The deactivated names, kept this long per process (a page links dozens of names): a player
+# deactivated in another process may still be linked for that long (this one forgets at once).
+DEACTIVATED_SECONDS = 10.0
+_deactivated: list = [0.0, frozenset()]  # [good until (monotonic), names]
+
+
+def deactivated_names() -> frozenset[str]:
+    """The usernames of deactivated accounts: their names stay in tables and games, unlinked
+    (their page answers 404)."""
+    now = time.monotonic()
+    if _deactivated[0] <= now:
+        names = frozenset(get_user_model().objects.filter(is_active=False).values_list("username", flat=True))
+        _deactivated[:] = [now + DEACTIVATED_SECONDS, names]
+    return _deactivated[1]
+
+
+def forget_deactivated(**kwargs) -> None:
+    """A user saved (deactivated, reactivated, renamed): this process asks again."""
+    _deactivated[0] = 0.0
 
 
 def ratings_by_kind(user) -> dict[str, dict]:

@@ -197,3 +197,17 @@ def test_it_shows_when_a_past_season_ended_not_when_it_was_planned_to(api, clien
     older = League.objects.get(pk=league.pk)
     del older.state["seasons"][0]["ended_at"]  # a season finished before its event said when: the event's time
     assert selectors.ended_at(older) == {1: LeagueEvent.objects.get(league=league, type="season_finished").at.isoformat()}
+
+
+def test_it_shows_a_deactivated_player_in_the_league_table_without_a_link(client, players):
+    ps = players(4)
+    league = services.create(organiser=ps[0], name="Ladder", kind="karenza", division_size=4)
+    for u in ps:
+        services.sign_up(league.pk, u)
+    services.sweep(now=timezone.now() + timedelta(days=8))
+    client.force_login(ps[0])
+    assert 'href="/players/bob/"' in client.get(f"/leagues/{league.pk}/").content.decode()
+    ps[1].is_active = False
+    ps[1].save()
+    page = client.get(f"/leagues/{league.pk}/").content.decode()
+    assert ">bob<" in page and "/players/bob/" not in page and 'href="/players/alice/"' in page

@@ -258,3 +258,16 @@ def test_it_throttles_strangers_reading_ratings_per_address(api, alice, tiny, se
                    for url in ["/api/ratings/tiny/", "/api/players/alice/", "/api/ratings/tiny/", "/api/players/alice/"]]
         assert answers == [200, 200, 200, 429]
         assert api(alice).get("/api/ratings/tiny/", **stranger).status_code == 200  # players have their own budget
+
+
+def test_it_shows_a_deactivated_players_name_without_a_link_to_their_gone_page(signed_in, alice, bob, tiny):
+    game = won_by(0, game_of(alice, bob))
+    bob.is_active = False
+    bob.save()  # as the admin does it
+    client = signed_in(alice)
+    bob_page = reverse("player", args=["bob"])
+    for url in (reverse("leaderboard", args=["tiny"]), reverse("game", args=[game.pk]), reverse("player", args=["alice"])):
+        page = client.get(url).content.decode()
+        assert "bob" in page and bob_page not in page, url
+        assert reverse("player", args=["alice"]) in page  # the others still link
+    assert client.get(bob_page).status_code == 404

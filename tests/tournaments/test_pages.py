@@ -297,3 +297,17 @@ def test_it_lists_the_players_before_the_start_and_the_standings_after(players):
     services.start(t.pk, alice)
     page = client_for(bob).get(f"/tournaments/{t.pk}/").content.decode()
     assert 'id="standings"' in page and 'id="players"' not in page
+
+
+def test_it_shows_a_deactivated_player_in_the_standings_without_a_link(players):
+    alice, bob = players(2)
+    t = services.create(organiser=alice, name="Club night", kind="karenza", format="round_robin")
+    for u in (alice, bob):
+        services.join(t.pk, u)
+    services.start(t.pk, alice)
+    assert 'href="/players/bob/"' in client_for(alice).get(f"/tournaments/{t.pk}/").content.decode()
+    bob.is_active = False
+    bob.save()
+    page = client_for(alice).get(f"/tournaments/{t.pk}/").content.decode()
+    standings = page[page.index('id="standings"'):]
+    assert ">bob<" in standings and "/players/bob/" not in page and 'href="/players/alice/"' in standings

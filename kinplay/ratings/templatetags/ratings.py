@@ -1,5 +1,5 @@
-"""Template helpers of ratings: every player name links to the player's page (one place),
-and rating changes read as "+12" / "−9"."""
+"""Template helpers of ratings: every player name links to the player's page (one place; a
+deactivated player's name is plain text), and rating changes read as "+12" / "−9"."""
 
 from __future__ import annotations
 
@@ -29,10 +29,13 @@ def _name_and_human(value):
 @register.filter
 def player_link(value, label=None):
     """``{{ seat|player_link }}``: the name as a link to the player's page; bots and open
-    seats are plain text. ``{{ seat|player_link:"you" }}`` links with another label."""
+    seats are plain text, and so is a deactivated player (their page is gone).
+    ``{{ seat|player_link:"you" }}`` links with another label."""
+    from kinplay.ratings.selectors import deactivated_names
+
     name, human = _name_and_human(value)
     text = name if label in (None, "") else label
-    if not human or not name:
+    if not human or not name or name in deactivated_names():
         return text
     return format_html('<a class="player-link" href="{}">{}</a>', _player_url(name), text)
 
