@@ -72,7 +72,9 @@ class TournamentOut(serializers.Serializer):
     starts_at = serializers.CharField(allow_null=True)
     total_rounds = serializers.IntegerField(allow_null=True)
     players = serializers.JSONField(help_text="[{name, status, rating, timeouts}]")
-    rounds = serializers.JSONField(help_text="[{number, status, starts_at, ends_at, tables: [{game, games, players, bye, result}]}]")
+    rounds = serializers.JSONField(help_text="[{number, status, starts_at, ends_at, warns_at, tables: [{game, games, players, bye, result}]}]; "
+                                             "warns_at: when the running round's players whose game still runs are emailed "
+                                             "that it ends (a day before, or a quarter of a shorter round), null for other rounds")
     standings = serializers.JSONField(help_text="[{rank, player, status, out, points, played, byes, tiebreaks: {name: value}}]; "
                                                 "out: why a withdrawn player is out (\"withdrew\", \"out: ran out of time too often\", "
                                                 "\"left the league\"), null while they play")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from games.models import Game
-from kinplay.tournaments import stream
+from kinplay.tournaments import plan, stream
 from kinplay.tournaments.models import Tournament, TournamentGame
 
 # Why a player is out (a "withdrawn" event's reason), as the standings say it.
@@ -43,6 +45,14 @@ def summary(t: Tournament, user=None) -> dict:
     }
 
 
+def _warns_at(t: Tournament, r: dict) -> str | None:
+    """When the running round's players whose game still runs are (or were) emailed that it ends
+    (kinplay.tournaments.plan.warning_at); None for any other round, or one without a time limit."""
+    if r["status"] != "running" or t.status != Tournament.RUNNING or not r["ends_at"]:
+        return None
+    return plan.warning_at(datetime.fromisoformat(r["starts_at"]), datetime.fromisoformat(r["ends_at"])).isoformat()
+
+
 def tournament_for(t: Tournament, user=None) -> dict:
     """The API's <tournament> (DESIGN.md, issue 15)."""
     s = state_of(t)
@@ -61,7 +71,7 @@ def tournament_for(t: Tournament, user=None) -> dict:
                 "result": results.get(id(tb)),
             })
         rounds.append({"number": r["number"], "status": r["status"], "starts_at": r["starts_at"], "ends_at": r["ends_at"],
-                       "tables": tables})
+                       "warns_at": _warns_at(t, r), "tables": tables})
     rows = standings(s)
     out = {
         "id": t.pk, "name": t.name, "kind": t.kind, "options": s["options"], "format": t.format, "status": t.status,

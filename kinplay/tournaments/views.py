@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from games.models import Game
 from games.registry import kinds
-from kinplay.tournaments import plan, selectors, services
+from kinplay.tournaments import selectors, services
 from kinplay.tournaments.models import Tournament
 
 FORMAT_LABELS = {"swiss": "Swiss", "round_robin": "Round robin", "knockout": "Knockout"}
@@ -119,9 +119,8 @@ def tournament_page(request, pk):
         tables = []
         for tb, rawt in zip(r["tables"], raw["tables"]):
             tables.append(dict(tb, mine=me in rawt["players"], live=tb["game"] is not None and status.get(tb["game"]) == Game.ACTIVE))
-        # The running round's reminder, when it is still to come (kinplay.tournaments.plan.warning_at).
-        warns = plan.warning_at(parse_datetime(r["starts_at"]), parse_datetime(r["ends_at"])) \
-            if r["status"] == "running" and t.status == Tournament.RUNNING and r["ends_at"] else None
+        # The running round's reminder, still to come or sent (selectors._warns_at).
+        warns = parse_datetime(r["warns_at"]) if r["warns_at"] else None
         rounds.append(dict(r, tables=tables, warns_at=warns, warned=warns is not None and warns <= timezone.now()))
     return render(request, "tournaments/detail.html", {
         "t": t, "d": data, "kind_name": _kind_name(t.kind), "format_label": FORMAT_LABELS.get(t.format, t.format),

@@ -105,3 +105,17 @@ def test_it_says_on_the_round_line_when_the_reminder_goes(players, time_machine,
     when = utc(t.round_ends_at - timedelta(hours=hours))
     page = Client().get(f"/tournaments/{t.pk}/").content.decode()
     assert f"Players whose game is still running are emailed a reminder {when}" in page
+
+
+def test_it_gives_the_running_rounds_warning_time_in_the_api_as_its_schema_says(players, time_machine, api):
+    t, _ = _four_at_two_tables(players, time_machine, round_days=1, rounds=2)
+    alice = t.organiser
+    (running,) = api(alice).get(f"/api/tournaments/{t.pk}/").json()["rounds"]
+    assert running["status"] == "running" and running["warns_at"] is not None
+    assert timezone.datetime.fromisoformat(running["warns_at"]) == t.warn_at == t.round_ends_at - timedelta(hours=6)
+    time_machine.shift(timedelta(hours=18, minutes=1))
+    services.sweep()  # the warning goes: the round still says when it went
+    assert Tournament.objects.get(pk=t.pk).warn_at is None
+    assert api(alice).get(f"/api/tournaments/{t.pk}/").json()["rounds"] == [running]
+    schema = api().get("/api/schema/?format=json").json()
+    assert "warns_at" in schema["components"]["schemas"]["TournamentOut"]["properties"]["rounds"]["description"]
