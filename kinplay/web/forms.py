@@ -123,12 +123,25 @@ class SettingsForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"].choices = [(z, z.replace("_", " ")) for z in time_zones()]
+        self.fields["time_zone"].choices = time_zone_groups()
 
 
 @cache
 def time_zones() -> list[str]:
     return sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/"))) + ["UTC"]
+
+
+@cache
+def time_zone_groups() -> list[tuple[str, str | list[tuple[str, str]]]]:
+    """The zones under their continent (an <optgroup>), each named without it: the chosen one,
+    "Argentina/Buenos Aires", fits the closed select on a 360 px phone, where
+    "America/Argentina/Buenos Aires" was cut off. UTC, of no continent, last on its own."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for z in time_zones():
+        if "/" in z:
+            continent, place = z.split("/", 1)
+            groups.setdefault(continent, []).append((z, place.replace("_", " ")))
+    return [*groups.items(), ("UTC", "UTC")]
 
 
 class NewGameForm(forms.Form):

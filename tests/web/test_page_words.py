@@ -42,6 +42,20 @@ def test_it_offers_how_often_as_choices_that_wrap_on_a_phone(signed_in, alice):
     assert re.search(r"^\.choice-list \{[^}]*min-width: 0;", CSS, re.M)
 
 
+def test_it_names_my_time_zone_without_its_continent_so_it_fits_a_phone(signed_in, alice):
+    """The closed select shows 242 px of text on a 360 px phone (Chromium: "America/Argentina/
+    Buenos Aires" is 259 px, cut off); under its continent's heading the name is short enough."""
+    Profile.objects.filter(user=alice).update(time_zone="America/Argentina/Buenos_Aires")
+    page = signed_in(alice).get(reverse("settings")).content.decode()
+    select = re.search(r'<select name="time_zone" id="id_time_zone">(.*?)</select>', page, re.S).group(1)
+    america = re.search(r'<optgroup label="America">(.*?)</optgroup>', select, re.S).group(1)
+    assert '<option value="America/Argentina/Buenos_Aires" selected>Argentina/Buenos Aires</option>' in america
+    assert '<optgroup label="Europe">' in select and '<option value="Europe/Berlin">Berlin</option>' in select
+    assert select.endswith('<option value="UTC">UTC</option>')
+    labels = re.findall(r"<option [^>]*>([^<]*)</option>", select)
+    assert len(labels) > 300 and max(map(len, labels)) <= 24  # the longest, "Argentina/ComodRivadavia"
+
+
 def test_it_says_you_played_on_my_own_lobby_card_and_my_name_on_the_others(signed_in, alice, bob, tiny):
     from games import services
     from tests.web.test_pages import legal
