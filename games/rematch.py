@@ -42,7 +42,7 @@ def rematch(game_id: int, user, *, with_bots: bool = False) -> tuple[Game, bool]
     new = services.create_game(
         creator=user, kind=game.kind, options=dict(game.options), seats=specs, per_move=game.per_move,
         on_timeout=game.on_timeout, window=game.window, invite_only=game.invite_only,
-        rated=game.rated and not with_bots)
+        rated=game.rated and not with_bots, looking=True)  # asked on the game's page, taken to the new one
     if not with_bots:
         Game.objects.filter(pk=new.pk).update(rematch_of=game)
         new.rematch_of = game

@@ -93,12 +93,14 @@ def _options_validator(slug):
 
 
 def create_game(*, creator, kind: str, options=None, seats, per_move="default", on_timeout="bot",
-                invite_only=False, rated=True, window=None, accepted=False) -> Game:
+                invite_only=False, rated=True, window=None, accepted=False, looking=False) -> Game:
     """``accepted``: the platform seats players who already consented (a tournament's
-    entrants): nobody is invited, the game starts at once. Services only, never a request."""
+    entrants): nobody is invited, the game starts at once. ``looking``: the creator is looking at
+    the game (they created it in the browser): a game that starts at once sends them no "your
+    turn" email (a game that waits for others does, when it starts). Services only, never a request."""
     return create_games([dict(creator=creator, kind=kind, options=options, seats=seats, per_move=per_move,
                               on_timeout=on_timeout, invite_only=invite_only, rated=rated, window=window,
-                              accepted=accepted)])[0]
+                              accepted=accepted, looking=looking)])[0]
 
 
 def create_games(specs: list[dict]) -> list[Game]:
@@ -107,7 +109,7 @@ def create_games(specs: list[dict]) -> list[Game]:
     spec creates nothing. Each game is dealt, its bots answer and its clocks, invitations and
     emails are set as for one game (the same steps), and the rows are written together."""
     named = _users_named(specs)
-    plans = [_plan(named, **spec) for spec in specs]
+    plans = [_plan(named, **{k: v for k, v in spec.items() if k != "looking"}) for spec in specs]
     with transaction.atomic():
         games = []
         for fields, _ in plans:
@@ -129,9 +131,11 @@ def create_games(specs: list[dict]) -> list[Game]:
         sql.update_rows(Game, [game for game, *_ in dealt], ("version", "to_act", "status", "result", "deadline", "updated_at"))
         for game in games:
             _invite(game)
+        # A creator looking at the game they just made gets no email for its opening turn.
+        present = {game.pk: _seat_of(game, spec["creator"]) for game, spec in zip(games, specs) if spec.get("looking")}
         mail = []
         for (game, _, _, _, acted, owe), (_, _, entries) in zip(dealt, opened):
-            mail += change_mail(game, before=set(), now=set(entries), acted=acted)
+            mail += change_mail(game, before=set(), now=set(entries), acted=acted, present=present.get(game.pk))
             if owe:
                 _leave_bots_to_worker(game)
         queue(mail)
@@ -140,6 +144,10 @@ def create_games(specs: list[dict]) -> list[Game]:
                 for hook in ON_GAME_FINISHED:
                     hook(game)
     return games
+
+
+def _seat_of(game: Game, user) -> int | None:
+    return next((s.index for s in game.seat_list if s.user_id == user.pk), None)
 
 
 def _users_named(specs) -> dict:

@@ -368,7 +368,8 @@ def new_game(request):
                 per_move, on_timeout = form.clock()
                 game = services.create_game(creator=request.user, kind=kind.slug, options=options, seats=seats,
                                             per_move=per_move, on_timeout=on_timeout, window=form.window_seconds(),
-                                            invite_only=form.cleaned_data["invite_only"], rated=form.cleaned_data["rated"])
+                                            invite_only=form.cleaned_data["invite_only"], rated=form.cleaned_data["rated"],
+                                            looking=True)  # the next page shows it: no "your turn" email
             except forms.OptionError as exc:
                 error, error_seat = str(exc), exc.seat
             except services.BadRequest as exc:

@@ -14,6 +14,7 @@ from games.models import Event, Game
 from games.registry import kinds
 from games.store import load_state
 from kinplay.accounts.models import Profile
+from kinplay.notifications.models import Outbox
 from tests.play import accepted
 from tests.web import tinygame
 
@@ -196,6 +197,22 @@ def test_it_creates_a_game_through_the_form(signed_in, alice, bob, tiny):
     assert [(s.name, s.invited) for s in game.seat_list] == [("alice", False), ("bob", True), ("Bot 3 (random)", False)]
     assert game.per_move == 3600 and game.on_timeout == "skip" and not game.invite_only
     assert accepted(game).status == Game.ACTIVE
+
+
+def test_it_sends_no_turn_email_to_whoever_just_created_the_game_in_the_browser(signed_in, alice, bob, tiny):
+    def turns_of(user, game):
+        return list(Outbox.objects.filter(kind=Outbox.YOUR_TURN, user=user, game=game))
+
+    signed_in(alice).post(reverse("new-game"), form_data())  # against a bot: it starts at once
+    game = Game.objects.get()
+    assert game.status == Game.ACTIVE and game.to_act == [0] and turns_of(alice, game) == []
+    # A game that waited for bob: alice's first turn comes when he accepts, maybe days later.
+    signed_in(alice).post(reverse("new-game"), form_data(**{"seat-2-type": "user", "seat-2-user": "bob"}))
+    waited = accepted(Game.objects.latest("pk"))
+    assert waited.to_act == [0] and len(turns_of(alice, waited)) == 1
+    # A game made for alice by the API (a script, an app) still tells her by email.
+    made = services.create_game(creator=alice, kind="tiny", seats=[{"user": "alice"}, {"bot": "heuristic"}])
+    assert made.to_act == [0] and len(turns_of(alice, made)) == 1
 
 
 def test_it_invites_a_player_by_name_written_in_another_case(signed_in, alice, bob, tiny):

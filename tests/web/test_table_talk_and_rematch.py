@@ -9,6 +9,7 @@ from games import chat, services
 from games.models import AppendOnly, ChatMessage, Game
 from games.registry import kinds
 from kinplay.accounts.models import Profile
+from kinplay.notifications.models import Outbox
 from tests.web.test_pages import legal, tiny_game
 
 pytestmark = pytest.mark.django_db
@@ -180,6 +181,8 @@ def test_it_plays_again_with_bots(signed_in, alice, bob, tiny):
     seats = list(new.seats.order_by("index"))
     assert seats[0].user == alice and seats[1].bot == "heuristic" and new.status == Game.ACTIVE
     assert new.rematch_of_id is None and not new.rated
+    # alice is taken to it: no email says that it is her turn
+    assert new.to_act == [0] and not Outbox.objects.filter(kind=Outbox.YOUR_TURN, game=new).exists()
 
 
 def test_it_refuses_a_rematch_before_the_end_or_to_an_outsider(signed_in, alice, bob, charlie, tiny):
