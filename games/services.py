@@ -132,7 +132,7 @@ def create_games(specs: list[dict]) -> list[Game]:
         for game in games:
             _invite(game)
         # A creator looking at the game they just made gets no email for its opening turn.
-        present = {game.pk: _seat_of(game, spec["creator"]) for game, spec in zip(games, specs) if spec.get("looking")}
+        present = {game.pk: game.seat_of(spec["creator"]) for game, spec in zip(games, specs) if spec.get("looking")}
         mail = []
         for (game, _, _, _, acted, owe), (_, _, entries) in zip(dealt, opened):
             mail += change_mail(game, before=set(), now=set(entries), acted=acted, present=present.get(game.pk))
@@ -144,10 +144,6 @@ def create_games(specs: list[dict]) -> list[Game]:
                 for hook in ON_GAME_FINISHED:
                     hook(game)
     return games
-
-
-def _seat_of(game: Game, user) -> int | None:
-    return next((s.index for s in game.seat_list if s.user_id == user.pk), None)
 
 
 def _users_named(specs) -> dict:
