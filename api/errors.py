@@ -59,8 +59,7 @@ def handler(exc, context):
     if isinstance(exc, NotYourSeat):
         return error("forbidden", str(exc) or "You have no seat at this game.", status.HTTP_403_FORBIDDEN)
     if isinstance(exc, VersionConflict):
-        return error("version_conflict", f"Someone moved first: the game is now at version {exc.current}.",
-                     status.HTTP_409_CONFLICT, version=exc.current)
+        return error("version_conflict", _conflict(exc), status.HTTP_409_CONFLICT, version=exc.current)
     if isinstance(exc, (Http404, Game.DoesNotExist)):
         return error("not_found", "Not found.", status.HTTP_404_NOT_FOUND)
     response = exception_handler(exc, context)
@@ -74,6 +73,13 @@ def handler(exc, context):
         detail = str(detail["detail"])
     response.data = {"error": code, "detail": str(detail)}
     return response
+
+
+def _conflict(exc) -> str:
+    if exc.sent is not None and exc.sent > exc.current:  # no race: a version the game never had
+        return (f"expected_version {exc.sent} is ahead of the game, which is at version {exc.current}: "
+                "send the version of the game you decided on (its \"version\").")
+    return f"Someone moved first: the game is now at version {exc.current}."
 
 
 def _messages(detail, path=""):

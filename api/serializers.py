@@ -26,9 +26,14 @@ class ClockSerializer(serializers.Serializer):
 
 
 class CreateGameSerializer(serializers.Serializer):
-    kind = serializers.CharField(max_length=32)
-    options = serializers.DictField(required=False, default=dict)
-    seats = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=16)
+    kind = serializers.CharField(max_length=32, help_text="a slug of GET /api/kinds/")
+    options = serializers.DictField(required=False, default=dict, help_text=(
+        "the kind's options, as its JSON schema in GET /api/kinds/ gives them; left out, the defaults"))
+    seats = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=16, help_text=(
+        'one object per seat, in seat order (the count must be one of the kind\'s player_counts): '
+        '{"user": name} a player (anyone but you is invited and accepts first), '
+        '{"bot": "random"} or {"bot": "heuristic"} a bot, {} an open seat anyone may join. '
+        "The game starts once every seat is taken."))
     clock = ClockSerializer(required=False)
     rated = serializers.BooleanField(default=True, help_text="false: a friendly game that changes no rating")
     invite_only = serializers.BooleanField(default=False, help_text="cancel the game if an invitation is declined or lapses, instead of opening the seat")
@@ -41,9 +46,13 @@ class SeatChoiceSerializer(serializers.Serializer):
 
 
 class ActionSerializer(serializers.Serializer):
-    action = serializers.DictField(required=False)
-    notation = serializers.CharField(required=False, max_length=MAX_NOTATION)
-    expected_version = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+    action = serializers.DictField(required=False, help_text=(
+        "the `action` of one of the game's legal_actions, as given (send this or notation)"))
+    notation = serializers.CharField(required=False, max_length=MAX_NOTATION, help_text=(
+        "the `notation` of one of the game's legal_actions (case and spacing aside; send this or action)"))
+    expected_version = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1, help_text=(
+        "the game's version you decided on: if the game has moved since, 409 and nothing changes; "
+        "left out, the move is tried against the game as it is"))
 
     def validate(self, data):
         if ("action" in data) == ("notation" in data):
@@ -54,8 +63,31 @@ class ActionSerializer(serializers.Serializer):
 # ---------------------------------------------------------------- what the API answers
 
 
+# Every code api.errors answers with (a test holds it to that): clients branch on these, so a
+# description, not an enum: a generated client must not break on a code added later.
+ERROR_CODES = (
+    "a stable code, with the status it comes with:\n\n"
+    "* `malformed` (400): the body is not valid JSON\n"
+    "* `invalid` (400): a field of the body fails its check; `detail` names the field (`clock.per_move: ...`)\n"
+    "* `bad_request` (400): a query parameter, header, seat or option the server refuses; `detail` says which\n"
+    "* `illegal_action` (400): the rules refuse the move, or the game is not in a state for the request "
+    "(not started, over, full); `detail` says why in a player's words\n"
+    "* `not_authenticated` (401): no token, an unknown one, or a wrong username or password\n"
+    "* `forbidden` (403): not yours to do (no seat at this game, not its creator)\n"
+    "* `not_found` (404): no such game, player, kind or address\n"
+    "* `method_not_allowed` (405), `not_acceptable` (406)\n"
+    "* `version_conflict` (409): `expected_version` is not the game's version, which `version` gives: "
+    "read the game and decide again\n"
+    "* `too_large` (413): the body is larger than the server takes\n"
+    "* `unsupported_media_type` (415): send `Content-Type: application/json`\n"
+    "* `idempotency_key_reused` (422): this `Idempotency-Key` was used for a different request\n"
+    "* `throttled` (429): too many requests; wait the `Retry-After` seconds\n"
+    "* `server_error` (500): our fault, and logged\n"
+    "* `error`: any other refusal (the status says which)")
+
+
 class ErrorOut(serializers.Serializer):
-    error = serializers.CharField(help_text="a stable code: malformed, invalid, illegal_action, not_found, ...")
+    error = serializers.CharField(help_text=ERROR_CODES)
     detail = serializers.CharField(help_text="a sentence for a person")
     version = serializers.IntegerField(required=False, help_text="409 only: the game's current version")
 

@@ -16,7 +16,7 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.engine import RESIGN, IllegalAction, clone, decide_and_evolve, event, find_legal, replay
+from games.engine import RESIGN, IllegalAction, clone, decide_and_evolve, event, find_legal, replay, unknown_fields
 from games.models import Event, Game, Seat
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
@@ -335,7 +335,7 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
                 raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request.")
             return Outcome(game, _command_rows(game, first), load_state(game), seat, replayed=True)
     if expected_version is not None and expected_version != game.version:
-        raise VersionConflict(game.version)  # also once the game is over: the client's picture is stale
+        raise VersionConflict(game.version, sent=expected_version)  # also once the game is over: the client's picture is stale
     if game.status != Game.ACTIVE:
         raise IllegalAction("This game is over." if game.is_over else "This game has not started yet.")
     kind = get(game.kind)
@@ -356,8 +356,11 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
               else [])
     try:
         events, state = decide_and_evolve(rules, state, seat, action, Rng(game.seed, version + len(before)))
-    except IllegalAction:
-        raise
+    except IllegalAction as exc:
+        why = None if seat is None else unknown_fields(rules, load_state(game), seat, action)  # the state before decide
+        if why is None:
+            raise
+        raise IllegalAction(why) from exc
     except Exception:  # a malformed action the rules did not foresee: refuse it, keep the trace
         log.exception("%s refused %r with an error", game.kind, action)
         raise IllegalAction("That move could not be understood.") from None

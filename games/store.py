@@ -19,9 +19,11 @@ from kinplay import sql
 
 
 class VersionConflict(Exception):
-    def __init__(self, current: int):
+    """``sent``: the expected_version the client gave, when that was the trouble."""
+
+    def __init__(self, current: int, sent: int | None = None):
         super().__init__(f"the game is at version {current}")
-        self.current = current
+        self.current, self.sent = current, sent
 
 
 class StateCache:

@@ -1,0 +1,72 @@
+"""The API as someone writing their own client or bot meets it: the schema and the error
+bodies say what to send and what went wrong, without reading kinplay's code."""
+
+import pytest
+
+from api import errors
+from games.engine import IllegalAction
+from games.models import Event
+from tests.api.test_games_api import create
+
+pytestmark = pytest.mark.django_db
+
+
+def _schema(api):
+    return api().get("/api/schema/?format=json").json()["components"]["schemas"]
+
+
+def test_it_says_an_expected_version_ahead_of_the_game_is_the_client_s_not_a_race(api, alice, bob):
+    game = create(api(alice)).json()
+    move = game["legal_actions"][0]["action"]
+    r = api(alice).post(f"/api/games/{game['id']}/actions/", {"action": move, "expected_version": game["version"] + 1},
+                        format="json")
+    assert r.status_code == 409 and r.json()["version"] == game["version"]
+    assert "moved first" not in r.json()["detail"] and str(game["version"] + 1) in r.json()["detail"]
+    assert Event.objects.filter(game_id=game["id"]).count() == game["version"]
+
+
+def test_it_names_the_field_a_game_does_not_know_rather_than_blame_the_move(api, alice, bob):
+    game = create(api(alice)).json()  # Knonsters: both players choose their favourites first
+    move = game["legal_actions"][0]["action"]
+    r = api(alice).post(f"/api/games/{game['id']}/actions/", {"action": {**move, "confidence": 0.9}}, format="json")
+    assert r.status_code == 400 and r.json()["error"] == "illegal_action"
+    detail = r.json()["detail"]
+    assert "confidence" in detail and all(field in detail for field in move if field != "type")
+    assert Event.objects.filter(game_id=game["id"]).count() == game["version"]
+    assert api(alice).post(f"/api/games/{game['id']}/actions/", {"action": move}, format="json").status_code == 201
+
+
+def test_it_keeps_a_game_s_own_reason_for_a_move_with_the_right_fields(api, alice, bob):
+    game = create(api(alice)).json()
+    move = game["legal_actions"][0]["action"]
+    same_twice = {**move, "knonsters": [move["knonsters"][0]] * 2}
+    r = api(alice).post(f"/api/games/{game['id']}/actions/", {"action": same_twice}, format="json")
+    assert r.status_code == 400 and r.json()["detail"] == "Choose two different Knonsters."
+
+
+def test_it_documents_every_error_code_a_client_can_get(api):
+    """A client branches on `error`: each code the API answers with is in the schema's list."""
+    from django.core.exceptions import RequestDataTooBig
+    from django.http import Http404
+    from rest_framework import exceptions
+
+    from api.parsers import TooLarge
+    from games.chat import ChatRefused
+    from games.services import BadRequest, IdempotencyKeyReused, NotYourSeat
+    from games.store import VersionConflict
+
+    raised = [IllegalAction("x"), BadRequest("x"), ChatRefused("x"), IdempotencyKeyReused("x"), RequestDataTooBig(),
+              NotYourSeat(), VersionConflict(3), Http404(), exceptions.APIException(), TooLarge()]
+    raised += [cls("x") if cls is not exceptions.MethodNotAllowed else cls("PUT") for cls in errors.CODES
+               if cls not in (exceptions.Throttled, exceptions.UnsupportedMediaType, TooLarge)]
+    raised += [exceptions.Throttled(3), exceptions.UnsupportedMediaType("text/plain")]
+    codes = {errors.handler(exc, {}).data["error"] for exc in raised}
+    codes |= {"server_error", "throttled"}  # the JSON 500 page; the sign-in lockout's 429
+    described = _schema(api)["ErrorOut"]["properties"]["error"]["description"]
+    assert {code for code in codes if f"`{code}`" not in described} == set()
+
+
+def test_it_documents_the_three_ways_to_fill_a_seat(api):
+    seats = _schema(api)["CreateGame"]["properties"]["seats"]
+    text = seats.get("description", "")
+    assert '"user"' in text and '"bot"' in text and "{}" in text and "random" in text and "heuristic" in text
