@@ -149,32 +149,41 @@ class CalledOffOut(serializers.Serializer):
 class GameOut(serializers.Serializer):
     """The ``<game>`` of DESIGN.md's API contract, as games.selectors.game_for builds it."""
 
-    id = serializers.IntegerField()
-    kind = serializers.CharField()
-    options = serializers.DictField()
-    status = serializers.ChoiceField(["waiting", "active", "finished", "aborted"])
-    version = serializers.IntegerField()
+    id = serializers.IntegerField(help_text="the game's number, in every /api/games/{id}/ address")
+    kind = serializers.CharField(help_text="a slug of GET /api/kinds/")
+    options = serializers.DictField(help_text="the kind's options, defaults filled in")
+    status = serializers.ChoiceField(["waiting", "active", "finished", "aborted"], help_text=(
+        "waiting for players, being played, over (see result), or called off before its start"))
+    version = serializers.IntegerField(help_text=(
+        "how many events the game has: send it as expected_version with a move decided on this view"))
     at = serializers.IntegerField(help_text="the version this view shows (the version unless ?at= asked for an earlier one)")
-    seats = SeatOut(many=True)
+    seats = SeatOut(many=True, help_text="the table, in seat order")
     you = serializers.IntegerField(allow_null=True, help_text="your seat index, null if you have none")
-    to_act = serializers.ListField(child=serializers.IntegerField())
-    deadline = serializers.DateTimeField(allow_null=True)
-    clock = ClockOut()
-    view = serializers.DictField()
-    legal_actions = LegalActionOut(many=True)
-    result = serializers.DictField(allow_null=True)
-    rated = serializers.BooleanField()
-    fairness = FairnessOut()
+    to_act = serializers.ListField(child=serializers.IntegerField(), help_text=(
+        "the seats that must act now: several at once for a simultaneous choice or a reaction window"))
+    deadline = serializers.DateTimeField(allow_null=True, help_text="when the current wait times out (null: no time limit)")
+    clock = ClockOut(help_text="the time limits and what a timeout does")
+    view = serializers.DictField(help_text=(
+        "what you may see of the game (a spectator: what everyone sees), in the kind's own shape"))
+    legal_actions = LegalActionOut(many=True, help_text=(
+        "your moves now, empty when you have none: send one's action or notation to POST /api/games/{id}/actions/"))
+    result = serializers.DictField(allow_null=True, help_text=(
+        "null until the game is over; then ranks and scores (one per seat), winners (seat indexes) and a summary"))
+    rated = serializers.BooleanField(help_text="whether the result changes ratings")
+    fairness = FairnessOut(help_text="provably fair randomness: the seed's hash from the start, the seed at the end")
     called_off = CalledOffOut(allow_null=True, help_text="why and by whom an aborted game (cancelled before its "
                                                           "start) was cancelled; null for any other game")
 
 
 class EventOut(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = serializers.CharField()
-    data = serializers.DictField()
-    seat = serializers.IntegerField(allow_null=True)
-    at = serializers.DateTimeField()
+    seq = serializers.IntegerField(help_text=(
+        "the event's place in the game, from 1 (the game's version is the last one's); an event you may "
+        "not see at all is left out, so seqs may skip"))
+    type = serializers.CharField(help_text="what happened, in the kind's own words (\"drew\", \"moved\" ...)")
+    data = serializers.DictField(help_text="its facts, as you may see them (what you may not know is left out)")
+    seat = serializers.IntegerField(allow_null=True, help_text=(
+        "the seat whose move (or timeout) caused it; null: the game itself (the deal)"))
+    at = serializers.DateTimeField(help_text="when it was stored")
 
 
 class ChatLineIn(serializers.Serializer):
@@ -191,8 +200,9 @@ class ChatLineOut(serializers.Serializer):
 
 
 class ActionResultOut(serializers.Serializer):
-    version = serializers.IntegerField()
-    events = EventOut(many=True)
+    version = serializers.IntegerField(help_text="the game's version once this request's events were stored")
+    events = EventOut(many=True, help_text=(
+        "what this request stored, as you may see it: your move's events and the bots' moves it set off"))
     game = GameOut(required=False, help_text="the game after the action; left out with ?view=none")
 
 

@@ -276,8 +276,8 @@ def unknown_fields(rules: Rules, state: State, seat: int, action: Action) -> str
     if not extra:
         return None
     named = ", ".join(f"“{field}”" for field in extra)
-    fields = ", ".join(f"“{field}”" for field in sorted(known - {"type"})) or "none but “type”"
-    return (f"A “{action['type']}” move has no field {named}: its fields are {fields} "
+    fields = ", ".join(f"“{field}”" for field in sorted(known))
+    return (f"Moves of type “{action['type']}” have no field {named}: their fields are {fields} "
             "(send an action as legal_actions gives it).")
 
 

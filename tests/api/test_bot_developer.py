@@ -70,3 +70,10 @@ def test_it_documents_the_three_ways_to_fill_a_seat(api):
     seats = _schema(api)["CreateGame"]["properties"]["seats"]
     text = seats.get("description", "")
     assert '"user"' in text and '"bot"' in text and "{}" in text and "random" in text and "heuristic" in text
+
+
+@pytest.mark.parametrize("name", ["GameOut", "EventOut", "ActionResultOut"])
+def test_it_describes_every_field_a_bot_reads(api, name):
+    component = _schema(api)[name]["properties"]
+    undescribed = {field for field, spec in component.items() if "description" not in spec}
+    assert undescribed == set()
