@@ -2,6 +2,7 @@
 
 from django.core.exceptions import RequestDataTooBig
 from rest_framework import exceptions, status
+from rest_framework.authentication import get_authorization_header
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -71,8 +72,20 @@ def handler(exc, context):
         detail = "; ".join(_messages(detail))
     elif isinstance(detail, dict) and "detail" in detail:
         detail = str(detail["detail"])
-    response.data = {"error": code, "detail": str(detail)}
+    response.data = {"error": code, "detail": _with_hint(exc, context.get("request"), str(detail))}
     return response
+
+
+def _with_hint(exc, request, detail: str) -> str:
+    """DRF's words, and what to send instead where a client that read other APIs' docs trips."""
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        return f"{detail} Send JSON, with Content-Type: application/json."
+    if isinstance(exc, exceptions.NotAuthenticated) and request is not None:
+        sent = get_authorization_header(request).split()
+        if sent and sent[0].lower() != b"token":  # "Bearer ...", or a bare key (never echoed)
+            return ("The Authorization header holds no kinplay token: send Authorization: Token <key>, "
+                    "with the token of POST /api/accounts/token/.")
+    return detail
 
 
 def _conflict(exc) -> str:

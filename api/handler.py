@@ -4,7 +4,7 @@ sent with a token without any of it.
 /api/ serves no static files (WhiteNoise) and shows no flash messages (MessageMiddleware builds
 its cookie-and-session storage on every request). Everything else stays, in the same order:
 security headers, sessions and AuthenticationMiddleware (DRF's SessionAuthentication reads
-them and checks CSRF itself), CommonMiddleware, CsrfViewMiddleware (it still sets the cookie
+them and checks CSRF itself), CommonMiddleware (as SlashFirst: a 308), CsrfViewMiddleware (it still sets the cookie
 the API docs page's "Try it out" needs), X-Frame-Options. kinplay/wsgi.py sends /api/ here.
 
 A move (POST /api/games/<id>/actions/) with ``Authorization: Token ...`` and no cookie, the
@@ -12,14 +12,17 @@ commonest API request by far, goes straight to its DRF view (FastMoves): without
 or a CSRF cookie there is nothing for the middleware in between to do but add headers.
 """
 
+import json
 from importlib import import_module
 
 from django.conf import settings
 from django.core.handlers.exception import convert_exception_to_response
 from django.core.handlers.wsgi import WSGIHandler
+from django.http.response import HttpResponseRedirectBase
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.common import CommonMiddleware
 from django.middleware.security import SecurityMiddleware
+from django.utils.http import escape_leading_slashes
 from rest_framework.authentication import get_authorization_header
 
 PREFIX = "/api/"  # kinplay/urls.py
@@ -27,8 +30,34 @@ JSON_ONLY = {"", "*/*", "application/json"}  # Accept headers that leave DRF no 
 UNUSED = {"whitenoise.middleware.WhiteNoiseMiddleware", "django.contrib.messages.middleware.MessageMiddleware"}
 
 
+COMMON = "django.middleware.common.CommonMiddleware"
+SLASH_FIRST = "api.handler.SlashFirst"
+
+
 def api_middleware(middleware):
-    return [m for m in middleware if m not in UNUSED]
+    return [SLASH_FIRST if m == COMMON else m for m in middleware if m not in UNUSED]
+
+
+class SlashRedirect(HttpResponseRedirectBase):
+    """308, not Django's 301: an HTTP client follows a 301 to a POST with a GET (and gets a
+    405 that says nothing of the slash); after a 308 it sends the same request again."""
+
+    status_code = 308
+
+    def __init__(self, url):
+        super().__init__(url, content=json.dumps({"error": "trailing_slash", "detail": (
+            f"The API's addresses end with a slash: {url} (this answer's Location; a client that "
+            "follows it sends the same request there).")}), content_type="application/json")
+
+
+class SlashFirst(CommonMiddleware):
+    """CommonMiddleware for /api/: an address without its final slash is a 308 to the one with it."""
+
+    response_redirect_class = SlashRedirect
+
+    def get_full_path_with_slash(self, request):
+        # Django refuses POST data here under DEBUG, as its 301 would lose it; a 308 does not.
+        return escape_leading_slashes(request.get_full_path(force_append_slash=True))
 
 
 class ApiHandler(WSGIHandler):
@@ -64,7 +93,7 @@ class FastMoves:
     STANDS_IN_FOR = {
         "django.middleware.security.SecurityMiddleware",  # asked first; its headers
         "django.contrib.sessions.middleware.SessionMiddleware",  # no cookie: no session
-        "django.middleware.common.CommonMiddleware",  # asked first; Content-Length
+        SLASH_FIRST,  # asked first; Content-Length (a move's route has its slash)
         "django.middleware.csrf.CsrfViewMiddleware",  # no cookie and a csrf_exempt view: nothing to do
         "django.contrib.auth.middleware.AuthenticationMiddleware",  # DRF's token check sets the user
         "django.middleware.clickjacking.XFrameOptionsMiddleware",  # its header
@@ -79,7 +108,7 @@ class FastMoves:
         self.chain = chain
         # Its route alone, not the whole URL configuration: the same converter, a tenth of the time.
         self.route = next(p for p in urlpatterns if p.callback is game_action)
-        security, common = SecurityMiddleware(chain), CommonMiddleware(chain)
+        security, common = SecurityMiddleware(chain), SlashFirst(chain)
         self.asked_first = [security, common]  # they may redirect or refuse
         self.headers = [XFrameOptionsMiddleware(chain), common, security]  # in the chain's order
         self.answer = convert_exception_to_response(self._view)

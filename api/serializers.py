@@ -82,6 +82,7 @@ ERROR_CODES = (
     "* `unsupported_media_type` (415): send `Content-Type: application/json`\n"
     "* `idempotency_key_reused` (422): this `Idempotency-Key` was used for a different request\n"
     "* `throttled` (429): too many requests; wait the `Retry-After` seconds\n"
+    "* `trailing_slash` (308): the address lacks its final slash; `Location` has it (follow it with the same request)\n"
     "* `server_error` (500): our fault, and logged\n"
     "* `error`: any other refusal (the status says which)")
 

@@ -70,3 +70,16 @@ def test_it_refuses_a_token_at_once_once_it_is_replaced(alice):
     alice.is_active = False
     alice.save()
     assert call("/api/games/", HTTP_AUTHORIZATION=f"Token {token}")[0] == 401
+
+
+def test_it_sends_a_move_to_an_address_without_its_final_slash_on_as_a_move(alice):
+    """Django's 301 turns a followed POST into a GET (a 405 that puzzles): a 308 keeps the move."""
+    from rest_framework.authtoken.models import Token
+
+    token = Token.objects.create(user=alice).key
+    status, headers, content = call("/api/games/7/actions", "POST", {"notation": "x"}, HTTP_AUTHORIZATION=f"Token {token}")
+    assert status == 308 and headers["Location"] == "/api/games/7/actions/"
+    assert json.loads(content)["error"] == "trailing_slash" and "/api/games/7/actions/" in json.loads(content)["detail"]
+    status, headers, _ = call("/api/games", HTTP_AUTHORIZATION=f"Token {token}")
+    assert status == 308 and headers["Location"] == "/api/games/"
+    assert call("/api/no-such-thing", HTTP_AUTHORIZATION=f"Token {token}")[0] == 404

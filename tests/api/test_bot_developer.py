@@ -61,7 +61,7 @@ def test_it_documents_every_error_code_a_client_can_get(api):
                if cls not in (exceptions.Throttled, exceptions.UnsupportedMediaType, TooLarge)]
     raised += [exceptions.Throttled(3), exceptions.UnsupportedMediaType("text/plain")]
     codes = {errors.handler(exc, {}).data["error"] for exc in raised}
-    codes |= {"server_error", "throttled"}  # the JSON 500 page; the sign-in lockout's 429
+    codes |= {"server_error", "throttled", "trailing_slash"}  # the JSON 500; the sign-in lockout's 429; api.handler
     described = _schema(api)["ErrorOut"]["properties"]["error"]["description"]
     assert {code for code in codes if f"`{code}`" not in described} == set()
 
@@ -77,3 +77,17 @@ def test_it_describes_every_field_a_bot_reads(api, name):
     component = _schema(api)[name]["properties"]
     undescribed = {field for field, spec in component.items() if "description" not in spec}
     assert undescribed == set()
+
+
+@pytest.mark.parametrize("header", ["Bearer 0123abcd", "0123abcd"])
+def test_it_tells_a_client_with_another_authorization_scheme_how_to_send_its_token(api, header):
+    c = api()
+    c.credentials(HTTP_AUTHORIZATION=header)
+    r = c.get("/api/games/")
+    assert r.status_code == 401 and "Authorization: Token <key>" in r.json()["detail"]
+    assert "0123abcd" not in r.json()["detail"]  # a credential is never echoed
+
+
+def test_it_says_which_content_type_to_send(api, alice):
+    r = api(alice).post("/api/games/", '{"kind": "knonsters"}', content_type="text/plain")
+    assert r.status_code == 415 and "Content-Type: application/json" in r.json()["detail"]
