@@ -263,24 +263,6 @@ def find_legal(rules: Rules, state: State, seat: int, *, action: Action | None =
     return action
 
 
-def unknown_fields(rules: Rules, state: State, seat: int, action: Action) -> str | None:
-    """Why a refused action object was refused, when it carries fields that no legal move of
-    its type has (a bot's own annotation, a misspelt name): the game's reason would blame the
-    move itself. None when the fields are right, or the player has no move of that type now
-    (then the game's reason says why)."""
-    same = [item["action"] for item in rules.legal_actions(state, seat) if item["action"].get("type") == action.get("type")]
-    if not same:
-        return None
-    known = {field for legal in same for field in legal}
-    extra = sorted(field for field in action if field not in known)
-    if not extra:
-        return None
-    named = ", ".join(f"“{field}”" for field in extra)
-    fields = ", ".join(f"“{field}”" for field in sorted(known))
-    return (f"Moves of type “{action['type']}” have no field {named}: their fields are {fields} "
-            "(send an action as legal_actions gives it).")
-
-
 def only_default(rules: Rules, state: State, seat: int) -> bool:
     """Whether ``seat`` is in a reaction window where it cannot do anything but the
     window's default answer (resigning aside): e.g. no STOP card in hand."""

@@ -16,7 +16,7 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.engine import RESIGN, IllegalAction, clone, decide_and_evolve, event, find_legal, replay, unknown_fields
+from games.engine import RESIGN, IllegalAction, clone, decide_and_evolve, event, find_legal, replay
 from games.models import Event, Game, Seat
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
@@ -357,7 +357,7 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
     try:
         events, state = decide_and_evolve(rules, state, seat, action, Rng(game.seed, version + len(before)))
     except IllegalAction as exc:
-        why = None if seat is None else unknown_fields(rules, load_state(game), seat, action)  # the state before decide
+        why = None if seat is None else _unknown_fields(rules, load_state(game), seat, action)  # the state before decide
         if why is None:
             raise
         raise IllegalAction(why) from exc
@@ -378,6 +378,24 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
     _after(game, kind, state, appender, acted={seat} | bots_acted, present=present, had_timers=had_timers,
            bots_owe=bots_owe)
     return Outcome(game, appender.rows, state, seat)
+
+
+def _unknown_fields(rules, state, seat, action) -> str | None:
+    """Why a refused action object was refused, when it carries fields that no legal move of
+    its type has (a bot's own annotation, a misspelt name): the game's reason would blame the
+    move itself. None when the fields are right, or the player has no move of that type now
+    (then the game's reason says why)."""
+    same = [item["action"] for item in rules.legal_actions(state, seat) if item["action"].get("type") == action.get("type")]
+    if not same:
+        return None
+    known = {field for legal in same for field in legal}
+    extra = sorted(field for field in action if field not in known)
+    if not extra:
+        return None
+    named = ", ".join(f"“{field}”" for field in extra)
+    fields = ", ".join(f"“{field}”" for field in sorted(known))
+    return (f"Moves of type “{action['type']}” have no field {named}: their fields are {fields} "
+            "(send an action as legal_actions gives it).")
 
 
 def _fingerprint(action, notation, expected_version) -> str:
