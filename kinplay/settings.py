@@ -294,7 +294,7 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "kinplay API",
-    "DESCRIPTION": "Asynchronous board games: every game is an append-only event stream.",
+    "DESCRIPTION": (BASE_DIR / "api" / "DESCRIPTION.md").read_text(),  # /api/docs/' introduction: how to play a move
     "VERSION": "1",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

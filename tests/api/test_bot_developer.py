@@ -91,3 +91,11 @@ def test_it_tells_a_client_with_another_authorization_scheme_how_to_send_its_tok
 def test_it_says_which_content_type_to_send(api, alice):
     r = api(alice).post("/api/games/", '{"kind": "knonsters"}', content_type="text/plain")
     assert r.status_code == 415 and "Content-Type: application/json" in r.json()["detail"]
+
+
+def test_it_says_on_the_docs_page_how_to_sign_in_and_play_a_move(api):
+    """/api/docs/ is all some client authors read: its introduction gives the loop."""
+    intro = api().get("/api/schema/?format=json").json()["info"]["description"]
+    for needed in ("POST /api/accounts/token/", "Authorization: Token", "legal_actions", "expected_version",
+                   "Idempotency-Key", "409", "?my_turn=true", "ErrorOut"):
+        assert needed in intro, needed
