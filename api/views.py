@@ -196,16 +196,19 @@ def game_cancel(request, id):
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
-@extend_schema(request=s.ActionSerializer, responses={201: s.ActionResultOut, **documented(400, 401, 403, 404, 409, 413, 415, 422)},
-               parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
-                                            description=f"at most {services.MAX_IDEMPOTENCY_KEY} characters; "
-                                                        "yours alone: a repeat returns the first outcome"),
-                           OpenApiParameter("view", str, enum=["game", "none"],
-                                            description="none: the answer without the game, for a client that "
-                                                        "needs only the version and the events (default: game)")])
-@api_view(["POST"])
-@throttle_classes(throttles.MOVES)
-def game_action(request, id):
+# A move and a resignation take the same header and query (a bot retries both the same way).
+COMMAND_PARAMETERS = [
+    OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
+                     description=f"at most {services.MAX_IDEMPOTENCY_KEY} characters; "
+                                 "yours alone: a repeat returns the first outcome"),
+    OpenApiParameter("view", str, enum=["game", "none"],
+                     description="none: the answer without the game, for a client that "
+                                 "needs only the version and the events (default: game)"),
+]
+
+
+def _command_options(request):
+    """(Idempotency-Key, whether to answer with the game), or the 400 that refuses them."""
     key = request.headers.get("Idempotency-Key") or None
     if key is not None and len(key) > services.MAX_IDEMPOTENCY_KEY:
         return error("bad_request", f"An Idempotency-Key is at most {services.MAX_IDEMPOTENCY_KEY} characters.",
@@ -213,12 +216,24 @@ def game_action(request, id):
     view = request.query_params.get("view", "game")
     if view not in ("game", "none"):
         return error("bad_request", "view must be game or none.", status.HTTP_400_BAD_REQUEST)
+    return key, view == "game"
+
+
+@extend_schema(request=s.ActionSerializer, responses={201: s.ActionResultOut, **documented(400, 401, 403, 404, 409, 413, 415, 422)},
+               parameters=COMMAND_PARAMETERS)
+@api_view(["POST"])
+@throttle_classes(throttles.MOVES)
+def game_action(request, id):
+    options = _command_options(request)
+    if isinstance(options, Response):
+        return options
+    key, with_game = options
     data = _action_body(request)
     outcome = services.act(
         id, user=request.user, action=data.get("action"), notation=data.get("notation"),
         expected_version=data.get("expected_version"), idempotency_key=key,
     )
-    return _action_response(request.user, outcome, with_game=view == "game")
+    return _action_response(request.user, outcome, with_game=with_game)
 
 
 def _action_body(request) -> dict:
@@ -284,11 +299,16 @@ def game_standing(request, id):
     return Response(selectors.game_for(_game(id), request.user))
 
 
-@extend_schema(request=None, responses={201: s.ActionResultOut, **documented(400, 401, 403, 404, 409)})
+@extend_schema(request=None, responses={201: s.ActionResultOut, **documented(400, 401, 403, 404, 409, 422)},
+               parameters=COMMAND_PARAMETERS)
 @api_view(["POST"])
 @throttle_classes(throttles.MOVES)
 def game_resign(request, id):
-    return _action_response(request.user, services.resign(id, user=request.user))
+    options = _command_options(request)
+    if isinstance(options, Response):
+        return options
+    key, with_game = options
+    return _action_response(request.user, services.resign(id, user=request.user, idempotency_key=key), with_game=with_game)
 
 
 @extend_schema(request=s.VacationSerializer, responses={200: s.VacationOut, **documented(400, 401, 413, 415)})

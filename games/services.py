@@ -516,8 +516,8 @@ def _after(game, kind, state, appender, *, acted, present=None, had_timers=False
             hook(game)
 
 
-def resign(game_id, seat=None, *, user=None) -> Outcome:
-    return act(game_id, seat, user=user, action=RESIGN, by="resign")
+def resign(game_id, seat=None, *, user=None, idempotency_key=None) -> Outcome:
+    return act(game_id, seat, user=user, action=RESIGN, by="resign", idempotency_key=idempotency_key)
 
 
 def timeout(game_id, seat) -> str:

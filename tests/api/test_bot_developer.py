@@ -99,3 +99,14 @@ def test_it_says_on_the_docs_page_how_to_sign_in_and_play_a_move(api):
     for needed in ("POST /api/accounts/token/", "Authorization: Token", "legal_actions", "expected_version",
                    "Idempotency-Key", "409", "?my_turn=true", "ErrorOut"):
         assert needed in intro, needed
+
+
+def test_it_answers_a_retried_resignation_as_the_first_like_a_retried_move(api, alice, bob):
+    game = create(api(alice)).json()
+    url = f"/api/games/{game['id']}/resign/"
+    first = api(alice).post(f"{url}?view=none", format="json", HTTP_IDEMPOTENCY_KEY="resign-1")
+    assert first.status_code == 201 and set(first.json()) == {"version", "events"}
+    again = api(alice).post(f"{url}?view=none", format="json", HTTP_IDEMPOTENCY_KEY="resign-1")
+    assert again.status_code == 201 and again.json() == first.json()
+    assert Event.objects.filter(game_id=game["id"], type="resigned").count() == 1
+    assert api(alice).post(url, format="json", HTTP_IDEMPOTENCY_KEY="k" * 129).status_code == 400
