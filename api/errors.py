@@ -4,6 +4,7 @@ from django.core.exceptions import RequestDataTooBig
 from rest_framework import exceptions, status
 from rest_framework.authentication import get_authorization_header
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler
 
 from api.parsers import TooLarge
@@ -100,7 +101,10 @@ def _messages(detail, path=""):
     items) by their dotted path: "clock.per_move: Ensure this value is ..."."""
     if isinstance(detail, dict):
         for key, value in detail.items():
-            yield from _messages(value, f"{path}.{key}" if path else str(key))
+            if key == api_settings.NON_FIELD_ERRORS_KEY:  # about the object itself: no field to name
+                yield from _messages(value, path)
+            else:
+                yield from _messages(value, f"{path}.{key}" if path else str(key))
     elif isinstance(detail, list) and any(isinstance(v, (dict, list)) for v in detail):
         for i, value in enumerate(detail):  # one entry per item (many=True), {} when it was fine
             yield from _messages(value, f"{path}.{i}" if path else str(i))

@@ -110,3 +110,11 @@ def test_it_answers_a_retried_resignation_as_the_first_like_a_retried_move(api, 
     assert again.status_code == 201 and again.json() == first.json()
     assert Event.objects.filter(game_id=game["id"], type="resigned").count() == 1
     assert api(alice).post(url, format="json", HTTP_IDEMPOTENCY_KEY="k" * 129).status_code == 400
+
+
+def test_it_words_a_body_level_refusal_without_drf_s_field_name(api, alice, bob):
+    game = create(api(alice)).json()
+    r = api(alice).post(f"/api/games/{game['id']}/actions/", {}, format="json")
+    assert r.status_code == 400 and r.json()["detail"] == "Send exactly one of “action” or “notation”."
+    r = api(alice).post("/api/games/", {"kind": "knonsters", "seats": [{}, {}], "clock": 5}, format="json")
+    assert r.status_code == 400 and r.json()["detail"].startswith("clock: ") and "non_field_errors" not in r.json()["detail"]
