@@ -68,8 +68,9 @@ class ActionSerializer(serializers.Serializer):
 ERROR_CODES = (
     "a stable code, with the status it comes with:\n\n"
     "* `malformed` (400): the body is not valid JSON\n"
-    "* `invalid` (400): a field of the body fails its check; `detail` names the field (`clock.per_move: ...`)\n"
-    "* `bad_request` (400): a query parameter, header, seat or option the server refuses; `detail` says which\n"
+    "* `invalid` (400): the body, or a field of it, fails its check; `detail` names the field (`clock.per_move: ...`)\n"
+    "* `bad_request` (400): a query parameter, a header or a value the server refuses (an unknown kind, a seat, "
+    "an option); `detail` says which\n"
     "* `illegal_action` (400): the rules refuse the move, or the game is not in a state for the request "
     "(not started, over, full); `detail` says why in a player's words\n"
     "* `not_authenticated` (401): no token, an unknown one, or a wrong username or password\n"
