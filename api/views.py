@@ -94,8 +94,10 @@ def kind_list(request):
     description="My games: invitations to answer first, then the games waiting for my move, then the others "
                 "still running or waiting for players, then the finished ones; newest first within each. "
                 "In pages (see limit and the Link header).",
-    parameters=[OpenApiParameter("status", str, enum=["waiting", "active", "finished", "aborted"]),
-                OpenApiParameter("my_turn", bool),
+    parameters=[OpenApiParameter("status", str, enum=["waiting", "active", "finished", "aborted"],
+                                 description="only the games with this status"),
+                OpenApiParameter("my_turn", bool, description="true: only the games where you must act now (a move, "
+                                                              "a choice, a reaction window); false: the others"),
                 OpenApiParameter("invited", bool, description="invitations I have still to answer"),
                 OpenApiParameter("open", bool, description="true: instead of my games, the games waiting for players "
                                                            "that I could join (an open seat; newest first)"),

@@ -118,3 +118,9 @@ def test_it_words_a_body_level_refusal_without_drf_s_field_name(api, alice, bob)
     assert r.status_code == 400 and r.json()["detail"] == "Send exactly one of “action” or “notation”."
     r = api(alice).post("/api/games/", {"kind": "knonsters", "seats": [{}, {}], "clock": 5}, format="json")
     assert r.status_code == 400 and r.json()["detail"].startswith("clock: ") and "non_field_errors" not in r.json()["detail"]
+
+
+def test_it_describes_every_filter_of_the_game_list(api):
+    schema = api().get("/api/schema/?format=json").json()
+    parameters = schema["paths"]["/api/games/"]["get"]["parameters"]
+    assert {p["name"] for p in parameters if not p.get("description")} == set()
