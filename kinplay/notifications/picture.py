@@ -82,7 +82,8 @@ def previous_version(row: Outbox, game: Game, seat: int | None, version: int) ->
         if own:
             following = commands.filter(seq__gt=own).aggregate(m=Min("seq"))["m"]
             last_move = following - 1 if following else version
-    sent = Outbox.objects.filter(user_id=row.user_id, sent_at__isnull=False, held_at__isnull=True).exclude(pk=row.pk)
+    sent = (Outbox.objects.filter(user_id=row.user_id, sent_at__isnull=False, held_at__isnull=True).exclude(pk=row.pk)
+            .exclude(error__startswith="not sent"))  # services.passed: done with, never seen
     last_mail = sent.filter(game=game, version__lte=version, kind__in=PICTURED).aggregate(m=Max("version"))["m"] or 0
     for games in sent.filter(kind=Outbox.DIGEST).order_by("-pk").values_list("games", flat=True)[:20]:
         v = (games or {}).get(str(game.pk))

@@ -225,3 +225,17 @@ def test_it_shows_what_the_clock_played_for_me_while_i_was_away(alice, inbox, ti
     assert lines[0]["text"].startswith("alice's time ran out: a bot played for them — alice ")
     mail = turn_mail_to(inbox, "alice")[-1]
     assert lines and all(f"  - {line['text']}" in mail.body for line in lines)
+
+
+def test_it_does_not_count_a_turn_email_that_was_never_sent_as_one_i_saw(alice, bob, inbox):
+    from kinplay.notifications import picture
+
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
+    game = until_turn_of(game, 1)
+    assert turn_mail_to(inbox, "bob")  # sent
+    mail = Outbox.objects.filter(user=bob, game=game, kind=Outbox.YOUR_TURN).latest("pk")
+    assert picture.previous_version(mail, game, 1, game.version) < game.version  # there was news for bob
+    # the relay found the turn had passed and never sent it (services.passed marks it so)
+    Outbox.objects.filter(pk=mail.pk).update(error="not sent: the turn had passed")
+    reminder = Outbox.objects.create(kind=Outbox.REMINDER, game=game, user=bob, version=game.version)
+    assert "What happened since you last looked" in compose(reminder).body
