@@ -34,7 +34,7 @@ def rematch(game_id: int, user, *, with_bots: bool = False) -> tuple[Game, bool]
         earlier = game.rematches.order_by("pk").first()
         if earlier is not None:
             if selectors.invited_to(earlier, user):  # asking for the rematch is saying yes to it
-                earlier = services.accept_invitation(earlier.pk, user)
+                earlier = services.accept_invitation(earlier.pk, user, looking=True)  # taken to it, as below
             return earlier, False
         # Rotated: the second seat becomes the first, ..., the first the last.
         turn = seats[1:] + seats[:1]

@@ -225,7 +225,9 @@ def _ready(game) -> bool:
     return not any(s.is_open or s.invited for s in game.seat_list)
 
 
-def join_game(game_id: int, user, choice=None) -> Game:
+def join_game(game_id: int, user, choice=None, *, looking=False) -> Game:
+    """``looking``: joined on the game's page (create_game's ``looking``): a game this seat
+    starts on their turn sends them no "your turn" email."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status != Game.WAITING:
@@ -241,7 +243,7 @@ def join_game(game_id: int, user, choice=None) -> Game:
         open_seats[0].save(update_fields=["user"])
         game.hold_seats(seats)
         if _ready(game):
-            _start(game)
+            _start(game, present=open_seats[0].index if looking else None)
     return game
 
 
@@ -259,11 +261,12 @@ def _choose(game, seats, index, choice) -> None:
     game.save(update_fields=["options"])
 
 
-def _start(game: Game):
+def _start(game: Game, present=None):
     """Deal and let the bots answer. Every human who must act gets a "your turn" email, the
-    creator too: it is how a player by email makes the first move."""
+    creator too: it is how a player by email makes the first move; but not the seat ``present``,
+    whose player started it on the game's page and is looking at it."""
     kind, state, appender, bots_acted, bots_owe = _deal(game)
-    _after(game, kind, state, appender, acted=bots_acted, bots_owe=bots_owe)
+    _after(game, kind, state, appender, acted=bots_acted, present=present, bots_owe=bots_owe)
 
 
 def _deal(game: Game):
@@ -626,9 +629,10 @@ def _answered(game, seat, outcome):
         done_at=timezone.now(), outcome=outcome)
 
 
-def accept_invitation(game_id: int, user, choice=None) -> Game:
+def accept_invitation(game_id: int, user, choice=None, *, looking=False) -> Game:
     """The invited player says yes, with a choice as a joining player makes one (a Kenta colour;
-    None keeps the seat's); the game starts once every seat is taken and accepted."""
+    None keeps the seat's); the game starts once every seat is taken and accepted. ``looking``:
+    said on the game's page (``join_game``)."""
     with transaction.atomic():
         game = _locked_with_seats(game_id)
         seats = list(game.seat_list)
@@ -638,7 +642,7 @@ def accept_invitation(game_id: int, user, choice=None) -> Game:
         seat.save(update_fields=["invited"])
         _answered(game, seat, "accepted")
         if _ready(game):
-            _start(game)
+            _start(game, present=seat.index if looking else None)
     return game
 
 

@@ -687,7 +687,7 @@ def standing(request, pk):
 def join(request, pk):
     game = _game(pk)
     try:
-        services.join_game(game.pk, request.user, choice=request.POST.get("choice") or None)
+        services.join_game(game.pk, request.user, choice=request.POST.get("choice") or None, looking=True)
     except IllegalAction as exc:
         messages.error(request, exc.reason)
     else:
@@ -700,7 +700,8 @@ def join(request, pk):
 @require_POST
 def accept(request, pk):
     try:
-        game = services.accept_invitation(_game(pk).pk, request.user, choice=request.POST.get("choice") or None)
+        game = services.accept_invitation(_game(pk).pk, request.user, choice=request.POST.get("choice") or None,
+                                          looking=True)  # back to the game's page: no "your turn" email
     except (IllegalAction, services.NotYourSeat) as exc:
         messages.error(request, getattr(exc, "reason", None) or str(exc))
     else:

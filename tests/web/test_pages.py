@@ -215,6 +215,27 @@ def test_it_sends_no_turn_email_to_whoever_just_created_the_game_in_the_browser(
     assert made.to_act == [0] and len(turns_of(alice, made)) == 1
 
 
+def test_it_sends_no_turn_email_to_whoever_starts_the_game_by_accepting_or_joining_on_its_page(signed_in, alice, bob, tiny):
+    def turns_of(user, game):
+        return list(Outbox.objects.filter(kind=Outbox.YOUR_TURN, user=user, game=game))
+
+    def waiting_for(seat):  # alice's game whose first turn is bob's (seat 0)
+        return services.create_game(creator=alice, kind="tiny", seats=[seat, {"user": "alice"}], per_move=None)
+
+    invited = waiting_for({"user": "bob"})
+    signed_in(bob).post(reverse("game-accept", args=[invited.pk]))  # the last invitation: it starts
+    invited.refresh_from_db()
+    assert invited.status == Game.ACTIVE and invited.to_act == [0] and turns_of(bob, invited) == []
+    open_seat = waiting_for({})
+    signed_in(bob).post(reverse("game-join", args=[open_seat.pk]))
+    open_seat.refresh_from_db()
+    assert open_seat.to_act == [0] and turns_of(bob, open_seat) == []
+    # Accepted through the API (or by email): bob is not looking at the game, the email tells him.
+    elsewhere = waiting_for({"user": "bob"})
+    services.accept_invitation(elsewhere.pk, bob)
+    assert len(turns_of(bob, elsewhere)) == 1
+
+
 def test_it_invites_a_player_by_name_written_in_another_case(signed_in, alice, bob, tiny):
     # as /players/Bob/ finds bob's page (names differ by more than case: usernames.key)
     r = signed_in(alice).post(reverse("new-game"), form_data(**{"seat-2-type": "user", "seat-2-user": "Bob"}))
