@@ -1,7 +1,9 @@
 """The answer to a reply by email: what was applied and what was refused, in one email.
 
 Answers are machine mail about mail (RFC 3834): ``Auto-Submitted: auto-replied``, threaded
-under the player's reply, and with no Reply-To token, so answering an answer reaches no game.
+under the player's reply, and with no Reply-To token, so answering an answer reaches no game;
+but for a move that gave the turn straight back (``replies.taken``): that answer lists the moves
+and its token names those turns (``row.games``), so the player answers it with the next move.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from django.core.mail import EmailMultiAlternatives
 
 from kinplay.notifications.mail import two_part
 from kinplay.notifications.models import Outbox
+from kinplay.notifications.tokens import reply_address
 
 
 def compose(row: Outbox) -> EmailMultiAlternatives:
@@ -29,6 +32,9 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     for line in lines:
         line["kind_name"] = names.get(line["game"], "")
         line["url"] = f"{site}/games/{line['game']}/"
+    turns = [line for line in lines if line.get("turn")]
+    for line in turns if len(turns) > 1 else []:  # a reply about several games names each move's game
+        line["moves"] = [f"#{line['game']} {move}" for move in line["moves"]]
     applied = sum(1 for line in lines if line["ok"])
     if len(lines) == 1:
         what = "Move" if lines[0].get("move", True) else "Answer"
@@ -36,8 +42,11 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         subject = f"{verb} in {lines[0]['kind_name']} #{lines[0]['game']}"
     else:
         subject = f"Your reply: {applied} applied, {len(lines) - applied} not applied"
-    context = {"user": row.user, "lines": lines, "applied": applied, "settings_url": f"{site}/settings/"}
+    replies = bool(turns and row.games)
+    context = {"user": row.user, "lines": lines, "applied": applied, "settings_url": f"{site}/settings/",
+               "replies": replies}
     headers = {"Auto-Submitted": "auto-replied"}
     if data.get("in_reply_to", "").startswith("<"):
         headers.update({"In-Reply-To": data["in_reply_to"], "References": data["in_reply_to"]})
-    return two_part(subject, "answer", context, row.user.email, headers=headers)
+    return two_part(subject, "answer", context, row.user.email, headers=headers,
+                    reply_to=[reply_address(row)] if replies else None)

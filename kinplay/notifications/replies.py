@@ -64,6 +64,7 @@ class Line:
     news_hidden: int = 0  # older news, left to the game page
     stale: bool = False  # the reply was for a turn that has passed
     move: bool = True  # a move, or another answer (invitation, standing answer)
+    turn: bool = False  # the move gave the turn straight back: ``moves`` are its moves, the answer takes a reply
 
 
 # ---------------------------------------------------------------- reading a message
@@ -391,7 +392,7 @@ def apply_one(row, user, game_id: int, version: int, command: str, *, tables: Ta
             services.act(game_id, seat, notation=listed["notation"] if listed else command, by="email",
                          expected_version=game.version)
             if label:  # what the move did, in the words of the email's list, as the old judges echoed an order
-                return Line(game_id, True, f"#{game_id}: “{command}” was accepted: {label}{'' if label[-1] in '.?!' else '.'}")
+                return taken(game, user, f"#{game_id}: “{command}” was accepted: {label}{'' if label[-1] in '.?!' else '.'}")
     except VersionConflict:
         game.refresh_from_db()
         return stale(game, user, version, command)
@@ -399,7 +400,21 @@ def apply_one(row, user, game_id: int, version: int, command: str, *, tables: Ta
         reason = getattr(exc, "reason", None) or str(exc)
         return Line(game_id, False, f"#{game_id}: “{command}” was not accepted: {reason} Nothing was changed. "
                                     "Reply to that email again with one of your moves.", moves_now(game, user))
-    return Line(game_id, True, f"#{game_id}: “{command}” was accepted.")
+    return taken(game, user, f"#{game_id}: “{command}” was accepted.")
+
+
+def taken(game, user, text: str) -> Line:
+    """A move applied. When it gives the turn straight back (the bots answered, an extra turn),
+    the answer says so with the moves, and takes a reply (``answer``): a digest player's turn
+    email for it waits for the digest (digests.spaced), and they are at their mail now."""
+    from games import selectors
+
+    game.refresh_from_db(fields=["version", "to_act", "status", "deadline"])
+    seat = game.seat_of(user)
+    if game.status != Game.ACTIVE or seat not in game.to_act:
+        return Line(game.pk, True, text)
+    now = selectors.wait_line(game, seat, title=f"{get(game.kind).name} #{game.pk}")
+    return Line(game.pk, True, f"{text} Now: {now}.", moves_now(game, user), turn=True)
 
 
 def moves_now(game, user) -> list[str]:
@@ -469,5 +484,8 @@ def answer(row: Outbox, user, lines: list[Line], message_id: str):
     game = game or Game.objects.get(pk=row.game_id or next(iter(tokens.games_of(row))))
     kind = Outbox.MOVE_ACCEPTED if lines and all(line.ok for line in lines) else Outbox.MOVE_REFUSED
     detail = json.dumps({"lines": [asdict(line) for line in lines], "in_reply_to": message_id})
-    Outbox.objects.create(kind=kind, game=game, user=user, version=game.version, detail=detail)
+    # Its reply token names the turns that came straight back (tokens.games_of): only they can be played from it.
+    turns = {str(pk): v for pk, v in Game.objects.filter(pk__in=[line.game for line in lines if line.turn])
+             .values_list("pk", "version")}
+    Outbox.objects.create(kind=kind, game=game, user=user, version=game.version, detail=detail, games=turns)
     transaction.on_commit(kick)

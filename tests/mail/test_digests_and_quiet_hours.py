@@ -8,6 +8,7 @@ import time_machine
 from games import services
 from kinplay.accounts.models import Profile
 from kinplay.notifications.digests import release_held
+from games.models import Event
 from kinplay.notifications.models import Outbox
 from tests.play import accepted, finish, step
 
@@ -270,3 +271,26 @@ def test_it_does_not_count_a_turn_email_that_was_never_sent_against_the_digest_i
         clock.shift(timedelta(hours=1))
         later = game_waiting_for_bob(alice)
         assert [m.subject for m in to(inbox, "bob")] == [f"Your turn in Knonsters #{later.pk}"]  # his first of the day
+
+
+@pytest.mark.usefixtures("tiny_by_mail")
+def test_it_says_in_the_answer_when_the_turn_came_straight_back_and_takes_the_next_move_in_reply(alice, inbox, monkeypatch):
+    # Her turn email waits for her daily digest: the answer is what she has at hand.
+    from tests.mail.mails import reply
+    from tests.web import tinygame
+
+    settings_of(alice, email_every=Profile.DAILY)
+    monkeypatch.setattr(tinygame, "setup", lambda n, options, rng: [tinygame.event("dealt", hands=[[1, 2], [4, 5]])])
+    with time_machine.travel(MORNING, tick=False) as clock:
+        game = services.create_game(creator=alice, kind="tiny", seats=[{"user": "alice"}, {"bot": "heuristic"}],
+                                    per_move=None)
+        [mail] = to(inbox, "alice")
+        clock.shift(timedelta(hours=1))
+        assert reply(to=mail.reply_to[0], sender="alice@example.com", body="play 1") == "accepted"
+        [answer] = to(inbox, "alice")[1:]
+        assert answer.subject == f"Move accepted in Tiny #{game.pk}"
+        assert f"Now: Your turn in Tiny #{game.pk}." in answer.body
+        assert "Your moves now (reply to this email with one):\n  play 2  —  Play the 2\n" in answer.body
+        assert "play 2" in answer.alternatives[0][0]
+        assert reply(to=answer.reply_to[0], sender="alice@example.com", body="play 2") == "accepted"
+        assert Event.objects.filter(game=game, type="played", data__seat=0).count() == 2
