@@ -23,6 +23,7 @@ from email.utils import getaddresses
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from games import chat, services
 from games.engine import DEFAULT_ANSWER_WORDS, IllegalAction
@@ -30,7 +31,7 @@ from games.models import Game
 from games.registry import get, kinds
 from games.store import VersionConflict, load_state
 from kinplay.accounts.models import Profile
-from kinplay.notifications import headers, loops, tokens
+from kinplay.notifications import digests, headers, loops, tokens
 from kinplay.notifications.authentication import BadFrom, authenticated, sender_of
 from kinplay.notifications.models import InboundMail, Outbox
 from kinplay.notifications.picture import same_turn
@@ -404,17 +405,26 @@ def apply_one(row, user, game_id: int, version: int, command: str, *, tables: Ta
 
 
 def taken(game, user, text: str) -> Line:
-    """A move applied. When it gives the turn straight back (the bots answered, an extra turn),
-    the answer says so with the moves, and takes a reply (``answer``): a digest player's turn
-    email for it waits for the digest (digests.spaced), and they are at their mail now."""
+    """A move applied. When it gives the turn straight back (the bots answered, an extra turn)
+    and no turn email says so now (a digest player's waits for the digest: digests.spaced; quiet
+    hours; turn emails off), the answer says so with the moves, and takes a reply (``answer``):
+    they are at their mail now."""
     from games import selectors
 
     game.refresh_from_db(fields=["version", "to_act", "status", "deadline"])
     seat = game.seat_of(user)
-    if game.status != Game.ACTIVE or seat not in game.to_act:
+    if game.status != Game.ACTIVE or seat not in game.to_act or turn_mail_goes(game, user):
         return Line(game.pk, True, text)
     now = selectors.wait_line(game, seat, title=f"{get(game.kind).name} #{game.pk}")
     return Line(game.pk, True, f"{text} Now: {now}.", moves_now(game, user), turn=True)
+
+
+def turn_mail_goes(game, user) -> bool:
+    """Does the turn email for the game as it is now leave at once (services.change_mail wrote it)?"""
+    if not (user.email and wants_turn_mail(user)):
+        return False
+    row = Outbox(kind=Outbox.YOUR_TURN, game=game, user=user, version=game.version)
+    return digests.hold_reason(row, Profile.of(user), timezone.now()) is None
 
 
 def moves_now(game, user) -> list[str]:

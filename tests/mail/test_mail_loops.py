@@ -96,8 +96,7 @@ def test_it_answers_every_move_of_a_player_moving_fast_against_bots(alice, inbox
         if game is None or game.is_over:  # the next game when one ends
             game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"bot": "heuristic"}],
                                         per_move=None)
-        mail = [m for m in inbox() if m.to == ["alice@example.com"] and m.reply_to and f"#{game.pk}" in m.subject
-                and m.extra_headers["Auto-Submitted"] == "auto-generated"][-1]  # not an answer (one takes a reply too)
+        mail = [m for m in inbox() if m.to == ["alice@example.com"] and m.reply_to and f"#{game.pk}" in m.subject][-1]
         outcomes.append(reply(to=mail.reply_to[0], sender="alice@example.com", body=first_move(mail)))
         game.refresh_from_db()
     answers = [m for m in inbox() if m.subject.startswith("Move accepted")]
