@@ -65,6 +65,15 @@ class Profile(models.Model):
             return self.quiet_from <= t < self.quiet_to
         return t >= self.quiet_from or t < self.quiet_to  # across midnight: 23:00–07:00
 
+    def quiet_span(self, at: datetime) -> tuple[datetime, datetime] | None:
+        """The quiet hours ``at`` falls in, as (start, end) aware datetimes; None outside them."""
+        if not self.is_quiet(at):
+            return None
+        local, overnight = at.astimezone(self.tz), self.quiet_from > self.quiet_to
+        first = local.date() - timedelta(days=1) if overnight and local.time() < self.quiet_to else local.date()
+        start = datetime.combine(first, self.quiet_from, tzinfo=self.tz)
+        return start, datetime.combine(first + timedelta(days=overnight), self.quiet_to, tzinfo=self.tz)
+
     @property
     def digest_interval(self) -> timedelta | None:
         return timedelta(minutes=self.email_every) if self.email_every else None

@@ -12,11 +12,13 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.registry import get
+from kinplay.accounts.models import Profile
 from kinplay.clocks.models import Deadline
-from kinplay.clocks.vacation import hold_new, hold_new_many
+from kinplay.clocks.vacation import hold_new_many
 
 REMIND_FROM = 3600  # clocks shorter than an hour get no reminder
 REMIND_BEFORE_MAX = 24 * 3600
+BEFORE_QUIET = timedelta(minutes=5)  # a reminder moved out of quiet hours goes this long before they start
 
 
 def reschedule(game, state, entries: dict, acted: set, had_timers=True):
@@ -55,7 +57,7 @@ def reschedule(game, state, entries: dict, acted: set, had_timers=True):
             if key not in known:
                 new.append(_timer(game, timer, now))
     if new:
-        hold_new(game, new)  # a player on vacation: their clock starts held (kinplay.clocks.vacation)
+        settle([(game, new)], now)  # a player on vacation: their clock starts held (kinplay.clocks.vacation)
         Deadline.objects.bulk_create(new)
     return earliest(kept + new)
 
@@ -84,15 +86,47 @@ def plan(game, entries: dict, *, keep=frozenset(), now=None) -> list[Deadline]:
 def opening(games_states) -> list[Deadline]:
     """The first deadlines of games just dealt, ``(game, state, entries)`` each, unsaved; sets
     each game's ``deadline``. A new game has no clock running and no timer that went off:
-    no query, but one for the players away (vacation.hold_new_many)."""
+    no query, but one for the players' settings (``settle``)."""
     now, planned = timezone.now(), []
     for game, state, entries in games_states:
         timers = get(game.kind).rules.timers(state) if game.status == "active" else []
         planned.append((game, plan(game, entries, now=now) + [_timer(game, t, now) for t in timers]))
-    hold_new_many(planned)
+    settle(planned, now)
     for game, new in planned:
         game.deadline = earliest(new)
     return [d for _, new in planned for d in new]
+
+
+def settle(games_rows, now):
+    """What the players' settings change about the deadlines about to be set (unsaved), ``(game,
+    rows)`` each, read in one query for all (a game may have no row yet: games.services.create_games,
+    so none is a dict key): the clocks of a player on vacation start held, and a reminder that
+    would fall in quiet hours goes before they start (``before_quiet``)."""
+    seated = [{s.index: s.user_id for s in game.seat_list if s.user_id} for game, _ in games_rows]
+    asked = {users[d.seat] for (_, rows), users in zip(games_rows, seated) for d in rows
+             if d.kind in (Deadline.MOVE, Deadline.REMINDER) and d.seat in users}
+    if not asked:
+        return
+    profiles = {p.user_id: p for p in Profile.objects.filter(user_id__in=asked)
+                .filter(Q(vacation_since__isnull=False) | Q(quiet_hours=True))}
+    hold_new_many(games_rows, seated, {pk for pk, p in profiles.items() if p.on_vacation}, now)
+    for (_, rows), users in zip(games_rows, seated):
+        before_quiet(rows, users, profiles, now)
+
+
+def before_quiet(rows, users: dict, profiles: dict, now):
+    """A reminder that would fall in its player's quiet hours, for a move due before they end,
+    goes before they start, or at once when they have started: the warning before they sleep
+    (digests.hold_reason lets such a reminder through quiet hours). One for a move due after
+    them waits for the morning, as the player asked."""
+    moves = {(d.seat, d.key): d.due_at for d in rows if d.kind == Deadline.MOVE}
+    for d in rows:
+        profile = profiles.get(users.get(d.seat))
+        if d.kind != Deadline.REMINDER or profile is None or d.paused_left is not None:
+            continue
+        quiet, due = profile.quiet_span(d.due_at), moves.get((d.seat, d.key))
+        if quiet and due and due <= quiet[1]:
+            d.due_at = max(now, quiet[0] - BEFORE_QUIET)
 
 
 def _timer(game, timer: dict, now) -> Deadline:

@@ -137,20 +137,12 @@ def sweep(now=None) -> int:
     return ended
 
 
-def hold_new(game, rows):
-    """Deadlines about to be set (unsaved) for seats whose players are away start held."""
-    hold_new_many([(game, rows)])
-
-
-def hold_new_many(games_rows):
-    """``hold_new`` for several games, ``(game, rows)`` each: one query for all the players.
-    (A game may have no row yet: games.services.create_games, so none is a dict key.)"""
-    seated = [{s.index: s.user_id for s in game.seat_list if s.user_id} for game, _ in games_rows]
-    asked = {users[d.seat] for (_, rows), users in zip(games_rows, seated) for d in rows if _holdable(d) and d.seat in users}
-    if not asked:
+def hold_new_many(games_rows, seated: list[dict], away: set, now):
+    """Deadlines about to be set (unsaved), ``(game, rows)`` each, for seats whose players are
+    ``away`` start held; ``seated``: each game's {seat: user id} (kinplay.clocks.scheduling.settle
+    reads the players' profiles once for this and their quiet hours)."""
+    if not away:
         return
-    away = set(Profile.objects.filter(user_id__in=asked, vacation_since__isnull=False).values_list("user_id", flat=True))
-    now = timezone.now()
     for (game, rows), users in zip(games_rows, seated):
         held = [d for d in rows if _holdable(d) and users.get(d.seat) in away]
         if held and friendly(game):  # friendly() may query: only when someone is away

@@ -26,11 +26,21 @@ NEVER_HELD = (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED, Outbox.ADDRESS, Outbox.
 def hold_reason(row: Outbox, profile: Profile, now: datetime) -> str | None:
     if row.kind in NEVER_HELD:
         return None
-    if profile.is_quiet(now):
-        return "quiet hours"  # the player's own "not at night" wins, deadline or not
+    if profile.is_quiet(now) and not warns_in_time(row, profile, now):
+        return "quiet hours"  # the player's own "not at night", but for a move due before the morning
     if row.kind in Outbox.TURN_MAIL and spaced(row, next_digest(row.user_id, profile, now)):
         return "digest interval"
     return None
+
+
+def warns_in_time(row: Outbox, profile: Profile, now: datetime) -> bool:
+    """A reminder whose move falls due before the quiet hours it came in end: held, it would come
+    too late to say anything (kinplay.clocks.scheduling.before_quiet sets such a reminder before
+    they start, when it can)."""
+    if row.kind != Outbox.REMINDER or row.game_id is None or row.game.deadline is None:
+        return False
+    quiet = profile.quiet_span(now)
+    return quiet is not None and row.game.deadline <= quiet[1]
 
 
 def spaced(row: Outbox, digest_at: datetime | None) -> bool:

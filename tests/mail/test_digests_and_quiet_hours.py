@@ -174,6 +174,21 @@ def test_it_knows_when_quiet_hours_are_in_the_players_time_zone(quiet, local, ex
     assert p.is_quiet(now) is False
 
 
+@pytest.mark.parametrize("quiet, local, start, end", [
+    ((time(23, 0), time(7, 0)), (24, 23, 30), (24, 23, 0), (25, 7, 0)),
+    ((time(23, 0), time(7, 0)), (25, 2, 0), (24, 23, 0), (25, 7, 0)),  # after midnight: the night began the day before
+    ((time(13, 0), time(15, 0)), (24, 14, 0), (24, 13, 0), (24, 15, 0)),
+])
+def test_it_knows_when_the_quiet_hours_a_time_falls_in_began_and_end(quiet, local, start, end):
+    from zoneinfo import ZoneInfo
+
+    tokyo = ZoneInfo("Asia/Tokyo")
+    p = Profile(quiet_hours=True, time_zone="Asia/Tokyo", quiet_from=quiet[0], quiet_to=quiet[1])
+    span = p.quiet_span(datetime(2026, 11, local[0], local[1], local[2], tzinfo=tokyo).astimezone(UTC))
+    assert span == (datetime(2026, 11, *start, tzinfo=tokyo), datetime(2026, 11, *end, tzinfo=tokyo))
+    assert p.quiet_span(datetime(2026, 11, 24, 12, 0, tzinfo=tokyo)) is None
+
+
 def test_it_keeps_a_digest_of_many_games_under_gmails_clipping_size(alice, bob):
     from kinplay.notifications.services import DIGEST_BOARDS, compose
 
@@ -294,3 +309,28 @@ def test_it_says_in_the_answer_when_the_turn_came_straight_back_and_takes_the_ne
         assert "play 2" in answer.alternatives[0][0]
         assert reply(to=answer.reply_to[0], sender="alice@example.com", body="play 2") == "accepted"
         assert Event.objects.filter(game=game, type="played", data__seat=0).count() == 2
+
+
+def test_it_sends_a_reminder_before_quiet_hours_when_the_move_is_due_before_they_end(alice, bob, inbox):
+    from kinplay.clocks.services import sweep
+
+    settings_of(bob, quiet_hours=True, time_zone="UTC", quiet_from=time(22, 0), quiet_to=time(7, 0))
+    evening = datetime(2026, 11, 24, 20, 0, tzinfo=UTC)
+    with time_machine.travel(evening, tick=False) as clock:
+        game = game_waiting_for_bob(alice, per_move=8 * 3600)  # due at 4:00, in his quiet hours
+        assert reminder_due(game, 1) == datetime(2026, 11, 24, 21, 55, tzinfo=UTC)  # not at 2:00: before he sleeps
+        clock.move_to(datetime(2026, 11, 24, 21, 55, 1, tzinfo=UTC))
+        sweep()
+        assert to(inbox, "bob")[-1].subject == f"Reminder: your move in Knonsters #{game.pk} is due soon"
+
+
+def test_it_sends_a_reminder_at_once_in_quiet_hours_when_the_move_is_due_before_they_end(alice, bob, inbox):
+    from kinplay.clocks.services import sweep
+
+    settings_of(bob, quiet_hours=True, time_zone="UTC", quiet_from=time(22, 0), quiet_to=time(7, 0))
+    with time_machine.travel(datetime(2026, 11, 24, 23, 30, tzinfo=UTC), tick=False) as clock:
+        game = game_waiting_for_bob(alice, per_move=4 * 3600)  # due at 3:30: held, his turn email would come too late
+        assert to(inbox, "bob") == []
+        clock.shift(timedelta(seconds=1))
+        sweep()
+        assert [m.subject for m in to(inbox, "bob")] == [f"Reminder: your move in Knonsters #{game.pk} is due soon"]
