@@ -334,3 +334,21 @@ def test_it_sends_a_reminder_at_once_in_quiet_hours_when_the_move_is_due_before_
         clock.shift(timedelta(seconds=1))
         sweep()
         assert [m.subject for m in to(inbox, "bob")] == [f"Reminder: your move in Knonsters #{game.pk} is due soon"]
+
+
+def test_it_sends_a_digest_due_in_quiet_hours_when_they_end_not_the_evening_before(alice, bob, inbox):
+    # Not at 22:59 either: that would be two emails in less than the interval he chose.
+    settings_of(bob, email_every=Profile.EVERY_3_HOURS, quiet_hours=True, time_zone="UTC", quiet_from=time(23, 0),
+                quiet_to=time(7, 0))
+    with time_machine.travel(datetime(2026, 11, 24, 20, 30, tzinfo=UTC), tick=False) as clock:
+        game_waiting_for_bob(alice)
+        assert len(to(inbox, "bob")) == 1  # at once: his digest is due at 23:30, in his quiet hours
+        clock.shift(timedelta(minutes=30))
+        game_waiting_for_bob(alice)
+        for at in ((22, 59), (23, 31)):
+            clock.move_to(datetime(2026, 11, 24, *at, tzinfo=UTC))
+            release_held()
+            assert len(to(inbox, "bob")) == 1
+        clock.move_to(datetime(2026, 11, 25, 7, 0, 30, tzinfo=UTC))
+        release_held()
+        assert to(inbox, "bob")[-1].subject.startswith("Your turn in 2 games")
