@@ -289,12 +289,14 @@ def test_it_does_not_count_a_turn_email_that_was_never_sent_against_the_digest_i
 
 
 @pytest.mark.usefixtures("tiny_by_mail")
-def test_it_says_in_the_answer_when_the_turn_came_straight_back_and_takes_the_next_move_in_reply(alice, inbox, monkeypatch):
-    # Her turn email waits for her daily digest: the answer is what she has at hand.
+@pytest.mark.parametrize("every", [Profile.DAILY, Profile.EACH_TURN])
+def test_it_says_in_the_answer_when_the_turn_came_straight_back_and_takes_the_next_move_in_reply(
+        alice, inbox, monkeypatch, every):
+    # A digest player's turn email waits for the digest: the answer is what she has at hand.
     from tests.mail.mails import reply
     from tests.web import tinygame
 
-    settings_of(alice, email_every=Profile.DAILY)
+    settings_of(alice, email_every=every)
     monkeypatch.setattr(tinygame, "setup", lambda n, options, rng: [tinygame.event("dealt", hands=[[1, 2], [4, 5]])])
     with time_machine.travel(MORNING, tick=False) as clock:
         game = services.create_game(creator=alice, kind="tiny", seats=[{"user": "alice"}, {"bot": "heuristic"}],
@@ -302,6 +304,11 @@ def test_it_says_in_the_answer_when_the_turn_came_straight_back_and_takes_the_ne
         [mail] = to(inbox, "alice")
         clock.shift(timedelta(hours=1))
         assert reply(to=mail.reply_to[0], sender="alice@example.com", body="play 1") == "accepted"
+        if every == Profile.EACH_TURN:  # her turn email says it, and is what she replies to
+            turn, answer = to(inbox, "alice")[1:]
+            assert turn.subject.startswith(f"Your turn in Tiny #{game.pk}") and not answer.reply_to
+            assert answer.subject == f"Move accepted in Tiny #{game.pk}" and "Your moves now" not in answer.body
+            return
         [answer] = to(inbox, "alice")[1:]
         assert answer.subject == f"Move accepted in Tiny #{game.pk}"
         assert f"Now: Your turn in Tiny #{game.pk}." in answer.body
