@@ -6,9 +6,9 @@ import pytest
 import time_machine
 
 from games import services
+from games.models import Event
 from kinplay.accounts.models import Profile
 from kinplay.notifications.digests import release_held
-from games.models import Event
 from kinplay.notifications.models import Outbox
 from tests.play import accepted, finish, step
 
