@@ -203,6 +203,8 @@ def _plan(named: dict, *, creator, kind: str, options=None, seats, per_move="def
             raise BadRequest(f"seat {i + 1} must be {{\"user\": name}}, {{\"bot\": \"random\"|\"heuristic\"}} or {{}}.")
         if "user" in spec:
             user = named.get(spec["user"]) if isinstance(spec["user"], str) else None
+            if user is not None and not user.is_active and not accepted:
+                user = None  # nobody invites a deactivated account: its name answers as one nobody has
             if user is None:
                 raise BadRequest(f"seat {i + 1}: there is no user “{spec['user']}”.")
             if any(p.get("user") == user for p in planned):

@@ -297,7 +297,7 @@ def read_seats(post, players: int, me) -> list[dict]:
                 who = "you sit" if at[name.lower()] == 1 else f"{name} sits"
                 raise OptionError(f"Seat {i}: {who} at seat {at[name.lower()]} already. Type someone else's "
                                   f"username, or choose a bot or an open seat.", seat=i)
-            if not get_user_model().objects.filter(username__iexact=name).exists():
+            if not get_user_model().objects.filter(username__iexact=name, is_active=True).exists():
                 raise OptionError(f"Seat {i}: nobody here is called “{name}”. Check the spelling, or choose an "
                                   f"open seat and send your friend the game's address.", seat=i)
             at[name.lower()] = i

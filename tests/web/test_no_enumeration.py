@@ -230,3 +230,23 @@ def test_a_deactivated_players_profile_answers_like_an_unknown_name(api, client,
         assert gone.status_code == unknown.status_code == 404
         assert same_words(gone.content.decode(), unknown.content.decode(), ("alice", "nobody"))
         assert gone_work == unknown_work
+
+
+def test_a_deactivated_player_cannot_be_seated_and_answers_like_an_unknown_name(api, signed_in, alice, bob, tiny,
+                                                                                  inbox):
+    """Inviting a deactivated player by name (API and the new-game form) is refused in the words
+    for a name nobody has: no invitation email goes to the closed account, and nobody learns
+    that the name was ever taken."""
+    from games.models import Game
+    from tests.web.test_pages import form_data
+
+    User.objects.filter(pk=bob.pk).update(is_active=False)
+    alices, page = api(alice), signed_in(alice)
+    by_api = {name: alices.post("/api/games/", {"kind": "tiny", "seats": [{"user": "alice"}, {"user": name}]},
+                                format="json") for name in ("bob", "nemo")}
+    by_page = {name: page.post(reverse("new-game"), form_data(**{"seat-2-type": "user", "seat-2-user": name}))
+               for name in ("bob", "nemo")}
+    for answers in (by_api, by_page):
+        assert answers["bob"].status_code == answers["nemo"].status_code == 400
+        assert same_words(answers["bob"].content.decode(), answers["nemo"].content.decode(), ("bob", "nemo"))
+    assert not Game.objects.exists() and inbox() == []
