@@ -16,6 +16,7 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework.response import Response
 
 from games.services import BadRequest
+from kinplay.params import natural
 
 DEFAULT_LIMIT = 100  # about 360 KB of games (a <game> is about 3.6 KB): most players' whole list
 MAX_LIMIT = 500  # a page of games is one state load each: this bounds a request's work and size
@@ -37,9 +38,10 @@ def limit_of(request) -> int:
     raw = request.query_params.get("limit")
     if raw is None:
         return DEFAULT_LIMIT
-    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
+    limit = natural(raw, maximum=MAX_LIMIT)
+    if not limit:
         raise BadRequest(f"limit must be a number from 1 to {MAX_LIMIT}.")
-    return int(raw)
+    return limit
 
 
 def cursor_of(request, parts: int) -> tuple[int, ...] | None:

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from api.errors import documented
 from games.registry import kinds
 from games.services import BadRequest
+from kinplay.params import natural
 from kinplay.ratings import selectors
 
 
@@ -97,7 +98,7 @@ class LeaderboardPagination(PageNumberPagination):
         raw = request.query_params.get(self.page_query_param, "1")
         if raw in self.last_page_strings:
             return paginator.num_pages
-        if not (raw.isascii() and raw.isdigit() and int(raw) >= 1):
+        if not natural(raw):
             raise BadRequest("page must be a whole number from 1 (or last).")
         return raw
 
@@ -105,9 +106,10 @@ class LeaderboardPagination(PageNumberPagination):
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None:
             return self.page_size
-        if not (raw.isascii() and raw.isdigit() and 1 <= int(raw) <= self.max_page_size):
+        size = natural(raw, maximum=self.max_page_size)
+        if not size:
             raise BadRequest(f"page_size must be a whole number from 1 to {self.max_page_size}.")
-        return int(raw)
+        return size
 
 
 class LeaderboardPageOut(serializers.Serializer):

@@ -196,6 +196,14 @@ def test_it_refuses_an_odd_move_body_without_moving(api, alice, bob, body):
     assert api(alice).get(f"/api/games/{game['id']}/").json()["version"] == game["version"]
 
 
+@pytest.mark.parametrize("query", ["/api/ratings/kenta/?page=", "/api/ratings/kenta/?page_size=", "/api/games/?limit=",
+                                   "/api/tournaments/?limit="])
+def test_it_refuses_a_page_number_of_thousands_of_digits(api, alice, query):
+    # int() refuses more than 4300 digits: what isdigit() let through was a 500
+    r = api(alice).get(query + "1" * 5000)
+    assert r.status_code == 400 and r.json()["error"] == "bad_request"
+
+
 def test_a_game_id_beyond_64_bits_is_not_found(api, alice):
     r = api(alice).get("/api/games/99999999999999999999999/")
     assert r.status_code == 404 and r.json()["error"] == "not_found"
