@@ -4,7 +4,7 @@ A reply is taken only when all of these hold (anything else changes nothing):
 - it was written by a person: auto-replies, bounces and list mail are dropped (loops.py);
 - it is addressed to a valid reply token, which names the one email it answers (tokens.py);
 - its From is one mailbox, authenticated for its domain (authentication.py), and that mailbox
-  is the address the answered email was sent to;
+  is the address the answered email was sent to, of an account not deactivated;
 - its Message-ID was never taken before;
 - a move answers the turn the email was sent for (``same_turn``; else "the game has moved on").
 Strangers get no answer at all; the player gets one answer saying what was applied and what
@@ -115,6 +115,9 @@ def receive_message(msg, *, raw: bytes | None = None, envelope: list[str] = (), 
     if not user.email or user.email.strip().lower() != sender:
         log.warning("mail move for outbox row %s from the wrong sender %s", row.pk, sender)
         return "wrong-sender"  # no answer: a stranger must learn nothing, not even that the game exists
+    if not user.is_active:  # a deactivated account: the API refuses its token, and its tokens are refused too
+        log.warning("mail move for outbox row %s from a deactivated account", row.pk)
+        return "inactive"
     message_id = message_id_of(msg, raw)
     with transaction.atomic():
         try:

@@ -326,6 +326,21 @@ def test_it_takes_each_message_id_once(game, inbox):
     assert events(game) == before and inbox() == []
 
 
+def test_a_deactivated_account_plays_and_changes_nothing_by_email(game, inbox, alice):
+    """The API refuses a deactivated account's token; its turn emails' reply tokens are refused too:
+    no move, no table talk, no unsubscribing, and no answer."""
+    from kinplay.accounts.models import Profile
+
+    mail = turn_mail(inbox, "alice")
+    alice.is_active = False
+    alice.save()
+    inbox().clear()
+    before = events(game)
+    for body in (first_move(mail), "resign", "say: still here", "unsubscribe"):
+        assert reply(to=mail.reply_to[0], sender="alice@example.com", body=body) == "inactive"
+    assert events(game) == before and inbox() == [] and Profile.of(alice).email_turns
+
+
 def test_it_expires_tokens_when_the_game_ends(game, inbox):
     mail = turn_mail(inbox, "alice")
     services.resign(game.pk, 1)
