@@ -84,8 +84,10 @@ def _check_contract(rules, state, seat, legal, n, seed, version):
 
 def received(rules, state, events, seat):
     """Everything a seat (or spectator None) receives: the view, its moves, the log, and the
-    board as the page and the emails draw it (HTML and text)."""
+    board as the page and the emails draw it (HTML and text), and what the wait line says
+    (games.selectors.waiting: whom the game waits for; the seat's own window's answers are its moves)."""
     view = rules.view(state, seat)
+    to_act = rules.to_act(state)
     render = importlib.import_module(rules.__name__.rsplit(".", 1)[0] + ".render")
     names = [f"player{i}" for i in range(8)]
     return canonical({
@@ -94,4 +96,5 @@ def received(rules, state, events, seat):
         "text": render.render_text(view, seat, names),
         "legal": rules.legal_actions(state, seat) if seat is not None else [],
         "log": [rules.redact(e, seat) for e in events],
+        "waits_for": sorted(to_act), "asks": (to_act.get(seat) or {}).get("kind"),
     })
