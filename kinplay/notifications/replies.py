@@ -162,7 +162,7 @@ UNSUBSCRIBE = ("unsubscribe", "unsubscribe me", "please unsubscribe", "please un
 def unsubscribing(msg, lines: list[str]) -> bool:
     """"unsubscribe" on a line of its own, or as the subject: what a mail program's Unsubscribe
     button sends to the List-Unsubscribe address of a turn email (services.compose)."""
-    subject = headers.first(msg, "Subject") or ""
+    subject = subject_of(msg)
     return words_of(subject) in UNSUBSCRIBE or any(words_of(as_command(line)) in UNSUBSCRIBE for line in lines)
 
 
@@ -185,6 +185,12 @@ PREFIX = r"(?:re|fwd?|aw|wg|sv|antw)\s*(?:\[\d+\])?\s*:"
 REPLY_PREFIX = re.compile(rf"^(?:\s*{PREFIX})+", re.IGNORECASE)
 
 
+def subject_of(msg) -> str:
+    """The Subject, its first line's worth (RFC 5322: 998 characters): the patterns that read it
+    backtrack over a long one (100 kB of it held a worker for minutes)."""
+    return (headers.first(msg, "Subject") or "")[:998]
+
+
 def our_subject() -> re.Pattern:
     """The subjects of the emails that can be answered with a move (services.SUBJECTS, the wait
     line of games.selectors.waiting, consent.SUBJECTS' invitation) with their "Re:", wherever they
@@ -200,7 +206,7 @@ def our_subject() -> re.Pattern:
 def subject_command(msg) -> str:
     """What the player wrote in the Subject besides ours and its "Re:" ("Re: Your turn in Kenta #12"
     edited to "h4", or to "h4 - Re: Your turn in Kenta #12"): their move when the body has none (``apply``)."""
-    subject = REPLY_PREFIX.sub("", headers.first(msg, "Subject") or "")
+    subject = REPLY_PREFIX.sub("", subject_of(msg))
     return our_subject().sub(" ", subject).strip(" \t-–—:|")
 
 

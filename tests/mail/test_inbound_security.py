@@ -461,6 +461,18 @@ def test_it_reads_a_reply_of_thousands_of_blank_and_quoted_lines_in_moments(game
     assert Event.objects.filter(game=game, command__by="email", seat=0).exists()
 
 
+def test_it_reads_a_subject_of_a_hundred_kilobytes_in_moments(game, inbox):
+    """The subject's patterns (our subject, its "Re:") backtrack in quadratic time over a long
+    one: 100 kB held a worker for half a minute. A move fits in the subject's first line."""
+    import time
+
+    mail = turn_mail(inbox, "alice")
+    for subject in (f"Knonsters #{game.pk}: " * 7000, "Re" + " " * 100_000 + "x", "re[1]" * 20_000):
+        started = time.monotonic()
+        assert reply(to=mail.reply_to[0], sender="alice@example.com", body="", subject=subject) == "refused"
+        assert time.monotonic() - started < 10
+
+
 @pytest.mark.usefixtures("tiny_by_mail")
 def test_a_stale_reply_brings_a_fresh_turn_email_when_no_newer_one_was_sent(alice, inbox, monkeypatch):
     from tests.web import tinygame
