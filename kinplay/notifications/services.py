@@ -159,7 +159,7 @@ def deliver(rows) -> int:
     for row in rows:
         if not row.claim():
             continue
-        if hold(row) or passed(row):
+        if closed(row) or hold(row) or passed(row):
             continue
         try:
             msg = compose(row)
@@ -187,6 +187,15 @@ def failed(row: Outbox, exc: Exception):
     Outbox.objects.filter(pk=row.pk).update(error=error, claimed_at=None, next_attempt_at=now + delay)
     log.warning("sending outbox row %s failed (attempt %s, next in %ss): %s",
                 row.pk, row.attempts, int(delay.total_seconds()), error)
+
+
+def closed(row: Outbox) -> bool:
+    """An email to a deactivated account (also one written before it was closed) is not sent:
+    its replies are refused (replies.receive_message), and it was closed to hear no more."""
+    if row.user.is_active:
+        return False
+    Outbox.objects.filter(pk=row.pk).update(sent_at=timezone.now(), claimed_at=None, error="not sent: the account is deactivated")
+    return True
 
 
 def hold(row: Outbox) -> bool:

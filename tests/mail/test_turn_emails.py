@@ -40,6 +40,17 @@ def test_it_tells_everyone_the_result(alice, bob, inbox):
     assert f"Won by {', '.join(winners)}." in over[0].body
 
 
+def test_it_writes_nothing_more_to_a_deactivated_account(alice, bob, inbox):
+    """A closed account's replies are refused (replies.receive_message): it is not asked for moves
+    either, nor told results; its games go on, and the other players hear of them as before."""
+    game = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}], per_move=None))
+    bob.is_active = False
+    bob.save()
+    inbox().clear()
+    finish(game)
+    assert any("is over" in m.subject for m in inbox()) and {m.to[0] for m in inbox()} == {"alice@example.com"}
+
+
 def test_it_never_writes_to_bots(alice, inbox):
     services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"bot": "random"}, {"bot": "heuristic"}], per_move=None)
     assert [m.to[0] for m in inbox()] == ["alice@example.com"]
