@@ -16,6 +16,7 @@ from api.errors import documented, error
 from games import chat, selectors, services
 from games.engine import IllegalAction
 from games.models import Game
+from games.store import load_states
 from games.registry import kinds
 from kinplay import params
 from kinplay.accounts import services as accounts
@@ -137,7 +138,15 @@ def game_list(request):
         return selectors.urgency(game, request.user), game.pk
 
     rest = games if after is None else [g for g in games if (key(g)[0], -g.pk) > (after[0], -after[1])]
-    return pages.respond(request, rest[:limit + 1], present, limit=limit, total=len(games), key=key)
+    page = rest[:limit + 1]
+    # the page's states and finished games' last platform events together, not one query each
+    held = load_states([g for g in page if g.version > 0])
+    platform = selectors.last_platform_events([g for g in page if g.status == Game.FINISHED])
+
+    def present_held(game):
+        return selectors.game_for(game, request.user, state=held.get(game.pk), platform=platform)
+
+    return pages.respond(request, page, present_held, limit=limit, total=len(games), key=key)
 
 
 @extend_schema(responses={200: s.GameOut, **documented(400, 401, 404)},

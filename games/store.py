@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import marshal
+import operator
 import threading
 from collections import OrderedDict
-from functools import cache
+from functools import cache, reduce
 
 from django.conf import settings
 from django.db import connections, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.engine import clone, replay
@@ -100,6 +102,37 @@ def load_state(game, upto: int | None = None, *, cached=True) -> dict:
     state = replay(rules, (upcast(rules, t, sql.json_value(d), v) for _, t, d, v in rows), state)
     states.put_on_commit(game, upto, state)
     return state
+
+
+def load_states(games) -> dict[int, dict]:
+    """``load_state`` of many games (each at its last event), by game id, in at most three
+    queries whatever their number: a player's list of thirty games costs what one of five does."""
+    out, missing = {}, []
+    for game in games:
+        state = states.get(game, game.version)
+        if state is None:
+            missing.append(game)
+        else:
+            out[game.pk] = state
+    if not missing:
+        return out
+    wanted = [Q(game_id=g.pk, seq__lte=g.version, rules_version=rules_version(get(g.kind).rules)) for g in missing]
+    nearest: dict[int, int] = {}
+    for game_id, seq in Snapshot.objects.filter(reduce(operator.or_, wanted)).values_list("game_id", "seq"):
+        nearest[game_id] = max(seq, nearest.get(game_id, 0))
+    snaps = dict(Snapshot.objects.filter(reduce(operator.or_, [Q(game_id=g, seq=s) for g, s in nearest.items()]))
+                 .values_list("game_id", "state")) if nearest else {}
+    after = [Q(game_id=g.pk, seq__gt=nearest.get(g.pk, 0), seq__lte=g.version) for g in missing]
+    rows: dict[int, list] = {g.pk: [] for g in missing}
+    for game_id, t, data, v in (Event.objects.filter(reduce(operator.or_, after)).order_by("game_id", "seq")
+                                .values_list("game_id", "type", "data", "schema_version")):
+        rows[game_id].append((t, data, v))
+    for game in missing:
+        rules = get(game.kind).rules
+        state = replay(rules, (upcast(rules, t, d, v) for t, d, v in rows[game.pk]), snaps.get(game.pk) or {})
+        states.put_on_commit(game, game.version, state)
+        out[game.pk] = state
+    return out
 
 
 # The nearest snapshot at or before a version (built by today's rules) and the events after it

@@ -24,7 +24,7 @@ from games import chat, rematch, selectors, services
 from games.engine import RESIGN, IllegalAction
 from games.models import ChatMessage, Game, Seat
 from games.registry import kinds
-from games.store import VersionConflict
+from games.store import VersionConflict, load_states
 from kinplay import params
 from kinplay.accounts import selectors as account_selectors
 from kinplay.accounts import services as account_services
@@ -221,15 +221,19 @@ PASSWORD_PAGES = {
 # ---------------------------------------------------------------- lobby
 
 
-def _card(game, user):
-    """What the lobby shows of one game."""
+LAST_BACK = 3  # events read for a card's "last move" (a hidden move may have no line)
+
+
+def _card(game, user, rows=None, state=None):
+    """What the lobby shows of one game (``rows``: its recent events, ``selectors.recent_rows``;
+    ``state``: its state when the lobby loaded it with the others')."""
     kind = kinds().get(game.kind)
     seats = list(game.seat_list)
     me = game.seat_of(user)
     invited = selectors.invited_to(game, user)
     return {
         "game": game,
-        "wait": selectors.waiting(game, me) if game.status == Game.ACTIVE else None,
+        "wait": selectors.waiting(game, me, state=state) if game.status == Game.ACTIVE else None,
         "kind_name": kind.name if kind else game.kind,
         "status_label": STATUS_LABELS.get(game.status, game.status),
         "called_off": selectors.called_off_line(game) if game.status == Game.ABORTED else "",
@@ -243,17 +247,18 @@ def _card(game, user):
         "pending": [s.name for s in seats if s.invited] if game.status == Game.WAITING else [],
         "open_seats": sum(1 for s in seats if s.is_open),
         "won": bool(game.result) and me is not None and me in (game.result.get("winners") or []),
-        "last": _last_line(game, me) if game.status in (Game.ACTIVE, Game.FINISHED) else None,
+        "last": _last_line(game, me, rows) if game.status in (Game.ACTIVE, Game.FINISHED) else None,
     }
 
 
-def _last_line(game, seat):
+def _last_line(game, seat, rows=None):
     """The newest log line of a game as this seat may see it (the lobby's "last move"), said to
     its player ("You played …", not their own name)."""
     if game.version < 1:
         return None
     names = selectors.seat_names(game)
-    lines = selectors.log_lines(game, seat, after=max(0, game.version - 3), upto=game.version, names=names)
+    lines = selectors.log_lines(game, seat, after=max(0, game.version - LAST_BACK), upto=game.version, names=names,
+                                rows=rows)
     if not lines:
         return None
     if seat is None:
@@ -275,7 +280,11 @@ def lobby(request):
     # A card costs a log lookup: the finished games beyond the newest few get one only when asked for.
     over = [g.pk for g in games if g.is_over]
     shown = set(over if request.GET.get("finished") == "all" else over[:FINISHED_SHOWN])
-    mine = [_card(g, request.user) for g in games if not g.is_over or g.pk in shown]
+    listed = [g for g in games if not g.is_over or g.pk in shown]
+    recent = selectors.recent_rows([g for g in listed if g.status in (Game.ACTIVE, Game.FINISHED)], LAST_BACK)
+    # a game waiting for the player's move tells from its state whether it is a move or an answer
+    held = load_states([g for g in listed if selectors.waiting_for(g, request.user)])
+    mine = [_card(g, request.user, recent.get(g.pk), held.get(g.pk)) for g in listed]
     from kinplay.tournaments.selectors import names_of_games  # tournament games carry its name
 
     in_tournaments = names_of_games(c["game"].pk for c in mine)
