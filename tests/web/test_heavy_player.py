@@ -5,9 +5,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
-from tests.play import finish, step
+from kinplay.clocks.services import sweep
+from tests.play import accepted, finish, step
 
 pytestmark = pytest.mark.django_db
 
@@ -45,3 +47,17 @@ def test_it_shows_thirty_games_for_the_queries_of_five(tiny, signed_in, alice, b
         assert len(r.json()) == 32
     else:
         assert r.content.decode().count('class="game-card') >= 30
+
+
+def test_it_says_in_the_games_list_who_lost_on_time_as_the_game_itself_does(time_machine, api, alice, bob):
+    time_machine.move_to(timezone.now(), tick=False)
+    lost = accepted(services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=60, on_timeout="forfeit"))
+    more = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}])
+    finish(accepted(more))
+    time_machine.shift(61)
+    sweep()
+    client = api(alice)
+    listed = {g["id"]: g["result"]["summary"] for g in client.get("/api/games/").json()}
+    assert "time ran out" in listed[lost.pk]
+    assert listed == {pk: client.get(f"/api/games/{pk}/").json()["result"]["summary"] for pk in (lost.pk, more.pk)}
