@@ -280,6 +280,8 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
                  for game in listed]
         for g in games[DIGEST_BOARDS:]:  # Gmail clips a message past 102 kB: the rest in words
             g["board_html"] = ""
+        for g in games:  # the digest's list at the top: "due Tue 14:00 UTC, in 2 days"
+            g["due"] = g["deadline"].split(";")[0] or "no time limit"
         context["games"] = games
         subject = SUBJECTS[row.kind].format(count=len(games), games=", ".join(f"{g['kind_name']} #{g['game'].pk}" for g in games))
         moves = any(g["legal"] for g in games)
@@ -297,6 +299,8 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     text = render_to_string("mail/game.txt", context)
     # Mail clients (Gmail above all) drop <style> blocks: every style goes onto its element.
     html = css_inline.inline(render_to_string("mail/game.html", context))
+    if row.kind == Outbox.DIGEST:
+        html = _unclipped(html, context)
     reply_to = [reply_address(row)] if moves else None  # a digest's token names all its games
     extra = {"Auto-Submitted": "auto-generated"}  # RFC 3834: no vacation replies
     if row.kind in Outbox.TURN_MAIL:
@@ -307,6 +311,27 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
                                  headers=extra)
     msg.attach_alternative(html, "text/html")
     return msg
+
+
+DIGEST_HTML_BUDGET = 98_000  # bytes: Gmail clips a message's HTML past 102 kB (the last games, the footer)
+DIGEST_CUT_LINES = 3  # what happened, in a game shortened to fit: its newest lines
+
+
+def _unclipped(html: str, context: dict) -> str:
+    """A digest of many games (a keen player has 30 or 40) that would be clipped: the least urgent
+    games lose their board and older history (the page has them) until it fits; every game keeps
+    its deadline, its reply lines and its link."""
+    games = context["games"]
+    while len(html.encode()) > DIGEST_HTML_BUDGET:
+        full = [g for g in games if not g.get("cut")]
+        if not full:
+            return html
+        for g in full[-max(1, len(full) // 4):]:  # a quarter at a time: each try inlines the whole email
+            hidden = max(0, len(g["recent"]) - DIGEST_CUT_LINES)
+            g.update(cut=True, board_html="", board_text="", recent=g["recent"][hidden:],
+                     recent_hidden=g["recent_hidden"] + hidden)
+        html = css_inline.inline(render_to_string("mail/game.html", context))
+    return html
 
 
 def _waiting(row: Outbox, seat) -> dict | None:

@@ -1,12 +1,13 @@
 """Digests (at most one turn email per chosen interval) and quiet hours (mail held, sent at the end)."""
 
+import re
 from datetime import UTC, datetime, time, timedelta
 
 import pytest
 import time_machine
 
 from games import services
-from games.models import Event
+from games.models import Event, Game
 from kinplay.accounts.models import Profile
 from kinplay.notifications.digests import release_held
 from kinplay.notifications.models import Outbox
@@ -359,3 +360,45 @@ def test_it_sends_a_digest_due_in_quiet_hours_when_they_end_not_the_evening_befo
         clock.move_to(datetime(2026, 11, 25, 7, 0, 30, tzinfo=UTC))
         release_held()
         assert to(inbox, "bob")[-1].subject.startswith("Your turn in 2 games")
+
+
+def keen_players_games(alice, bob, charlie, n):
+    """``n`` games waiting for alice's move, due one hour apart, listed least urgent first."""
+    kinds = ["knonsters", "kenta", "karenza", "project_kin", "kinapa"]
+    games = services.create_games([dict(creator=alice, kind=kinds[i % 5], options={}, per_move=(n - i) * 3600,
+                                        accepted=True, seats=[{"user": "alice"}, {"user": ("bob", "charlie")[i % 2]}])
+                                   for i in range(n)])
+    return [Game.objects.get_with_seats(g.pk) for g in games]
+
+
+def test_it_lists_a_digests_games_most_urgent_first_at_its_top(alice, bob, charlie):
+    from kinplay.notifications.services import compose
+
+    games = keen_players_games(alice, bob, charlie, 5)
+    row = Outbox.objects.create(kind=Outbox.DIGEST, user=alice, version=0, games={str(g.pk): g.version for g in games})
+    mail = compose(row)
+    top = mail.body.split("=" * 64)[0]
+    listed = re.findall(r"^  #(\d+) \w+ with (\w+): due .*, in (\d+) hours?$", top, re.MULTILINE)
+    assert [int(pk) for pk, _, _ in listed] == [g.pk for g in reversed(games)]
+    assert [(who, hours) for _, who, hours in listed] == [("bob", "1"), ("charlie", "2"), ("bob", "3"), ("charlie", "4"),
+                                                          ("bob", "5")]
+    assert all(mail.alternatives[0][0].count(f"/games/{g.pk}/") == 2 for g in games)  # the list links each game
+
+
+def test_it_keeps_every_games_reply_lines_and_the_footer_in_a_digest_of_many_games(alice, bob, charlie, monkeypatch):
+    from games import selectors
+    from kinplay.notifications import services as mail_services
+
+    monkeypatch.setattr(mail_services, "DIGEST_HTML_BUDGET", 40_000)  # Gmail's clip, scaled to a dozen games
+    games = keen_players_games(alice, bob, charlie, 12)
+    row = Outbox.objects.create(kind=Outbox.DIGEST, user=alice, version=0, games={str(g.pk): g.version for g in games})
+    mail = mail_services.compose(row)
+    html = mail.alternatives[0][0]
+    assert len(html.encode()) <= 40_000
+    assert "/settings/" in html.split(f"#{games[0].pk} ")[-1]  # the footer, after the least urgent game
+    for game in games:
+        for a in selectors.game_for(game, alice)["legal_actions"][:3]:
+            assert f"#{game.pk} {a['notation']}</code>" in html
+    assert "The board is on the game's page" in html.split(f"#{games[0].pk} Knonsters")[-1]  # the least urgent
+    assert "The board is on the game's page" not in html.split(f"#{games[-2].pk} ")[0]  # not the most urgent
+    assert "Your hand (16 cards)" in mail.body.split(f"#{games[0].pk} Knonsters")[-1]  # the text part keeps it all
