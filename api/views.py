@@ -16,8 +16,8 @@ from api.errors import documented, error
 from games import chat, selectors, services
 from games.engine import IllegalAction
 from games.models import Game
-from games.store import load_states
 from games.registry import kinds
+from games.store import load_states
 from kinplay import params
 from kinplay.accounts import services as accounts
 from kinplay.accounts import usernames
