@@ -353,7 +353,7 @@ def waiting(game, seat, *, state=None, names=None, now=None, due=True, title=Non
         text = {Game.WAITING: "waiting for players", Game.FINISHED: "game over"}.get(game.status, "cancelled")
         return {"line": f"{name}: {text}", "window": False}
     names = names or seat_names(game)
-    left = _due(game, now) if due else ""
+    left = time_left(game, now) if due else ""
     if seat is None or seat not in game.to_act:
         others = [names[i] for i in game.to_act if i < len(names)]
         return {"line": f"{name}: waiting for {_and(others) or 'the game'}" + (f" (due in {left})" if left else ""),
@@ -398,7 +398,8 @@ def _window_cause(game, seat, names) -> str:
     return text.split(": ")[0] if len(text) > 60 else text
 
 
-def _due(game, now=None) -> str:
+def time_left(game, now=None) -> str:
+    """"3 days", "2 hours", "moments" until the game's deadline; "" with none (no clock, or paused)."""
     if game.deadline is None:
         return ""
     now = now or timezone.now()

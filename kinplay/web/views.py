@@ -290,9 +290,11 @@ def lobby(request):
     in_tournaments = names_of_games(c["game"].pk for c in mine)
     for c in mine:
         c["tournament"] = in_tournaments.get(c["game"].pk)
+    # What needs the player first: their moves and answers, the soonest deadline first (an
+    # invitation lapses only after days), then what waits for others.
     sections = [
-        ("invitations", "Invitations", [c for c in mine if c["invited"]]),
         ("turn", "Your turn", sorted([c for c in mine if c["my_turn"]], key=_urgency)),
+        ("invitations", "Invitations", [c for c in mine if c["invited"]]),
         ("active", "In play", sorted([c for c in mine if not c["my_turn"] and c["game"].status == Game.ACTIVE],
                                      key=_urgency)),
         ("waiting", "Waiting for players", [c for c in mine if c["game"].status == Game.WAITING and not c["invited"]]),
@@ -303,8 +305,16 @@ def lobby(request):
     return render(request, "web/lobby.html", {
         "lobby_mark": _lobby_mark(request.user),
         "sections": [s for s in sections if s[2]], "has_games": bool(mine),
-        "my_turn_count": len(sections[1][2]), "open_games": open_cards, "older_finished": older,
+        "my_turn_count": len(sections[0][2]), "most_urgent": _most_urgent(sections[0][2]), "open_games": open_cards, "older_finished": older,
     })
+
+
+def _most_urgent(turns):
+    """Why the first game of "Your turn" is first: the one whose clock runs out soonest."""
+    if not turns or turns[0]["game"].deadline is None:
+        return None
+    first = turns[0]
+    return {"card": first, "left": selectors.time_left(first["game"])}
 
 
 def _lobby_mark(user) -> str:

@@ -1,6 +1,8 @@
 """The player with thirty games at once: her lobby and her API games list cost the same
 queries with thirty games as with five."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -61,3 +63,18 @@ def test_it_says_in_the_games_list_who_lost_on_time_as_the_game_itself_does(time
     listed = {g["id"]: g["result"]["summary"] for g in client.get("/api/games/").json()}
     assert "time ran out" in listed[lost.pk]
     assert listed == {pk: client.get(f"/api/games/{pk}/").json()["result"]["summary"] for pk in (lost.pk, more.pk)}
+
+
+def test_it_puts_the_move_due_soonest_first_in_the_lobby_and_says_so(tiny, signed_in, alice, bob, charlie):
+    later, soon, free = services.create_games([
+        dict(creator=alice, kind="tiny", options={}, per_move=per_move, accepted=True,
+             seats=[{"user": "alice"}, {"user": "bob"}]) for per_move in (3 * 86400, 3600, None)])
+    services.create_game(creator=charlie, kind="tiny", options={}, per_move=None,
+                         seats=[{"user": "charlie"}, {"user": "alice"}])  # an invitation lapses only after days
+    page = signed_in(alice).get(reverse("lobby")).content.decode()
+    assert page.index('id="games-turn"') < page.index('id="games-invitations"')
+    turn = page.split('id="games-turn"')[1].split("</section>")[0]
+    assert [int(pk) for pk in re.findall(r'href="/games/(\d+)/"', turn)] == [soon.pk, later.pk, free.pk]
+    head = page.split('class="page-head"')[1].split("</section>")[0]
+    assert re.search(rf"3 games waiting for your move, the soonest due first: <a [^>]*>Tiny #{soon.pk}</a> is due in 1 hour",
+                     head)
