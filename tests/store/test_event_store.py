@@ -5,7 +5,7 @@ from games import services
 from games.engine import canonical, replay
 from games.models import AppendOnly, Event, Game, Snapshot
 from games.registry import get
-from games.store import load_state
+from games.store import load_state, load_states
 from tests.play import accepted, finish
 
 pytestmark = pytest.mark.django_db
@@ -70,3 +70,13 @@ def test_it_rebuilds_read_models_from_the_streams(played, capsys):
     assert game.version == played.version and game.status == Game.FINISHED and game.result == played.result
     assert Snapshot.objects.filter(game=played).exists()
     call_command("verify_game", played.pk)
+
+
+def test_it_loads_many_games_states_together_as_one_at_a_time(played, alice, bob):
+    # the lobby and the API list load their games' states together (store.load_states)
+    fresh = accepted(services.create_game(creator=alice, kind="kenta", per_move=None,
+                                          seats=[{"user": "alice"}, {"user": "bob"}]))
+    games = [Game.objects.get(pk=played.pk), fresh]
+    assert Snapshot.objects.filter(game=played).exists() and not Snapshot.objects.filter(game=fresh).exists()
+    together = load_states(games)
+    assert {pk: canonical(s) for pk, s in together.items()} == {g.pk: canonical(load_state(g, cached=False)) for g in games}
