@@ -104,9 +104,16 @@ def load_state(game, upto: int | None = None, *, cached=True) -> dict:
     return state
 
 
+STATES_AT_ONCE = 200  # games per query: SQLite refuses an expression deeper than 1,000 (about 1,000 games' ORs)
+
+
 def load_states(games) -> dict[int, dict]:
     """``load_state`` of many games (each at its last event), by game id, in at most three
-    queries whatever their number: a player's list of thirty games costs what one of five does."""
+    queries for each 200 games: a player's list of thirty games costs what one of five does."""
+    games = list(games)
+    if len(games) > STATES_AT_ONCE:
+        return {pk: state for i in range(0, len(games), STATES_AT_ONCE)
+                for pk, state in load_states(games[i:i + STATES_AT_ONCE]).items()}
     out, missing = {}, []
     for game in games:
         state = states.get(game, game.version)

@@ -80,3 +80,9 @@ def test_it_loads_many_games_states_together_as_one_at_a_time(played, alice, bob
     assert Snapshot.objects.filter(game=played).exists() and not Snapshot.objects.filter(game=fresh).exists()
     together = load_states(games)
     assert {pk: canonical(s) for pk, s in together.items()} == {g.pk: canonical(load_state(g, cached=False)) for g in games}
+
+
+def test_it_loads_the_states_of_more_games_than_one_sqlite_statement_takes(db):
+    # an API page of games or a long lobby: SQLite refuses a WHERE of about 1,000 games' ORs
+    games = [Game(pk=10**6 + i, kind="kenta", version=3) for i in range(1_200)]
+    assert set(load_states(games)) == {g.pk for g in games}
