@@ -280,8 +280,10 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
                  for game in listed]
         for g in games[DIGEST_BOARDS:]:  # Gmail clips a message past 102 kB: the rest in words
             g["board_html"] = ""
-        for g in games:  # the digest's list at the top: "due Tue 14:00 UTC, in 2 days"
+        for game, g in zip(listed, games):  # the digest's list at the top: "due Tue 14:00 UTC, in 2 days"
             g["due"] = g["deadline"].split(";")[0] or "no time limit"
+            wait = _waiting(row, g["seat"], game=game, version=row.games[str(game.pk)])
+            g["window_line"] = wait["line"] if wait is not None and wait["window"] else ""  # an answer, not a move
         context["games"] = games
         subject = SUBJECTS[row.kind].format(count=len(games), games=", ".join(f"{g['kind_name']} #{g['game'].pk}" for g in games))
         moves = any(g["legal"] for g in games)
@@ -334,15 +336,15 @@ def _unclipped(html: str, context: dict) -> str:
     return html
 
 
-def _waiting(row: Outbox, seat) -> dict | None:
+def _waiting(row: Outbox, seat, *, game=None, version=None) -> dict | None:
     """What the seat waits on now, in the words of the page and the lobby (games.selectors.waiting),
-    for a turn email or a reminder still about the game as it is: a reaction window is not "your
-    turn", and its subject and first line say so."""
+    for a turn email, a reminder or a digest's ``game`` still as it was written (``version``): a
+    reaction window is not "your turn", and its subject and first line say so."""
     from games import selectors
     from games.registry import get
 
-    game = row.game
-    if row.kind not in (Outbox.YOUR_TURN, Outbox.REMINDER) or row.version != game.version or seat not in game.to_act:
+    game, version = game or row.game, row.version if version is None else version
+    if row.kind not in (*Outbox.TURN_MAIL, Outbox.REMINDER) or version != game.version or seat not in game.to_act:
         return None
     return selectors.waiting(game, seat, title=f"{get(game.kind).name} #{game.pk}")
 

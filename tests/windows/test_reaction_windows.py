@@ -117,10 +117,24 @@ def test_it_takes_a_window_answer_by_email_reply(monkeypatch, inbox, alice, bob,
     html = mail.alternatives[0][0]
     assert "It is your turn" not in mail.body and "It is your turn" not in html  # the body says what the subject says
     assert mail.subject in mail.body and mail.subject in html
+    assert "Your answer is due" in mail.body and "Your move is" not in mail.body and "Your move is" not in html
     reply = "Resolve\n\nOn Tuesday, kinplay wrote:\n> answer\n"
     assert receive_reply(to=mail.reply_to[0], sender=me.email, body=reply) == "accepted"
     answer = Event.objects.filter(game=game, seat=seats[0], command__by="email").get()
     assert answer.command["action"] == {"type": "pass"}
+
+
+def test_it_names_a_window_an_answer_in_a_digest_too(monkeypatch, alice, bob, charlie):
+    from kinplay.notifications.models import Outbox
+    from kinplay.notifications.services import compose
+
+    game, _, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
+    me = game.seat_list[seats[0]].user
+    digest = Outbox(kind=Outbox.DIGEST, user=me, games={str(game.pk): game.version})
+    msg = compose(digest)
+    html = msg.alternatives[0][0]
+    for body in (msg.body, html):
+        assert "your answer: Let the card resolve" in body and "Your answer is due" in body and "Your move is" not in body
 
 
 def test_it_reminds_a_player_before_a_window_closes(monkeypatch, clock, inbox, alice, bob, charlie):
