@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Sequence
 from datetime import timedelta
-from functools import reduce
 
 from django.db.models import Q
 from django.utils import timezone
@@ -16,6 +14,7 @@ from games.engine import PLATFORM_EVENTS, RESIGN, evolve, fill_seats
 from games.models import Event, Game, Seat
 from games.registry import get
 from games.store import load_state, stream
+from kinplay import sql
 
 
 def seat_names(game) -> list[str]:
@@ -171,9 +170,8 @@ def recent_rows(games, back: int) -> dict[int, list[Event]]:
     costs what a list of 5 does)."""
     wanted = [Q(game_id=g.pk, seq__gt=max(0, g.version - back), seq__lte=g.version) for g in games if g.version]
     rows: dict[int, list[Event]] = {g.pk: [] for g in games}
-    if wanted:
-        for row in Event.objects.filter(reduce(operator.or_, wanted)).order_by("game_id", "seq"):
-            rows[row.game_id].append(row)
+    for row in sql.any_of(Event.objects.order_by("game_id", "seq"), wanted):
+        rows[row.game_id].append(row)
     return rows
 
 

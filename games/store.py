@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import marshal
-import operator
 import threading
 from collections import OrderedDict
-from functools import cache, reduce
+from functools import cache
 
 from django.conf import settings
 from django.db import connections, transaction
@@ -104,16 +103,9 @@ def load_state(game, upto: int | None = None, *, cached=True) -> dict:
     return state
 
 
-STATES_AT_ONCE = 200  # games per query: SQLite refuses an expression deeper than 1,000 (about 1,000 games' ORs)
-
-
 def load_states(games) -> dict[int, dict]:
-    """``load_state`` of many games (each at its last event), by game id, in at most three
-    queries for each 200 games: a player's list of thirty games costs what one of five does."""
-    games = list(games)
-    if len(games) > STATES_AT_ONCE:
-        return {pk: state for i in range(0, len(games), STATES_AT_ONCE)
-                for pk, state in load_states(games[i:i + STATES_AT_ONCE]).items()}
+    """``load_state`` of many games (each at its last event), by game id, in three queries for
+    each 200 games (``sql.any_of``): a player's list of thirty games costs what one of five does."""
     out, missing = {}, []
     for game in games:
         state = states.get(game, game.version)
@@ -125,14 +117,14 @@ def load_states(games) -> dict[int, dict]:
         return out
     wanted = [Q(game_id=g.pk, seq__lte=g.version, rules_version=rules_version(get(g.kind).rules)) for g in missing]
     nearest: dict[int, int] = {}
-    for game_id, seq in Snapshot.objects.filter(reduce(operator.or_, wanted)).values_list("game_id", "seq"):
+    for game_id, seq in sql.any_of(Snapshot.objects.values_list("game_id", "seq"), wanted):
         nearest[game_id] = max(seq, nearest.get(game_id, 0))
-    snaps = dict(Snapshot.objects.filter(reduce(operator.or_, [Q(game_id=g, seq=s) for g, s in nearest.items()]))
-                 .values_list("game_id", "state")) if nearest else {}
+    snaps = dict(sql.any_of(Snapshot.objects.values_list("game_id", "state"),
+                            [Q(game_id=g, seq=s) for g, s in nearest.items()]))
     after = [Q(game_id=g.pk, seq__gt=nearest.get(g.pk, 0), seq__lte=g.version) for g in missing]
     rows: dict[int, list] = {g.pk: [] for g in missing}
-    for game_id, t, data, v in (Event.objects.filter(reduce(operator.or_, after)).order_by("game_id", "seq")
-                                .values_list("game_id", "type", "data", "schema_version")):
+    for game_id, t, data, v in sql.any_of(Event.objects.order_by("game_id", "seq")
+                                          .values_list("game_id", "type", "data", "schema_version"), after):
         rows[game_id].append((t, data, v))
     for game in missing:
         rules = get(game.kind).rules

@@ -7,7 +7,8 @@ move makes five; these do without the query builder. Everything else uses the OR
 from __future__ import annotations
 
 import json
-from functools import cache, partial
+import operator
+from functools import cache, partial, reduce
 
 import orjson
 from django.db import connections
@@ -187,3 +188,14 @@ def is_deadlock(exc: BaseException) -> bool:
     """Whether PostgreSQL broke a deadlock by aborting this transaction (it let the other one go
     on): the work may simply be tried again."""
     return getattr(exc.__cause__, "sqlstate", None) == "40P01"
+
+
+ANY_OF = 200  # conditions a statement: SQLite refuses an expression deeper than 1,000 (about 1,000 ORs)
+
+
+def any_of(qs, conditions: list):
+    """The rows of ``qs`` that match any of ``conditions`` (Q objects, one a game say), read
+    ANY_OF conditions a statement: a list of many games costs a few queries, never an error.
+    Each statement keeps ``qs``'s order; rows of one condition come from one statement."""
+    for i in range(0, len(conditions), ANY_OF):
+        yield from qs.filter(reduce(operator.or_, conditions[i:i + ANY_OF]))
