@@ -342,8 +342,10 @@ def wait_line(game, seat, *, state=None, names=None, now=None, due=True, title=N
     return waiting(game, seat, state=state, names=names, now=now, due=due, title=title)["line"]
 
 
-def waiting(game, seat, *, state=None, names=None, now=None, due=True, title=None) -> dict:
-    """``wait_line``'s line, and whether it asks this seat to answer a reaction window."""
+def waiting(game, seat, *, state=None, names=None, now=None, due=True, title=None, answers=True) -> dict:
+    """``wait_line``'s line, and whether it asks this seat to answer a reaction window.
+    ``answers``: name them in the line (not on the game page, whose move bar lists them: the
+    longer line pushed the board under the bar on a phone)."""
     kind = get(game.kind)
     name = title or kind.name
     if game.status != Game.ACTIVE:
@@ -361,12 +363,14 @@ def waiting(game, seat, *, state=None, names=None, now=None, due=True, title=Non
     entry = rules.to_act(state).get(seat) or {}
     if entry.get("kind") != "window":
         return {"line": f"Your turn in {name}" + (f" (due in {left})" if left else ""), "window": False}
-    # the answers as the move list labels them: a notation ("resolve") is a code, not words
-    answers = [named(a["label"], names) for a in rules.legal_actions(state, seat) if a["action"] != RESIGN]
     cause = _window_cause(game, seat, names)
     closes = f" (closes in {left})" if left else (" (no time limit)" if due else "")
+    if not answers:
+        return {"line": f"{name}: {cause + ' — ' if cause else ''}choose your answer{closes}", "window": True}
+    # the answers as the move list labels them: a notation ("resolve") is a code, not words
+    labels = [named(a["label"], names) for a in rules.legal_actions(state, seat) if a["action"] != RESIGN]
     # ", or": a label may hold a comma of its own ("Yes, let the system finish the game for me")
-    answer = ", ".join(answers[:-1]) + ", or " + answers[-1] if len(answers) > 1 else "".join(answers)
+    answer = ", ".join(labels[:-1]) + ", or " + labels[-1] if len(labels) > 1 else "".join(labels)
     return {"line": f"{name}: {cause + ' — ' if cause else ''}your answer: {answer}{closes}", "window": True}
 
 

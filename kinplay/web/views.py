@@ -493,7 +493,7 @@ def game_page(request, pk):
     # e.g. a Kenta colour, picked when joining or accepting: the seat's own first, only the free ones
     join_choices = selectors.seat_choices(game, next(s["index"] for s in seats if s["open"])) if can_join else []
     accept_choices = selectors.seat_choices(game, seat) if invited else []
-    wait = selectors.waiting(game, seat, names=names, due=False) if at is None else {"line": "", "window": False}
+    wait = selectors.waiting(game, seat, names=names, due=False, answers=False) if at is None else {"line": "", "window": False}
     pending = [s.name for s in game.seat_list if s.invited] if game.status == Game.WAITING else []
     channels = chat.visible_channels(game, request.user)
     talk = [{"channel": c, "title": "Players" if c == ChatMessage.PLAYERS else "Spectators",

@@ -137,6 +137,17 @@ def test_it_names_a_window_an_answer_in_a_digest_too(monkeypatch, alice, bob, ch
         assert "your answer: Let the card resolve" in body and "Your answer is due" in body and "Your move is" not in body
 
 
+def test_it_asks_for_the_answer_on_the_page_in_a_line_short_enough_for_a_phone(monkeypatch, client, alice, bob, charlie):
+    # the move bar lists the answers by their labels; the banner above the board only says what
+    # is asked (with them it wrapped and pushed the board under the bar on a 360 px phone)
+    game, _, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
+    client.force_login(game.seat_list[seats[0]].user)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    banner = page[page.index('id="turn-banner"'):page.index("</div>", page.index('id="turn-banner"'))]
+    assert "choose your answer" in banner and "Let the card resolve" not in banner
+    assert "Let the card resolve" in page[page.index('id="moves"'):]
+
+
 def test_it_reminds_a_player_before_a_window_closes(monkeypatch, clock, inbox, alice, bob, charlie):
     game, _, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
     me = game.seat_list[seats[0]].user

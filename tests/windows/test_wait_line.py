@@ -27,7 +27,9 @@ def test_it_says_what_to_answer_in_the_page_the_lobby_and_the_email(monkeypatch,
         assert player == game.seat_list[state["playing"]["seat"]].name
         client.force_login(me)
         page = client.get(f"/games/{game.pk}/").content.decode()
-        assert line.split(" (closes")[0] in page and "<title>Answer · Kenta" in page and "Your turn" not in page
+        asked = selectors.waiting(game, seats[0], due=False, answers=False)["line"]  # the move bar names the answers
+        assert asked == line.split(" — ")[0] + " — choose your answer" and asked in page.replace("&#x27;", "'")
+        assert "<title>Answer · Kenta" in page and "Your turn" not in page
         lobby = client.get("/").content.decode()
         assert line in lobby.replace("&#x27;", "'")
         mails = [m for m in inbox() if m.to == [me.email]]
