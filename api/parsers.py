@@ -35,7 +35,7 @@ class JSONParser(parsers.JSONParser):
             if "recursion" in str(exc):  # orjson stops at 1,024 levels
                 raise exceptions.ParseError(f"JSON nested deeper than {MAX_DEPTH} levels.") from None
             raise exceptions.ParseError(f"JSON parse error: {exc}") from None
-        if _depth(data) > MAX_DEPTH:
+        if depth(data) > MAX_DEPTH:
             raise exceptions.ParseError(f"JSON nested deeper than {MAX_DEPTH} levels.")
         return data
 
@@ -44,7 +44,7 @@ def _no_constant(name):
     raise ValueError(f"{name} is not JSON")
 
 
-def _depth(value) -> int:
+def depth(value) -> int:
     """How deeply lists and objects nest (iteratively: no recursion on hostile input)."""
     deepest, todo = 0, [(value, 1)]
     while todo:

@@ -5,6 +5,7 @@ reason; in CI (CI=true) they fail instead, so a green CI means they really ran.
 """
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,19 @@ def _eager_celery():
     app.conf.task_always_eager = True
     yield
     app.conf.task_always_eager = False
+
+
+@pytest.fixture(autouse=True)
+def _throttles_count_from_nothing():
+    """Each test's requests are counted from nothing: the throttles' counters (in the test
+    cache) and what this process leased on them (api.throttles.Lease), which would otherwise
+    add up over a session's tests within a minute (the same players' ids come back)."""
+    yield
+    if "api.throttles" in sys.modules:
+        from django.core.cache import cache
+
+        cache.clear()
+        sys.modules["api.throttles"]._lease.left.clear()
 
 
 @pytest.fixture

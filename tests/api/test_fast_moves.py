@@ -190,3 +190,20 @@ def test_a_middleware_it_does_not_know_turns_it_off(settings):
     assert not isinstance(ApiHandler()._middleware_chain, FastMoves)
     settings.MIDDLEWARE = settings.MIDDLEWARE[:-1]
     assert isinstance(ApiHandler()._middleware_chain, FastMoves)
+
+
+def test_a_usual_move_skips_drf_and_a_refused_one_gets_drf_s_answer(game, alice, monkeypatch):
+    from rest_framework.views import APIView
+
+    from games import selectors
+
+    dispatched, dispatch = [], APIView.dispatch
+    monkeypatch.setattr(APIView, "dispatch", lambda self, *args, **kwargs: dispatched.append(1) or dispatch(self, *args, **kwargs))
+    game.refresh_from_db()
+    action = selectors.game_for(game, alice)["legal_actions"][0]["action"]
+    url, handler = f"/api/games/{game.pk}/actions/", ApiHandler()
+    status, _, content = send(handler, url, body={"action": action, "expected_version": game.version},
+                              HTTP_AUTHORIZATION=token(alice))
+    assert status.startswith("201") and json.loads(content)["game"]["version"] > game.version and dispatched == []
+    status, _, content = send(handler, url, body={"action": action}, HTTP_AUTHORIZATION="Token nope")
+    assert status.startswith("401") and json.loads(content)["error"] == "not_authenticated" and dispatched == [1]

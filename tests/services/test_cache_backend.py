@@ -35,3 +35,10 @@ def test_it_counts_a_throttle_window_in_one_call_and_forgets_it_when_it_ends(pri
     assert cache.hit("throttle_moves_2_100", 1) == 1  # bob's own counter
     time.sleep(1.1)
     assert cache.hit("throttle_moves_1_100", 1) == 1
+
+
+def test_it_counts_a_lease_of_many_in_one_call_and_still_forgets_the_window(private_redis):
+    cache = RedisCache(private_redis.url, {"KEY_PREFIX": "kinplay-test"})
+    assert [cache.hit("throttle_moves_1_101", 1, 12) for _ in range(2)] == [12, 24]
+    time.sleep(1.1)
+    assert cache.hit("throttle_moves_1_101", 1, 12) == 12  # the first lease gave the counter its time to live
