@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from games.engine import clone, evolve
-from games.models import Event, Game, Snapshot
+from games.models import Event, Game, Snapshot, game_rows
 from games.registry import get
 from games.schema import rules_version, upcast
 from games.store import snapshot_due
@@ -39,4 +40,5 @@ def rebuild(game: Game) -> None:
         if rows:
             game.project(rules, state)
             fields += ["to_act", "result", "status"]
-        Game.objects.filter(pk=game.pk).update(**{f: getattr(game, f) for f in fields})
+        Game.objects.filter(pk=game.pk).update(**{f: getattr(game, f) for f in fields}, updated_at=timezone.now())
+        game_rows.drop(game.pk)

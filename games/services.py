@@ -17,10 +17,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.engine import RESIGN, IllegalAction, clone, decide_and_evolve, event, find_legal, replay
-from games.models import Event, Game, Seat
+from games.models import Event, Game, Seat, game_rows
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
-from games.store import Appender, VersionConflict, load_state, save_all
+from games.store import Appender, StaleRow, VersionConflict, load_state, save_all
 from kinplay import sql
 from kinplay.clocks import scheduling
 from kinplay.clocks.models import Deadline
@@ -260,7 +260,7 @@ def _choose(game, seats, index, choice) -> None:
         raise IllegalAction("There is nothing to choose when taking a seat at this game.")
     taken = [s.index for s in seats if not s.is_open]
     game.options = rules.choose_at_join(game.options, len(seats), index, choice, taken)
-    game.save(update_fields=["options"])
+    game.save(update_fields=["options", "updated_at"])
 
 
 def _start(game: Game, present=None):
@@ -305,7 +305,9 @@ def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_v
     for attempt in range(5):
         try:
             with transaction.atomic():
-                return _act_once(game_id, seat, user, action, notation, expected_version, idempotency_key, by)
+                # only the first try may start from this process's copy of the row: a retry reads it
+                return _act_once(game_id, seat, user, action, notation, expected_version, idempotency_key, by,
+                                 cached=attempt == 0)
         except OperationalError as exc:
             # PostgreSQL broke a deadlock with a deadline sweep applying a clock of this game
             # (the sweep locks the game row, then appends; a move appends, then updates the
@@ -320,14 +322,29 @@ def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_v
                 continue  # a twin request landed first: the next pass returns its response
             if expected_version is not None or attempt == 4:
                 raise VersionConflict(Game.objects.get(pk=game_id).version) from None
+        except StaleRow:
+            if attempt == 4:
+                raise
         except VersionConflict:
             if expected_version is not None or attempt == 4:
                 raise
     raise VersionConflict(Game.objects.get(pk=game_id).version)
 
 
-def _act_once(game_id, seat, user, action, notation, expected_version, idempotency_key, by) -> Outcome:
-    game = Game.objects.get_with_seats(game_id)
+def _act_once(game_id, seat, user, action, notation, expected_version, idempotency_key, by, cached=False) -> Outcome:
+    # A repeated request (its Idempotency-Key) is answered with the game as it is now: read it.
+    game = game_rows.get(game_id) if cached and not idempotency_key else None
+    if game is not None and (expected_version is None or expected_version == game.version):
+        try:
+            return _act_on(game, seat, user, action, notation, expected_version, idempotency_key, by)
+        except (IllegalAction, NotYourSeat):
+            # perhaps refused only because this process's copy is behind (the worker played a
+            # bot's move): the caller asks again on the row as it is
+            raise StaleRow(game.version) from None
+    return _act_on(Game.objects.get_with_seats(game_id), seat, user, action, notation, expected_version, idempotency_key, by)
+
+
+def _act_on(game, seat, user, action, notation, expected_version, idempotency_key, by) -> Outcome:
     if user is not None:
         seat = game.seat_of(user)
         if seat is None:
@@ -382,6 +399,7 @@ def _act_once(game_id, seat, user, action, notation, expected_version, idempoten
     present = seat if by in ("player", "resign") else None
     _after(game, kind, state, appender, acted={seat} | bots_acted, present=present, had_timers=had_timers,
            bots_owe=bots_owe)
+    game_rows.put_on_commit(game)  # the same player's next move starts from it (games.models.RowCache)
     return Outcome(game, appender.rows, state, seat)
 
 
@@ -512,7 +530,9 @@ def _after(game, kind, state, appender, *, acted, present=None, had_timers=False
     game.deadline = scheduling.reschedule(game, state, entries, acted, had_timers)
     game.updated_at = timezone.now()
     if not appender.save_with_game(("version", "to_act", "status", "result", "deadline", "updated_at")):
-        raise VersionConflict(Game.objects.get(pk=game.pk).version)
+        game_rows.drop(game.pk)
+        current = Game.objects.get(pk=game.pk).version
+        raise StaleRow(current) if current == appender.start else VersionConflict(current)
     notify_after_change(game, before=before, now=set(entries), acted=acted, present=present)
     if bots_owe:
         _leave_bots_to_worker(game)
@@ -563,6 +583,8 @@ def set_standing_answer(game_id, user, value) -> Outcome | None:
     if seat is None:
         raise NotYourSeat("You have no seat at this game.")
     Seat.objects.filter(game_id=game_id, index=seat).update(standing=value)
+    Game.objects.filter(pk=game_id).update(updated_at=timezone.now())  # a move read the old answer: its write must fail
+    game_rows.drop(game_id)
     for _ in range(5):
         game = Game.objects.get_with_seats(game_id)
         if game.status != Game.ACTIVE:
@@ -588,7 +610,7 @@ def fire_timer(game_id, action) -> str:
 
 
 def abort(game_id) -> None:
-    Game.objects.filter(pk=game_id, status__in=[Game.WAITING]).update(status=Game.ABORTED)
+    Game.objects.filter(pk=game_id, status__in=[Game.WAITING]).update(status=Game.ABORTED, updated_at=timezone.now())
 
 
 # ---------------------------------------------------------------- invitations

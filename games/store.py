@@ -27,6 +27,12 @@ class VersionConflict(Exception):
         self.current, self.sent = current, sent
 
 
+class StaleRow(VersionConflict):
+    """The game row changed since it was read, but not its version (a seat's standing answer, a
+    clock paused for a vacation...), or it was read from this process's RowCache: no move came
+    first, so the command is tried again on the row as it is now, whatever the client sent."""
+
+
 class StateCache:
     """The latest states this process has seen, by (game, version): a cache like snapshots.
 
@@ -177,6 +183,7 @@ class Appender:
 
     def __init__(self, game, version: int):
         self.game, self.start, self.version = game, version, version
+        self.stamp = game.updated_at  # the row as read: save_with_game writes only over it
         self.rows: list[Event] = []
         self.snapshots: list[Snapshot] = []
         self.state: dict | None = None
@@ -204,13 +211,14 @@ class Appender:
         return self.rows
 
     def save_with_game(self, fields) -> bool:
-        """Store everything added and write ``fields`` of the game row if the row is still at the
-        version this appender started from: False if it is not (the caller rolls back),
-        IntegrityError if another command took these numbers first. PostgreSQL does both in
-        one statement; the unique (game, seq) key and the row's version are checked as ever."""
+        """Store everything added and write ``fields`` of the game row if the row is still as
+        read, at the version this appender started from (and the same ``updated_at`` and seed:
+        the row may have come from games.models.RowCache): False if it is not (the caller rolls
+        back), IntegrityError if another command took these numbers first. PostgreSQL does
+        both in one statement; the unique (game, seq) key and the row are checked as ever."""
         game, conn = self.game, connections[Event.objects.db]
         _stamp(self.rows)
-        expected = {"version": self.start}
+        expected = {"version": self.start, "updated_at": self.stamp, "seed": game.seed}
         if conn.vendor == "postgresql" and 0 < len(self.rows) <= INSERT_ROWS:
             written = sql.update_if(game, fields, expected, first=sql.insert_statement(Event, self.rows, EVENT_FIELDS))
         else:

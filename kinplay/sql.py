@@ -159,7 +159,7 @@ def update_if(obj, fields, expected: dict, alias="default", *, first: tuple[str,
     trip instead of two. The caller's transaction rolls it back when this returns False."""
     sql = _update_sql(type(obj), tuple(fields), tuple(expected), alias)
     params = [write(getattr(obj, attname)) for attname, write in _writers(type(obj), tuple(fields), alias)]
-    params += [obj.pk, *expected.values()]
+    params += [obj.pk, *(write(value) for value, (_, write) in zip(expected.values(), _writers(type(obj), tuple(expected), alias)))]
     if first is not None:
         sql, params = f"WITH first AS ({first[0]}) {sql}", [*first[1], *params]
     with connections[alias].cursor() as cursor:

@@ -208,8 +208,9 @@ def _hold(deadlines, now):
 
 def _show_deadline(game_id):
     """The game row shows the earliest clock that runs (a held one shows nowhere)."""
-    from games.models import Game
+    from games.models import Game, game_rows
 
     due = (Deadline.objects.filter(game_id=game_id, kind=Deadline.MOVE, done_at__isnull=True, paused_left__isnull=True)
            .order_by("due_at").values_list("due_at", flat=True).first())
-    Game.objects.filter(pk=game_id).update(deadline=due)
+    Game.objects.filter(pk=game_id).update(deadline=due, updated_at=timezone.now())
+    game_rows.drop(game_id)

@@ -126,11 +126,11 @@ def test_it_plays_a_move_that_lost_a_deadlock_to_a_deadline_sweep(alice, bob, mo
     game = a_game(alice, bob, moves=0)
     real, raised = services._act_once, []
 
-    def once_a_victim(*args):
+    def once_a_victim(*args, **kwargs):
         if not raised:
             raised.append(True)
             raise _deadlock()
-        return real(*args)
+        return real(*args, **kwargs)
 
     monkeypatch.setattr(services, "_act_once", once_a_victim)
     seat = game.to_act[0]

@@ -1,0 +1,87 @@
+"""games.models.RowCache: a player's next move starts from the game row this process wrote at
+their last one, and a row someone else wrote since is never written over nor moved on."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games import services
+from games.models import Game, game_rows
+from games.store import VersionConflict
+from tests.play import bot_action
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(alice):
+    return services.create_game(creator=alice, kind="knonsters", per_move=None, seats=[{"user": "alice"}, {"bot": "random"}])
+
+
+@pytest.fixture
+def move(alice, django_capture_on_commit_callbacks):
+    """alice's move (the heuristic bot's choice), committed as a request's would be: the row
+    is remembered at commit. Returns the game's version after it and the queries it made."""
+    def move(game, **kwargs):
+        action = bot_action(game, 0)
+        with django_capture_on_commit_callbacks(execute=True), CaptureQueriesContext(connection) as queries:
+            outcome = services.act(game.pk, user=alice, action=action, **kwargs)
+        return outcome.game.version, [q["sql"] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    return move
+
+
+def reads_of_the_row(statements):
+    return [s for s in statements if "json_agg" in s or "json_group_array" in s]  # get_with_seats
+
+
+def stale_copy(game_id):
+    """What another process would hold after this one's last move: a copy behind the database."""
+    with game_rows.lock:
+        return game_rows.entries[game_id]
+
+
+def test_it_starts_the_next_move_from_the_row_it_wrote(game, move):
+    version, first = move(game)
+    _, second = move(game, expected_version=version)
+    assert len(reads_of_the_row(first)) == 1 and reads_of_the_row(second) == []
+
+
+def test_it_moves_on_the_row_as_it_is_when_another_process_moved_since(game, move):
+    move(game)
+    behind = stale_copy(game.pk)
+    version, _ = move(game)  # the worker, say, played meanwhile
+    game_rows._store(game.pk, behind[1])
+    after, statements = move(game)  # no expected_version: the move is made on the row as it is
+    assert after > version and reads_of_the_row(statements)
+    game_rows._store(game.pk, behind[1])
+    assert move(game, expected_version=after)[0] > after  # the version the client saw, not this copy's
+
+
+def test_it_refuses_a_client_behind_even_when_its_copy_is_as_far_behind(game, move):
+    move(game)
+    behind, seen = stale_copy(game.pk), Game.objects.get(pk=game.pk).version
+    move(game)
+    game_rows._store(game.pk, behind[1])
+    with pytest.raises(VersionConflict):
+        move(game, expected_version=seen)
+
+
+def test_it_never_writes_over_a_row_written_outside_a_move(game, move):
+    """A clock paused for a vacation, a tournament's friendly flag, a standing answer: written
+    in another process, which stamps the row but cannot empty this process's copy."""
+    move(game)
+    behind = stale_copy(game.pk)
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now())
+    game_rows._store(game.pk, behind[1])
+    _, statements = move(game)
+    assert reads_of_the_row(statements)  # the copy's write was refused; the move was made on the row read
+
+
+def test_it_forgets_a_game_once_it_is_over(game, move, alice):
+    for _ in range(500):
+        game.refresh_from_db()
+        if game.status != Game.ACTIVE:
+            break
+        move(game)
+    assert game.status == Game.FINISHED and game_rows.get(game.pk) is None
