@@ -68,7 +68,8 @@ class Lease:
             with self.lock:
                 if len(self.left) >= self.MOST:
                     self.left.clear()
-                self.left[key] = count
+                # added: another thread of this process may have leased on this key meanwhile
+                self.left[key] = self.left.get(key, 0) + count
 
 
 _lease = Lease()

@@ -70,3 +70,28 @@ def test_it_counts_each_player_on_their_own_counter(moves, monkeypatch):
     shared = Counted()
     assert requests(1, 1, RATE, monkeypatch, shared) == RATE
     assert requests(2, 1, 5, monkeypatch, shared) == 5
+
+
+class Meanwhile(Counted):
+    """The test's cache, whose first round trip lets ``meanwhile`` in before it answers: the
+    other thread of the same process (gunicorn's gthread) asking for the same player."""
+
+    def __init__(self, meanwhile):
+        super().__init__()
+        self.meanwhile = meanwhile
+
+    def incr(self, *args):
+        count = super().incr(*args)
+        if self.calls == 1:
+            self.meanwhile()
+        return count
+
+
+def test_it_keeps_both_leases_when_two_threads_lease_at_once(moves, monkeypatch):
+    request = SimpleNamespace(user=SimpleNamespace(is_authenticated=True, pk=1))
+    allowed = []
+    shared = Meanwhile(lambda: allowed.append(throttles.MoveThrottle().allow_request(request, None)))
+    monkeypatch.setattr(throttles.MoveThrottle, "cache", shared)
+    monkeypatch.setattr(throttles, "_lease", throttles.Lease())
+    allowed += [throttles.MoveThrottle().allow_request(request, None) for _ in range(RATE + 30)]
+    assert sum(allowed) == RATE  # exact in one process, however its threads interleave
