@@ -473,6 +473,15 @@ def play_bots(game_id) -> str:
     task): one transaction of at most BOT_STEPS_PER_TASK steps through the optimistic path,
     which hands the rest on the same way. Safe to run twice: the second finds nothing owed, or
     loses the compare-and-set."""
+    for _ in range(4):
+        try:
+            return _play_bots_once(game_id)
+        except StaleRow:
+            continue  # the row was written outside a move meanwhile (a standing answer, a held clock): play on it
+    return _play_bots_once(game_id)
+
+
+def _play_bots_once(game_id) -> str:
     try:
         with transaction.atomic():
             game = Game.objects.get_with_seats(game_id)
@@ -486,6 +495,8 @@ def play_bots(game_id) -> str:
             if not appender.rows:
                 return "nothing-owed"
             _after(game, kind, state, appender, acted=acted, had_timers=had_timers, bots_owe=owe)
+    except StaleRow:
+        raise
     except (IntegrityError, VersionConflict):
         return "moved-first"
     return "more-owed" if owe else "played"

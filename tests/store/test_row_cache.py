@@ -85,3 +85,22 @@ def test_it_forgets_a_game_once_it_is_over(game, move, alice):
             break
         move(game)
     assert game.status == Game.FINISHED and game_rows.get(game.pk) is None
+
+
+def test_it_plays_owed_bot_moves_on_a_row_stamped_while_the_worker_played(alice, settings, monkeypatch):
+    """A standing answer, a held clock or a tournament's friendly flag stamps the row while the
+    worker plays the bots' owed moves: nobody moved, so the worker plays them on the row as it
+    is now, rather than giving up as if a move came first (the bots would wait for the sweep)."""
+    settings.INLINE_BOT_STEPS = 0  # the bots' moves are all owed to the worker
+    game = services.create_game(creator=alice, kind="kenta", seats=[{"bot": "heuristic"}] * 3, per_move=None)
+    run_bots, stamped = services._run_bots, []
+
+    def meanwhile(*args, **kwargs):
+        if not stamped:  # another process writes the row once, between the worker's read and write
+            stamped.append(Game.objects.filter(pk=game.pk).update(updated_at=timezone.now()))
+        return run_bots(*args, **kwargs)
+
+    monkeypatch.setattr(services, "_run_bots", meanwhile)
+    version = Game.objects.get(pk=game.pk).version
+    assert services.play_bots(game.pk) in ("played", "more-owed") and stamped == [1]
+    assert Game.objects.get(pk=game.pk).version > version
