@@ -47,7 +47,7 @@ def hit(cache, key, seconds, many=1) -> int:
 class Lease:
     """The counts this process took on shared counters ahead of need, by counter and rate. A
     counter's key names its window, so an old window's leftovers are never asked for again;
-    they go when the memory is full."""
+    they go when the memory is full, least recently used first (each use moves a key last)."""
 
     MOST = 10_000
 
@@ -66,10 +66,10 @@ class Lease:
     def keep(self, key, count) -> None:
         if count > 0:
             with self.lock:
-                if len(self.left) >= self.MOST:
-                    self.left.clear()
-                # added: another thread of this process may have leased on this key meanwhile
-                self.left[key] = self.left.get(key, 0) + count
+                count += self.left.pop(key, 0)  # another thread of this process may have leased on it meanwhile
+                if len(self.left) >= self.MOST:  # the least recently used goes: most likely an old window's
+                    del self.left[next(iter(self.left))]
+                self.left[key] = count
 
 
 _lease = Lease()

@@ -95,3 +95,21 @@ def test_it_keeps_both_leases_when_two_threads_lease_at_once(moves, monkeypatch)
     monkeypatch.setattr(throttles, "_lease", throttles.Lease())
     allowed += [throttles.MoveThrottle().allow_request(request, None) for _ in range(RATE + 30)]
     assert sum(allowed) == RATE  # exact in one process, however its threads interleave
+
+
+def test_it_keeps_a_busy_players_lease_when_old_windows_fill_the_memory(moves, monkeypatch):
+    """What other players leased in windows gone by fills the process's memory: it is their
+    leftovers that go, not the lease of a player in the middle of using it."""
+    monkeypatch.setattr(throttles.Lease, "MOST", 3)
+    monkeypatch.setattr(throttles, "_lease", throttles.Lease())
+    monkeypatch.setattr(throttles.MoveThrottle, "cache", Counted())
+
+    def move(player):
+        return throttles.MoveThrottle().allow_request(SimpleNamespace(user=SimpleNamespace(is_authenticated=True, pk=player)), None)
+
+    with time_machine.travel(1_800_000_000 - 30, tick=False):  # the minute before
+        move(2), move(3)
+    allowed = move(1)
+    move(4)  # the memory is full: something must go
+    allowed += sum(move(1) for _ in range(RATE + 30))
+    assert allowed == RATE
