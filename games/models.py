@@ -37,6 +37,14 @@ def _game_with_seats_sql(fields, alias, vendor):
 
 
 class GameQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        """Every write to game rows stamps ``updated_at``, which a move's compare-and-set checks:
+        a move that started from a copy read before (RowCache) reads the row again."""
+        from django.utils import timezone
+
+        kwargs.setdefault("updated_at", timezone.now())
+        return super().update(**kwargs)
+
     def with_seats(self):
         """Games with their seats and the seats' users (and who called a cancelled game off, its
         card's line): two queries, whatever is read after."""
@@ -190,6 +198,11 @@ class Game(models.Model):
 
     def __str__(self):
         return f"{self.kind} #{self.pk}"
+
+    def save(self, *args, update_fields=None, **kwargs):
+        if update_fields is not None and "updated_at" not in update_fields:  # stamped, as GameQuerySet.update does
+            update_fields = [*update_fields, "updated_at"]
+        super().save(*args, update_fields=update_fields, **kwargs)
 
     def hold_seats(self, seats):
         """Keep ``seats`` (in order, with their users) as this game's ``seat_list``: read

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 
 from games.engine import clone, evolve
 from games.models import Event, Game, Snapshot, game_rows
@@ -40,5 +39,5 @@ def rebuild(game: Game) -> None:
         if rows:
             game.project(rules, state)
             fields += ["to_act", "result", "status"]
-        Game.objects.filter(pk=game.pk).update(**{f: getattr(game, f) for f in fields}, updated_at=timezone.now())
+        Game.objects.filter(pk=game.pk).update(**{f: getattr(game, f) for f in fields})
         game_rows.drop(game.pk)

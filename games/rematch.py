@@ -4,7 +4,6 @@ starts; the other people are invited again, as for any new game) or the same gam
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 
 from games import selectors, services
 from games.models import Game, game_rows
@@ -45,7 +44,7 @@ def rematch(game_id: int, user, *, with_bots: bool = False) -> tuple[Game, bool]
         on_timeout=game.on_timeout, window=game.window, invite_only=game.invite_only,
         rated=game.rated and not with_bots, looking=True)  # asked on the game's page, taken to the new one
     if not with_bots:
-        Game.objects.filter(pk=new.pk).update(rematch_of=game, updated_at=timezone.now())
+        Game.objects.filter(pk=new.pk).update(rematch_of=game)
         game_rows.drop(new.pk)
         new.rematch_of = game
     return new, True

@@ -260,7 +260,7 @@ def _choose(game, seats, index, choice) -> None:
         raise IllegalAction("There is nothing to choose when taking a seat at this game.")
     taken = [s.index for s in seats if not s.is_open]
     game.options = rules.choose_at_join(game.options, len(seats), index, choice, taken)
-    game.save(update_fields=["options", "updated_at"])
+    game.save(update_fields=["options"])
 
 
 def _start(game: Game, present=None):
@@ -593,8 +593,9 @@ def set_standing_answer(game_id, user, value) -> Outcome | None:
     seat = game.seat_of(user)
     if seat is None:
         raise NotYourSeat("You have no seat at this game.")
-    Seat.objects.filter(game_id=game_id, index=seat).update(standing=value)
-    Game.objects.filter(pk=game_id).update(updated_at=timezone.now())  # a move read the old answer: its write must fail
+    with transaction.atomic():  # a move that read the old answer sees the stamp: its write fails and reads again
+        Seat.objects.filter(game_id=game_id, index=seat).update(standing=value)
+        Game.objects.filter(pk=game_id).update()  # GameQuerySet.update stamps updated_at
     game_rows.drop(game_id)
     for _ in range(5):
         game = Game.objects.get_with_seats(game_id)
@@ -621,7 +622,7 @@ def fire_timer(game_id, action) -> str:
 
 
 def abort(game_id) -> None:
-    Game.objects.filter(pk=game_id, status__in=[Game.WAITING]).update(status=Game.ABORTED, updated_at=timezone.now())
+    Game.objects.filter(pk=game_id, status__in=[Game.WAITING]).update(status=Game.ABORTED)
 
 
 # ---------------------------------------------------------------- invitations

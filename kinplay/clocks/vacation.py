@@ -212,5 +212,5 @@ def _show_deadline(game_id):
 
     due = (Deadline.objects.filter(game_id=game_id, kind=Deadline.MOVE, done_at__isnull=True, paused_left__isnull=True)
            .order_by("due_at").values_list("due_at", flat=True).first())
-    Game.objects.filter(pk=game_id).update(deadline=due, updated_at=timezone.now())
+    Game.objects.filter(pk=game_id).update(deadline=due)  # stamps updated_at (GameQuerySet.update)
     game_rows.drop(game_id)

@@ -413,7 +413,7 @@ def _cancel(t, reason):
 
     friendly = sorted(_running_rows(t.pk).values_list("pk", flat=True))
     if friendly:
-        Game.objects.filter(pk__in=friendly).update(rated=False, updated_at=timezone.now())
+        Game.objects.filter(pk__in=friendly).update(rated=False)  # stamps updated_at (GameQuerySet.update)
         game_rows.drop(*friendly)
     _append(t, "cancelled", {"reason": reason, "seed": t.seed, **({"friendly": friendly} if friendly else {})})
     t.round_ends_at, t.warn_at, t.needs_advance = None, None, False

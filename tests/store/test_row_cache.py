@@ -72,10 +72,16 @@ def test_it_never_writes_over_a_row_written_outside_a_move(game, move):
     in another process, which stamps the row but cannot empty this process's copy."""
     move(game)
     behind = stale_copy(game.pk)
-    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now())
+    Game.objects.filter(pk=game.pk).update(rated=False)  # any write to the row stamps it
     game_rows._store(game.pk, behind[1])
     _, statements = move(game)
     assert reads_of_the_row(statements)  # the copy's write was refused; the move was made on the row read
+    assert Game.objects.get(pk=game.pk).rated is False
+    game_rows._store(game.pk, stale_copy(game.pk)[1])
+    behind = stale_copy(game.pk)
+    Game.objects.get(pk=game.pk).save(update_fields=["options"])  # a save of some fields stamps it too
+    game_rows._store(game.pk, behind[1])
+    assert reads_of_the_row(move(game)[1])
 
 
 def test_it_forgets_a_game_once_it_is_over(game, move, alice):
