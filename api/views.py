@@ -273,7 +273,7 @@ def _action_response(user, outcome, with_game=True):
     version = outcome.events[-1].seq if outcome.events else game.version
     body = {"version": version, "events": events}
     if with_game:
-        body["game"] = selectors.game_for(game, user, state=outcome.state)
+        body["game"] = selectors.game_for(game, user, state=outcome.state, rows=outcome.events)
     return Response(body, status=status.HTTP_201_CREATED)
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import timedelta
+from functools import cache
 
+from django.db import connections
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.timesince import timeuntil
@@ -104,24 +106,73 @@ def last_platform_events(games) -> dict[int, Event]:
     return last
 
 
-def _explained(game, result, names, platform=None):
+def _explained(game, result, names, platform=None, rows=None):
     """The result, its summary saying why when a forfeit the platform applied (a clock's, a round's
     time) ended the game: the engine only knows that the player resigned. ``platform``: the
-    games' last platform events, read together (``last_platform_events``)."""
+    games' last platform events, read together (``last_platform_events``); ``rows``: the
+    stream's last events (``_ending_forfeit``)."""
     if not result:
         return result
-    if platform is None:
-        row = Event.objects.filter(game=game, type__in=PLATFORM_EVENTS).order_by("-seq").first()
-    else:
-        row = platform.get(game.pk)
-    if row is None:
+    e = _ending_forfeit(game, platform, rows)
+    if e is None:
         return result
-    e = {"type": row.type, "data": row.data}
-    if not _forfeit(e) or Event.objects.filter(game=game, seq__gt=row.seq + 1, command__isnull=False).exists():
-        return result  # no forfeit, or the game went on after it
     winners = [names[w] for w in result.get("winners") or [] if 0 <= w < len(names)]
     won = f" {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}." if winners else ""
     return {**result, "summary": describe_platform(e, names) + won}
+
+
+def _ending_forfeit(game, platform=None, rows=None) -> dict | None:
+    """The game's last platform event when it is a forfeit and no command came after the
+    resignation stored with it, else None.
+
+    ``rows``: the events that end the stream, from a command's first (a move's, its Outcome's),
+    when the caller holds them. They settle it without a query unless the last platform event
+    is not among them and they hold one command only: then only the event just before them
+    may be that forfeit, and it alone is read."""
+    if rows and rows[0].command is not None and rows[-1].seq == game.version == rows[0].seq + len(rows) - 1:
+        row = next((r for r in reversed(rows) if r.type in PLATFORM_EVENTS), None)
+        if row is not None:
+            seq, e = row.seq, {"type": row.type, "data": row.data}
+        elif any(r.command is not None for r in rows[1:]):
+            return None  # a command after rows[0]: the game went on after any platform event before them
+        else:  # only the event just before rows[0] (a command) may be the last one with nothing after it
+            found = _platform_event(game, seq=rows[0].seq - 1)
+            if found is None:
+                return None
+            seq, e = found
+        went_on = any(r.command is not None and r.seq > seq + 1 for r in rows)
+        return e if _forfeit(e) and not went_on else None
+    if platform is None:
+        found = _platform_event(game)
+    else:
+        row = platform.get(game.pk)
+        found = None if row is None else (row.seq, {"type": row.type, "data": row.data})
+    if found is None:
+        return None
+    seq, e = found
+    if not _forfeit(e) or Event.objects.filter(game=game, seq__gt=seq + 1, command__isnull=False).exists():
+        return None  # no forfeit, or the game went on after it
+    return e
+
+
+def _platform_event(game, seq=None) -> tuple[int, dict] | None:
+    """The game's last platform event (the one at ``seq``, when given) as its seq and the
+    event, or None. A plain statement (as kinplay.sql's): building the ORM's cost a finished
+    game's answer more than the rest of it."""
+    with connections[Event.objects.db].cursor() as cursor:
+        cursor.execute(_platform_event_sql(cursor.db.alias, seq is not None),
+                       [game.pk, *sorted(PLATFORM_EVENTS), *([] if seq is None else [seq])])
+        row = cursor.fetchone()
+    return None if row is None else (row[0], {"type": row[1], "data": sql.json_value(row[2])})
+
+
+@cache
+def _platform_event_sql(alias: str, at: bool) -> str:
+    seq, type_, data, game = (sql.columns(Event, (f,), alias=alias) for f in ("seq", "type", "data", "game"))
+    table = connections[alias].ops.quote_name(Event._meta.db_table)
+    kinds = ", ".join(["%s"] * len(PLATFORM_EVENTS))
+    return (f"SELECT {seq}, {type_}, {data} FROM {table} WHERE {game} = %s AND {type_} IN ({kinds})"
+            + (f" AND {seq} = %s" if at else "") + f" ORDER BY {seq} DESC LIMIT 1")
 
 
 def redacted_events(game, seat, *, after=0, upto=None, rows=None) -> list[dict]:
@@ -222,11 +273,12 @@ def first_viewable(game) -> int:
     return game.version if nxt is None else nxt - 1
 
 
-def game_for(game, user, *, at: int | None = None, state: dict | None = None, platform=None) -> dict:
+def game_for(game, user, *, at: int | None = None, state: dict | None = None, platform=None, rows=None) -> dict:
     """The ``<game>`` of the API contract, as ``user`` may see it (at version ``at``).
 
     ``state``, when the caller already holds the current state, saves loading it again;
-    ``platform`` likewise the last platform events of a list's games (``last_platform_events``).
+    ``platform`` likewise the last platform events of a list's games (``last_platform_events``),
+    and ``rows`` the events a move just stored (``_ending_forfeit``).
     """
     kind = get(game.kind)
     rules = kind.rules
@@ -241,7 +293,7 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None, pl
     names = seat_names(game)
     view = named(rules.view(state, seat), names) if playing else {}
     told = named(game.result, names)
-    result = _explained(game, told, names, platform) if finished else told
+    result = _explained(game, told, names, platform, rows) if finished else told
     if result is not told and not historical and isinstance(view.get("result"), dict):
         # the board's game-over line says what the result says: a forfeit the platform applied
         # (a clock's) is no resignation, though the rules only saw one
