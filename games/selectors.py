@@ -15,6 +15,7 @@ from django.utils.timesince import timeuntil
 from games.engine import PLATFORM_EVENTS, RESIGN, evolve, fill_seats
 from games.models import Event, Game, Seat
 from games.registry import get
+from games.schema import upcast
 from games.store import load_state, stream
 from kinplay import sql
 
@@ -180,11 +181,10 @@ def redacted_events(game, seat, *, after=0, upto=None, rows=None) -> list[dict]:
     rules = get(game.kind).rules
     out = []
     for row in stream(game, after, upto) if rows is None else rows:
-        e = row.as_rules_event(rules)
-        if e["type"] not in PLATFORM_EVENTS:  # platform events are public facts
-            e = rules.redact(e, seat)
-        if e is not None:
-            out.append({"seq": row.seq, "type": e["type"], "data": e["data"], "seat": row.seat, "at": row.at})
+        e = upcast(rules, row.type, row.data, row.schema_version)  # row.as_rules_event(rules), without its imports
+        seen = e if e["type"] in PLATFORM_EVENTS else rules.redact(e, seat)  # platform events are public facts
+        if seen is not None:
+            out.append({"seq": row.seq, "type": seen["type"], "data": seen["data"], "seat": row.seat, "at": row.at})
     return out
 
 
@@ -305,9 +305,9 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None, pl
         "status": game.status,
         "version": game.version,
         "at": at if historical else game.version,
-        "seats": [{"index": s.index, "name": s.name, "bot": s.bot or None, "you": s.index == seat,
+        "seats": [{"index": s.index, "name": name, "bot": s.bot or None, "you": s.index == seat,
                    "invited": s.invited, **({"standing": s.standing} if s.index == seat else {})}
-                  for s in game.seat_list],
+                  for s, name in zip(game.seat_list, names)],
         "you": seat,
         "to_act": sorted(rules.to_act(state)) if historical and rules.result(state) is None else game.to_act,
         "deadline": game.deadline,
