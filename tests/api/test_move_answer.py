@@ -1,7 +1,7 @@
 """A move's answer (POST .../actions/: the events it stored and the game after it, as the mover
 may see them) is built from what the move already holds: it must be what reading the game
 afresh gives, for every kind, every seat and spectators, and for games a clock's forfeit
-ended or went on after."""
+ended or went on after, every seat named."""
 
 import random
 from dataclasses import replace
@@ -34,6 +34,7 @@ def check(outcome, people):
     viewers = [(user, outcome.game.seat_of(user)) for user in people] + [(AnonymousUser(), None)]
     for user, seat in viewers:
         answer = _action_response(user, replace(outcome, seat=seat)).data
+        assert b"{seat" not in orjson.dumps(answer["game"])  # every seat placeholder named
         # as JSON (PostgreSQL's jsonb keeps an object's keys in an order of its own)
         assert as_json(answer) == as_json(fresh(outcome.game.pk, user, seat, outcome.events)), (user, seat)
 
