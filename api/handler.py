@@ -186,16 +186,16 @@ class FastMoves:
         if not all(throttle().allow_request(request, None) for throttle in self.throttles):
             return None
         try:
-            response = views.move(request.user, request.resolver_match.kwargs["id"], data, *options)
+            body, code, headers = views.move(request.user, request.resolver_match.kwargs["id"], data, *options), 201, {}
         except Exception as exc:
             response = errors.handler(exc, {"request": request})
             if response is None:
                 raise
-        answer = HttpResponse(self.renderer.render(response.data), status=response.status_code,
-                              content_type="application/json")
-        for name, value in (*self.headers_of_view.items(), *response.items()):
-            if name != "Content-Type":  # a DRF Response's is HttpResponse's default until rendered
-                answer[name] = value
+            body, code = response.data, response.status_code
+            headers = {name: value for name, value in response.items() if name != "Content-Type"}  # HttpResponse's default
+        answer = HttpResponse(self.renderer.render(body), status=code, content_type="application/json")
+        for name, value in (*self.headers_of_view.items(), *headers.items()):
+            answer[name] = value
         return answer
 
 

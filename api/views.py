@@ -243,7 +243,7 @@ def game_action(request, id):
     data = request.data
     if not usual_move(data):
         data = _valid(s.ActionSerializer, request)
-    return move(request.user, id, data, key, with_game)
+    return Response(move(request.user, id, data, key, with_game), status=status.HTTP_201_CREATED)
 
 
 def usual_move(data) -> bool:
@@ -256,17 +256,18 @@ def usual_move(data) -> bool:
     return False
 
 
-def move(user, id, data, key, with_game) -> Response:
-    """The move itself, once the request is read: game_action's and api.handler's FastMoves'."""
+def move(user, id, data, key, with_game) -> dict:
+    """The move itself, once the request is read, and the 201's body: game_action's and
+    api.handler's FastMoves' (which renders it without a DRF Response)."""
     outcome = services.act(
         id, user=user, action=data.get("action"), notation=data.get("notation"),
         expected_version=data.get("expected_version"), idempotency_key=key,
     )
-    return _action_response(user, outcome, with_game=with_game)
+    return action_body(user, outcome, with_game=with_game)
 
 
-def _action_response(user, outcome, with_game=True):
-    """201 with what this command stored, as the caller may see it, and the game after it
+def action_body(user, outcome, with_game=True) -> dict:
+    """A command's 201 body: what it stored, as the caller may see it, and the game after it
     (unless the caller asked for less: the game's view and legal actions are most of the cost)."""
     game = outcome.game
     events = selectors.redacted_events(game, outcome.seat, rows=outcome.events)
@@ -274,7 +275,7 @@ def _action_response(user, outcome, with_game=True):
     body = {"version": version, "events": events}
     if with_game:
         body["game"] = selectors.game_for(game, user, state=outcome.state, rows=outcome.events)
-    return Response(body, status=status.HTTP_201_CREATED)
+    return body
 
 
 @extend_schema(responses={200: s.EventOut(many=True), **documented(400, 401, 404)},
@@ -325,7 +326,8 @@ def game_resign(request, id):
     if isinstance(options, Response):
         return options
     key, with_game = options
-    return _action_response(request.user, services.resign(id, user=request.user, idempotency_key=key), with_game=with_game)
+    outcome = services.resign(id, user=request.user, idempotency_key=key)
+    return Response(action_body(request.user, outcome, with_game=with_game), status=status.HTTP_201_CREATED)
 
 
 @extend_schema(request=s.VacationSerializer, responses={200: s.VacationOut, **documented(400, 401, 413, 415)})

@@ -58,12 +58,11 @@ def service_call(user, game_id, body):
     game as the caller may see them, encoded and decoded as over HTTP."""
     import orjson
 
-    from api.views import _action_response
+    from api.views import action_body
     from games import services
 
     outcome = services.act(game_id, user=user, action=body["action"], expected_version=body["expected_version"])
-    answer = _action_response(user, outcome)  # the view's own body, not rendered by DRF
-    return answer.status_code, json.loads(orjson.dumps(answer.data))
+    return 201, json.loads(orjson.dumps(action_body(user, outcome)))  # the view's own body, not rendered by DRF
 
 
 def main(argv=None):

@@ -10,7 +10,7 @@ import orjson
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from api.views import _action_response
+from api.views import action_body
 from games import selectors, services
 from games.engine import RESIGN
 from games.models import Game
@@ -33,7 +33,7 @@ def fresh(game_id, user, seat, rows):
 def check(outcome, people):
     viewers = [(user, outcome.game.seat_of(user)) for user in people] + [(AnonymousUser(), None)]
     for user, seat in viewers:
-        answer = _action_response(user, replace(outcome, seat=seat)).data
+        answer = action_body(user, replace(outcome, seat=seat))
         assert b"{seat" not in orjson.dumps(answer["game"])  # every seat placeholder named
         # as JSON (PostgreSQL's jsonb keeps an object's keys in an order of its own)
         assert as_json(answer) == as_json(fresh(outcome.game.pk, user, seat, outcome.events)), (user, seat)
