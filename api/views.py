@@ -116,7 +116,8 @@ def game_list(request):
             on_timeout=clock.get("on_timeout", "bot"), invite_only=data["invite_only"], rated=data["rated"],
             window=clock.get("window"),
         )
-        return Response(selectors.game_for(_game(game.pk), request.user), status=status.HTTP_201_CREATED)
+        # The game as created, seats and players held: reading it again would find the same.
+        return Response(selectors.game_for(game, request.user), status=status.HTTP_201_CREATED)
     flags = {name: params.flag(request.query_params.get(name)) for name in ("open", "my_turn", "invited")}
     bad = [name for name, value in flags.items() if value is params.UNSET]
     if bad:

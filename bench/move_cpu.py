@@ -2,14 +2,16 @@
 """The server's CPU per durable move without gunicorn, HTTP or other processes' contention.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kp_move_cpu REDIS_URL=redis://127.0.0.1:6379/11 \\
-        .venv/bin/python bench/move_cpu.py [--moves 600] [--against-chain]
+        .venv/bin/python bench/move_cpu.py [--moves 600] [--against-chain | --layers | --new-games N]
 
 kinplay's WSGI application called in one thread: POST /api/games/{id}/actions/ with a Knonsters
 bot answering in the same transaction, as bench/api.py's moves phase sends it (the whole game in
 the answer), against a real PostgreSQL (and Redis for the throttles, when REDIS_URL is set).
 Prints the process's CPU time (time.process_time) per move, after 100 moves of warm-up,
 replacing finished games outside the count. The PostgreSQL backend's and Redis's own CPU are
-not in it (make bench-peer counts those). On a shared machine this figure moves far less
+not in it (make bench-peer counts those). With --new-games N, the CPU per game created instead:
+POST /api/games/ as bench/api.py sends it to replace a finished game (through Django's
+middleware chain, as a creation is not a move), after as many games of warm-up. On a shared machine this figure moves far less
 than make bench-peer's CPU per move, which also pays for gunicorn and for contention.
 Creates the database when it does not exist and then drops it.
 """
@@ -75,6 +77,8 @@ def main(argv=None):
                     help="every other move by games.services.act and the answer's selectors, without HTTP, Django's "
                          "request or DRF (the same work the view asks for, the same JSON out and in): what the "
                          "request layers cost on top of the service")
+    ap.add_argument("--new-games", type=int, metavar="N",
+                    help="instead of moves, the CPU per POST /api/games/ of bench/api.py's moves phase (N games)")
     args = ap.parse_args(argv)
     pg = Postgres(os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/kp_move_cpu")
     pg.create()
@@ -108,6 +112,17 @@ def main(argv=None):
                 "clock": {"per_move": None, "on_timeout": "bot"}})
             assert status == 201, game
             return game
+
+        if args.new_games:
+            spent_creating = 0.0
+            for n in range(2 * args.new_games):  # the first half warms up
+                started = time.process_time()
+                new_game()
+                if n >= args.new_games:
+                    spent_creating += time.process_time() - started
+            print(f"{1000 * spent_creating / args.new_games:.2f} ms of CPU per game created (in process, one thread, "
+                  f"{args.new_games} games; load average {os.getloadavg()[0]:.1f})")
+            return
 
         rnd, game, moves, spent = random.Random(1), new_game(), 0, dict.fromkeys(paths, 0.0)
         total = WARMUP + args.moves * len(paths)

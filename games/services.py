@@ -112,23 +112,25 @@ def create_games(specs: list[dict]) -> list[Game]:
     plans = [_plan(named, **{k: v for k, v in spec.items() if k != "looking"}) for spec in specs]
     with transaction.atomic():
         games = []
-        for fields, _ in plans:
+        for fields, planned in plans:
             seed = new_seed()
-            games.append(Game(seed=seed, seed_sha256=seed_digest(seed), **fields))
-        Game.objects.bulk_create(games)
-        for game, (_, planned) in zip(games, plans):
+            game = Game(seed=seed, seed_sha256=seed_digest(seed), **fields)
             game.hold_seats([Seat(game=game, index=i, **p) for i, p in enumerate(planned)])
-        Seat.objects.bulk_create([seat for game in games for seat in game.seat_list])
+            games.append(game)
+        # Dealt before any row is written: each game's row goes in once, as dealt.
         dealt = [(game, *_deal(game)) for game in games if _ready(game)]
-        opened, now = [], timezone.now()
+        opened = []
         for game, kind, state, appender, _, _ in dealt:
             opened.append((game, state, game.project(kind.rules, state)))
-            game.version, game.updated_at = appender.version, now
+            game.version = appender.version
         deadlines = scheduling.opening(opened) + [d for game in games for d in _invitation_deadlines(game)]
+        Game.objects.bulk_create(games)  # the seats, deadlines and snapshots take its id as they are saved
+        for _, _, _, appender, _, _ in dealt:
+            for row in appender.rows:  # written by sql.insert, which takes the column as it is
+                row.game_id = appender.game.pk
+        Seat.objects.bulk_create([seat for game in games for seat in game.seat_list])
         save_all([appender for _, _, _, appender, _, _ in dealt])
         Deadline.objects.bulk_create(deadlines)
-        # Rows nobody else can see yet (this transaction made them): no compare-and-set.
-        sql.update_rows(Game, [game for game, *_ in dealt], ("version", "to_act", "status", "result", "deadline", "updated_at"))
         for game in games:
             _invite(game)
         # A creator looking at the game they just made gets no email for its opening turn.
@@ -149,11 +151,15 @@ def create_games(specs: list[dict]) -> list[Game]:
 def _users_named(specs) -> dict:
     """The users the specs seat by name, by name as written: one query for them all, and one more
     for names written in another case ("Bob" is bob, as on the player pages; names cannot differ
-    by case alone, kinplay.accounts.usernames)."""
+    by case alone, kinplay.accounts.usernames). A creator seated by their own name is the creator
+    as given (no query for the commonest game: mine against a bot)."""
     names = {seat["user"] for spec in specs if isinstance(spec.get("seats"), list) for seat in spec["seats"]
              if isinstance(seat, dict) and isinstance(seat.get("user"), str)}
+    creators = [spec.get("creator") for spec in specs]
+    found = {c.username: c for c in creators if getattr(c, "pk", None) is not None and c.username in names}
     users = get_user_model().objects
-    found = {u.username: u for u in users.filter(username__in=names)} if names else {}
+    if names - set(found):
+        found.update({u.username: u for u in users.filter(username__in=names - set(found))})
     others = names - set(found)
     if others:
         either = Q()
