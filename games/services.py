@@ -124,11 +124,18 @@ def create_games(specs: list[dict]) -> list[Game]:
             opened.append((game, state, game.project(kind.rules, state)))
             game.version = appender.version
         deadlines = scheduling.opening(opened) + [d for game in games for d in _invitation_deadlines(game)]
-        Game.objects.bulk_create(games)  # the seats, deadlines and snapshots take its id as they are saved
+        now = timezone.now()
+        for game in games:
+            game.created_at = game.updated_at = now  # what bulk_create would stamp
+        sql.insert(Game, games, GAME_FIELDS, ids=True)
+        # The rows made before their game had an id (bulk_create fills in the deadlines' and snapshots').
+        for game in games:
+            for seat in game.seat_list:
+                seat.game_id = game.pk
         for _, _, _, appender, _, _ in dealt:
-            for row in appender.rows:  # written by sql.insert, which takes the column as it is
+            for row in appender.rows:
                 row.game_id = appender.game.pk
-        Seat.objects.bulk_create([seat for game in games for seat in game.seat_list])
+        sql.insert(Seat, [seat for game in games for seat in game.seat_list], SEAT_FIELDS, ids=True)
         save_all([appender for _, _, _, appender, _, _ in dealt])
         Deadline.objects.bulk_create(deadlines)
         for game in games:
@@ -146,6 +153,10 @@ def create_games(specs: list[dict]) -> list[Game]:
                 for hook in ON_GAME_FINISHED:
                     hook(game)
     return games
+
+
+GAME_FIELDS = tuple(f.name for f in Game._meta.concrete_fields if not f.primary_key)
+SEAT_FIELDS = tuple(f.name for f in Seat._meta.concrete_fields if not f.primary_key)
 
 
 def _users_named(specs) -> dict:

@@ -98,13 +98,31 @@ def _json_writer(vendor):
     return lambda value: None if value is None else to_json(value).decode()
 
 
-def insert(model, objs, fields, alias="default", *, on_conflict="") -> None:
+def insert(model, objs, fields, alias="default", *, on_conflict="", ids=False) -> None:
     """INSERT ``objs`` (their ``fields``) in one statement; the objects get no primary key.
     ``on_conflict``: what to do with a row that breaks a unique constraint, the SQL after
-    ON CONFLICT (PostgreSQL and SQLite spell it alike), e.g. "DO NOTHING"."""
-    if objs:
+    ON CONFLICT (PostgreSQL and SQLite spell it alike), e.g. "DO NOTHING".
+
+    ``ids``: each object gets its row's primary key, and is saved as far as Django can tell,
+    as ``bulk_create`` leaves it (which also takes the keys RETURNING gives in the rows' order);
+    as many statements as SQLite's limit on parameters needs. A fraction of ``bulk_create``'s CPU."""
+    if not objs:
+        return
+    if not ids:
         with connections[alias].cursor() as cursor:
             cursor.execute(*insert_statement(model, objs, fields, alias, on_conflict=on_conflict))
+        return
+    conn = connections[alias]
+    pk = model._meta.pk
+    size = max(1, conn.ops.bulk_batch_size([model._meta.get_field(f) for f in fields], objs))
+    with conn.cursor() as cursor:
+        for i in range(0, len(objs), size):
+            batch = objs[i:i + size]
+            statement, params = insert_statement(model, batch, fields, alias, on_conflict=on_conflict)
+            cursor.execute(f"{statement} RETURNING {conn.ops.quote_name(pk.column)}", params)
+            for obj, (key,) in zip(batch, cursor.fetchall(), strict=True):
+                setattr(obj, pk.attname, key)
+                obj._state.adding, obj._state.db = False, alias
 
 
 def insert_statement(model, objs, fields, alias="default", *, on_conflict="") -> tuple[str, list]:
