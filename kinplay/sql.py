@@ -144,6 +144,34 @@ def insert_statement(model, objs, fields, alias="default", *, on_conflict="") ->
     return sql, [write(getattr(o, attname)) for o in objs for attname, write in writers]
 
 
+def insert_where(model, objs, fields, where: str, params=(), alias="default") -> int:
+    """INSERT those of ``objs`` (their ``fields``) for which the SQL condition ``where`` holds,
+    in one statement: the condition reads a row's values as ``r.<column>`` and may ask other
+    tables (what would otherwise be a query of its own first). Returns how many went in; the
+    objects get no primary key. PostgreSQL reads the rows as ``insert`` sends them (one JSON
+    value, every field plain); other databases from a VALUES list."""
+    if not objs:
+        return 0
+    fields = tuple(fields)
+    conn = connections[alias]
+    table, cols = conn.ops.quote_name(model._meta.db_table), columns(model, fields, alias=alias)
+    recordset = _recordset(model, fields, alias, "")
+    if recordset is not None:
+        sql = f"INSERT INTO {table} ({cols}) SELECT {columns(model, fields, 'r.', alias)} " \
+              f"FROM jsonb_populate_recordset(NULL::{table}, %s) r WHERE {where}"
+        values = [_json_writer("postgresql")([{column: getattr(o, attname) for attname, column in recordset[1]}
+                                              for o in objs])]
+    else:
+        writers = _writers(model, fields, alias)
+        row = "(" + ", ".join(["%s"] * len(writers)) + ")"
+        sql = f"WITH r ({cols}) AS (VALUES {', '.join([row] * len(objs))}) INSERT INTO {table} ({cols}) " \
+              f"SELECT {columns(model, fields, 'r.', alias)} FROM r WHERE {where}"
+        values = [write(getattr(o, attname)) for o in objs for attname, write in writers]
+    with conn.cursor() as cursor:
+        cursor.execute(sql, [*values, *params])
+        return cursor.rowcount
+
+
 # Fields whose Python values are their JSON values for PostgreSQL (aware times as ISO 8601 text)
 PLAIN = {"CharField", "TextField", "BooleanField", "DateTimeField", "JSONField", "IntegerField", "BigIntegerField",
          "SmallIntegerField", "PositiveIntegerField", "PositiveSmallIntegerField", "PositiveBigIntegerField",
