@@ -25,11 +25,14 @@ class ClockSerializer(serializers.Serializer):
                                       help_text="seconds a reaction window stays open (≤ per_move); default: per_move")
 
 
+MAX_SEATS = 16
+
+
 class CreateGameSerializer(serializers.Serializer):
     kind = serializers.CharField(max_length=32, help_text="a slug of GET /api/kinds/")
     options = serializers.DictField(required=False, default=dict, help_text=(
         "the kind's options, as its JSON schema in GET /api/kinds/ gives them; left out, the defaults"))
-    seats = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=16, help_text=(
+    seats = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=MAX_SEATS, help_text=(
         'one object per seat, in seat order (the count must be one of the kind\'s player_counts): '
         '{"user": name} a player (anyone but you is invited and accepts first), '
         '{"bot": "random"} or {"bot": "heuristic"} a bot, {} an open seat anyone may join. '

@@ -1,0 +1,92 @@
+"""POST /api/games/: the commonest new game (mine against a bot) in few statements, answered as
+reading it again would answer, its body read as CreateGameSerializer reads it."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from api import serializers as s
+from api.views import usual_game
+from kinplay.notifications.models import Outbox
+
+pytestmark = pytest.mark.django_db
+
+MINE_AGAINST_A_BOT = {"kind": "knonsters", "options": {}, "seats": [{"user": "alice"}, {"bot": "random"}],
+                      "clock": {"per_move": None, "on_timeout": "bot"}}
+
+USUAL = [
+    MINE_AGAINST_A_BOT,
+    {"kind": "karenza", "seats": [{"user": "alice"}, {"user": "bob"}]},
+    {"kind": "kenta", "options": {"colors": True}, "seats": [{}, {"user": "bob"}, {"bot": "heuristic"}],
+     "clock": {"per_move": 600, "window": 60, "on_timeout": "skip"}, "rated": False, "invite_only": True},
+    {"kind": "knonsters", "seats": [{"user": "alice"}, {}], "clock": {}},
+    {"kind": "knonsters", "seats": [{"user": "alice"}, {}], "clock": {"window": None}},
+]
+
+UNUSUAL = [
+    {"kind": "chess", "seats": [{}]},  # the service names the kinds
+    {"kind": " knonsters", "seats": [{}]},  # the serializer trims it
+    {"kind": ["knonsters"], "seats": [{}]},
+    {"kind": "knonsters", "seats": []},
+    {"kind": "knonsters", "seats": [{}] * 17},
+    {"kind": "knonsters", "seats": [[]]},
+    {"kind": "knonsters", "seats": {"user": "alice"}},
+    {"kind": "knonsters", "seats": [{}], "options": []},
+    {"kind": "knonsters", "seats": [{}], "clock": None},
+    {"kind": "knonsters", "seats": [{}], "clock": {"per_move": "600"}},  # the serializer reads 600
+    {"kind": "knonsters", "seats": [{}], "clock": {"per_move": True}},
+    {"kind": "knonsters", "seats": [{}], "clock": {"per_move": 0}},
+    {"kind": "knonsters", "seats": [{}], "clock": {"per_move": 10**9}},
+    {"kind": "knonsters", "seats": [{}], "clock": {"window": 0}},
+    {"kind": "knonsters", "seats": [{}], "clock": {"on_timeout": "pass"}},
+    {"kind": "knonsters", "seats": [{}], "clock": {"on_timeout": ["bot"]}},
+    {"kind": "knonsters", "seats": [{}], "clock": {"per_move": None, "speed": 1}},  # the serializer drops it
+    {"kind": "knonsters", "seats": [{}], "rated": "false"},
+    {"kind": "knonsters", "seats": [{}], "invite_only": 1},
+    {"kind": "knonsters", "seats": [{}], "colour": "red"},
+    ["knonsters"],
+]
+
+
+def plain(value):
+    """The serializer's OrderedDicts as dicts."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+@pytest.mark.parametrize("body", USUAL)
+def test_it_reads_a_usual_new_game_exactly_as_the_serializer_does(body):
+    serializer = s.CreateGameSerializer(data=body)
+    assert serializer.is_valid(), serializer.errors
+    assert usual_game(body) == plain(serializer.validated_data)
+
+
+@pytest.mark.parametrize("body", UNUSUAL)
+def test_it_leaves_any_other_body_to_the_serializer(body):
+    assert usual_game(body) is None
+
+
+def test_it_answers_a_new_game_as_reading_it_again_would(api, alice, bob):
+    bodies = [MINE_AGAINST_A_BOT, {"kind": "karenza", "seats": [{"user": "alice"}, {"user": "bob"}]},
+              {"kind": "kenta", "seats": [{"user": "alice"}, {}, {"bot": "random"}], "clock": {"per_move": 600}},
+              {"kind": "karenza", "seats": [{"bot": "random"}, {"bot": "heuristic"}], "clock": {"per_move": None}}]
+    for body in bodies:
+        created = api(alice).post("/api/games/", body, format="json")
+        assert created.status_code == 201, created.json()
+        assert created.json() == api(alice).get(f"/api/games/{created.json()['id']}/").json()
+
+
+def test_it_creates_my_game_against_a_bot_in_seven_statements(api, alice):
+    client = api(alice)
+    client.get("/api/games/")  # the token checked and remembered, as in a session of requests
+    with CaptureQueriesContext(connection) as statements:
+        created = client.post("/api/games/", MINE_AGAINST_A_BOT, format="json")
+    assert created.status_code == 201
+    assert Outbox.objects.filter(kind="your_turn", user=alice).count() == 1  # alice moves first, by email
+    # the transaction's savepoint, the game, its seats, its events, the "your turn" email if
+    # alice wants it, the savepoint's release; and the state for the answer, which a commit
+    # would have left in this process's cache (a test's transaction never commits)
+    assert len(statements) == 7, "\n".join(q["sql"][:60] for q in statements)
