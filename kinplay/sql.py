@@ -145,31 +145,34 @@ def insert_statement(model, objs, fields, alias="default", *, on_conflict="") ->
 
 
 def insert_where(model, objs, fields, where: str, params=(), alias="default") -> int:
-    """INSERT those of ``objs`` (their ``fields``) for which the SQL condition ``where`` holds,
-    in one statement: the condition reads a row's values as ``r.<column>`` and may ask other
-    tables (what would otherwise be a query of its own first). Returns how many went in; the
-    objects get no primary key. PostgreSQL reads the rows as ``insert`` sends them (one JSON
-    value, every field plain); other databases from a VALUES list."""
+    """INSERT those of ``objs`` (their ``fields``) for which the SQL condition ``where`` holds:
+    the condition reads a row's values as ``r.<column>`` and may ask other tables (what would
+    otherwise be a query of its own first). Returns how many went in; the objects get no primary
+    key. PostgreSQL reads the rows as ``insert`` sends them (one JSON value, every field plain),
+    in one statement; other databases from VALUES lists, as many as their limit on parameters needs."""
     if not objs:
         return 0
     fields = tuple(fields)
     conn = connections[alias]
-    table, cols = conn.ops.quote_name(model._meta.db_table), columns(model, fields, alias=alias)
+    table, cols, selected = conn.ops.quote_name(model._meta.db_table), columns(model, fields, alias=alias), \
+        columns(model, fields, "r.", alias)
     recordset = _recordset(model, fields, alias, "")
-    if recordset is not None:
-        sql = f"INSERT INTO {table} ({cols}) SELECT {columns(model, fields, 'r.', alias)} " \
-              f"FROM jsonb_populate_recordset(NULL::{table}, %s) r WHERE {where}"
-        values = [_json_writer("postgresql")([{column: getattr(o, attname) for attname, column in recordset[1]}
-                                              for o in objs])]
-    else:
-        writers = _writers(model, fields, alias)
-        row = "(" + ", ".join(["%s"] * len(writers)) + ")"
-        sql = f"WITH r ({cols}) AS (VALUES {', '.join([row] * len(objs))}) INSERT INTO {table} ({cols}) " \
-              f"SELECT {columns(model, fields, 'r.', alias)} FROM r WHERE {where}"
-        values = [write(getattr(o, attname)) for o in objs for attname, write in writers]
     with conn.cursor() as cursor:
-        cursor.execute(sql, [*values, *params])
-        return cursor.rowcount
+        if recordset is not None:
+            rows = [{column: getattr(o, attname) for attname, column in recordset[1]} for o in objs]
+            cursor.execute(f"INSERT INTO {table} ({cols}) SELECT {selected} FROM jsonb_populate_recordset(NULL::{table}, %s) r "
+                           f"WHERE {where}", [_json_writer("postgresql")(rows), *params])
+            return cursor.rowcount
+        writers, went_in = _writers(model, fields, alias), 0
+        row = "(" + ", ".join(["%s"] * len(writers)) + ")"
+        size = max(1, conn.ops.bulk_batch_size([model._meta.get_field(f) for f in fields], objs))
+        for i in range(0, len(objs), size):
+            batch = objs[i:i + size]
+            cursor.execute(f"WITH r ({cols}) AS (VALUES {', '.join([row] * len(batch))}) INSERT INTO {table} ({cols}) "
+                           f"SELECT {selected} FROM r WHERE {where}",
+                           [*(write(getattr(o, attname)) for o in batch for attname, write in writers), *params])
+            went_in += cursor.rowcount
+        return went_in
 
 
 # Fields whose Python values are their JSON values for PostgreSQL (aware times as ISO 8601 text)

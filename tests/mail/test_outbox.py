@@ -161,3 +161,18 @@ def test_it_answers_a_move_without_waiting_for_a_broker_that_hangs(alice, bob, m
     assert len(calls) == 2
     waiting = Outbox.pending().count()
     assert waiting >= 6 and relay() == waiting
+
+
+def test_it_queues_a_whole_season_of_emails_but_none_a_player_switched_off(make_user, alice):
+    from kinplay.accounts.models import Profile
+
+    players = [make_user(f"p{i}") for i in range(150)]
+    Profile.objects.update_or_create(user=players[7], defaults={"email_turns": False})
+    game = services.create_game(creator=alice, kind="karenza", seats=[{"user": "alice"}, {"bot": "random"}])
+    Outbox.objects.all().delete()
+    # 2,550 rows: more parameters than SQLite takes in one statement when built with its default limit (32,766)
+    notifications.queue([Outbox(kind=Outbox.YOUR_TURN, game=game, user=u, version=v) for v in range(17) for u in players]
+                        + [Outbox(kind=Outbox.GAME_CANCELLED, game=game, user=players[7], version=game.version)])
+    sent = Counter(Outbox.objects.values_list("user__username", "kind"))
+    assert sent == {**{(u.username, Outbox.YOUR_TURN): 17 for u in players if u != players[7]},
+                    ("p7", Outbox.GAME_CANCELLED): 1}
