@@ -38,11 +38,14 @@ def _game_with_seats_sql(fields, alias, vendor):
 
 class GameQuerySet(models.QuerySet):
     def update(self, **kwargs):
-        """Every write to game rows stamps ``updated_at``, which a move's compare-and-set checks:
-        a move that started from a copy read before (RowCache) reads the row again."""
+        """Every write to game rows stamps ``updated_at``, which a move's compare-and-set checks,
+        and drops this process's copies of them (RowCache): a move that started from a copy
+        read before, here or in another process, reads the row again."""
         from django.utils import timezone
 
         kwargs.setdefault("updated_at", timezone.now())
+        if game_rows.entries:
+            game_rows.drop(*self.values_list("pk", flat=True))
         return super().update(**kwargs)
 
     def with_seats(self):
@@ -69,11 +72,9 @@ class GameQuerySet(models.QuerySet):
         return game
 
 
-SEAT_ROW = ("id", "index", "user_id", "bot", "invited", "username", "email", "standing")  # SEATS_OF_GAME's order
-
-
 def _hold(game, seat_rows, db) -> None:
-    """Give ``game`` its seats (and their players' names and addresses) from SEAT_ROW rows."""
+    """Give ``game`` its seats (and their players' names and addresses) from rows in
+    SEATS_OF_GAME's order (RowCache keeps them in the same)."""
     from django.contrib.auth import get_user_model
 
     user_model, seats = get_user_model(), []
@@ -95,7 +96,7 @@ class RowCache:
     Stale entries cost a retry, never a lost update: a move's write lands only if the row still
     has the version, ``updated_at`` and seed read here (games.store.Appender.save_with_game),
     and every write to a game row stamps ``updated_at`` (a seat's standing answer too); the
-    writers in this process also drop the entry. Entries are written at commit and kept
+    writes in this process also drop the entry. Entries are written at commit and kept
     SECONDS, for what no stamp covers: a player's name and address, as the token check keeps
     them (api.authentication)."""
 
@@ -135,7 +136,7 @@ class RowCache:
                 self.entries.popitem(last=False)
 
     def drop(self, *game_ids) -> None:
-        """Rows written outside a move (their writers stamp ``updated_at`` too, for the other processes)."""
+        """Rows written outside a move (GameQuerySet.update, Game.save; the stamp tells the other processes)."""
         with self.lock:
             for game_id in game_ids:
                 self.entries.pop(game_id, None)
@@ -202,6 +203,7 @@ class Game(models.Model):
     def save(self, *args, update_fields=None, **kwargs):
         if update_fields is not None and "updated_at" not in update_fields:  # stamped, as GameQuerySet.update does
             update_fields = [*update_fields, "updated_at"]
+        game_rows.drop(self.pk)
         super().save(*args, update_fields=update_fields, **kwargs)
 
     def hold_seats(self, seats):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from games import selectors, services
-from games.models import Game, game_rows
+from games.models import Game
 
 
 class RematchRefused(ValueError):
@@ -45,6 +45,5 @@ def rematch(game_id: int, user, *, with_bots: bool = False) -> tuple[Game, bool]
         rated=game.rated and not with_bots, looking=True)  # asked on the game's page, taken to the new one
     if not with_bots:
         Game.objects.filter(pk=new.pk).update(rematch_of=game)
-        game_rows.drop(new.pk)
         new.rematch_of = game
     return new, True

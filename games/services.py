@@ -613,7 +613,6 @@ def set_standing_answer(game_id, user, value) -> Outcome | None:
     with transaction.atomic():  # a move that read the old answer sees the stamp: its write fails and reads again
         Seat.objects.filter(game_id=game_id, index=seat).update(standing=value)
         Game.objects.filter(pk=game_id).update()  # GameQuerySet.update stamps updated_at
-    game_rows.drop(game_id)
     for _ in range(5):
         game = Game.objects.get_with_seats(game_id)
         if game.status != Game.ACTIVE:

@@ -208,9 +208,8 @@ def _hold(deadlines, now):
 
 def _show_deadline(game_id):
     """The game row shows the earliest clock that runs (a held one shows nowhere)."""
-    from games.models import Game, game_rows
+    from games.models import Game
 
     due = (Deadline.objects.filter(game_id=game_id, kind=Deadline.MOVE, done_at__isnull=True, paused_left__isnull=True)
            .order_by("due_at").values_list("due_at", flat=True).first())
     Game.objects.filter(pk=game_id).update(deadline=due)  # stamps updated_at (GameQuerySet.update)
-    game_rows.drop(game_id)

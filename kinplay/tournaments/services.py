@@ -19,7 +19,7 @@ from django.utils.dateparse import parse_datetime
 
 from games import services as games
 from games.engine import RESIGN, IllegalAction, clone
-from games.models import Game, game_rows
+from games.models import Game
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
 from kinplay import sql
@@ -414,7 +414,6 @@ def _cancel(t, reason):
     friendly = sorted(_running_rows(t.pk).values_list("pk", flat=True))
     if friendly:
         Game.objects.filter(pk__in=friendly).update(rated=False)  # stamps updated_at (GameQuerySet.update)
-        game_rows.drop(*friendly)
     _append(t, "cancelled", {"reason": reason, "seed": t.seed, **({"friendly": friendly} if friendly else {})})
     t.round_ends_at, t.warn_at, t.needs_advance = None, None, False
     _save(t)

@@ -1,7 +1,10 @@
 """games.models.RowCache: a player's next move starts from the game row this process wrote at
 their last one, and a row someone else wrote since is never written over nor moved on."""
 
+from datetime import UTC, datetime
+
 import pytest
+import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -110,3 +113,14 @@ def test_it_plays_owed_bot_moves_on_a_row_stamped_while_the_worker_played(alice,
     version = Game.objects.get(pk=game.pk).version
     assert services.play_bots(game.pk) in ("played", "more-owed") and stamped == [1]
     assert Game.objects.get(pk=game.pk).version > version
+
+
+def test_it_forgets_its_copy_when_this_process_writes_the_row(game, move):
+    """Under a frozen clock a stamp cannot tell the rows apart: the write itself drops the copy
+    (GameQuerySet.update, Game.save), whichever code makes it."""
+    with time_machine.travel(datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC), tick=False):
+        move(game)
+        Game.objects.filter(pk=game.pk).update(rated=False)
+        assert reads_of_the_row(move(game)[1]) and Game.objects.get(pk=game.pk).rated is False
+        Game.objects.get(pk=game.pk).save(update_fields=["options"])
+        assert reads_of_the_row(move(game)[1])
