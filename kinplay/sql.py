@@ -114,10 +114,8 @@ def insert(model, objs, fields, alias="default", *, on_conflict="", ids=False) -
         return
     conn = connections[alias]
     pk = model._meta.pk
-    size = max(1, conn.ops.bulk_batch_size([model._meta.get_field(f) for f in fields], objs))
     with conn.cursor() as cursor:
-        for i in range(0, len(objs), size):
-            batch = objs[i:i + size]
+        for batch in _batches(model, fields, objs, alias):
             statement, params = insert_statement(model, batch, fields, alias, on_conflict=on_conflict)
             cursor.execute(f"{statement} RETURNING {conn.ops.quote_name(pk.column)}", params)
             for obj, (key,) in zip(batch, cursor.fetchall(), strict=True):
@@ -135,7 +133,7 @@ def insert_statement(model, objs, fields, alias="default", *, on_conflict="") ->
     recordset = _recordset(model, fields, alias, on_conflict)
     if recordset is not None:
         sql, keys = recordset
-        return sql, [_json_writer("postgresql")([{column: getattr(o, attname) for attname, column in keys} for o in objs])]
+        return sql, [_json_rows(objs, keys)]
     conn = connections[alias]
     writers = _writers(model, fields, alias)
     row = "(" + ", ".join(["%s"] * len(writers)) + ")"
@@ -159,20 +157,29 @@ def insert_where(model, objs, fields, where: str, params=(), alias="default") ->
     recordset = _recordset(model, fields, alias, "")
     with conn.cursor() as cursor:
         if recordset is not None:
-            rows = [{column: getattr(o, attname) for attname, column in recordset[1]} for o in objs]
             cursor.execute(f"INSERT INTO {table} ({cols}) SELECT {selected} FROM jsonb_populate_recordset(NULL::{table}, %s) r "
-                           f"WHERE {where}", [_json_writer("postgresql")(rows), *params])
+                           f"WHERE {where}", [_json_rows(objs, recordset[1]), *params])
             return cursor.rowcount
         writers, went_in = _writers(model, fields, alias), 0
         row = "(" + ", ".join(["%s"] * len(writers)) + ")"
-        size = max(1, conn.ops.bulk_batch_size([model._meta.get_field(f) for f in fields], objs))
-        for i in range(0, len(objs), size):
-            batch = objs[i:i + size]
+        for batch in _batches(model, fields, objs, alias):
             cursor.execute(f"WITH r ({cols}) AS (VALUES {', '.join([row] * len(batch))}) INSERT INTO {table} ({cols}) "
                            f"SELECT {selected} FROM r WHERE {where}",
                            [*(write(getattr(o, attname)) for o in batch for attname, write in writers), *params])
             went_in += cursor.rowcount
         return went_in
+
+
+def _json_rows(objs, keys):
+    """``objs`` as one JSON parameter for jsonb_populate_recordset: ``keys`` (attribute, column) of ``_recordset``."""
+    return _json_writer("postgresql")([{column: getattr(o, attname) for attname, column in keys} for o in objs])
+
+
+def _batches(model, fields, objs, alias):
+    """``objs`` in runs as long as the database takes parameters for in one statement (SQLite's limit)."""
+    size = max(1, connections[alias].ops.bulk_batch_size([model._meta.get_field(f) for f in fields], objs))
+    for i in range(0, len(objs), size):
+        yield objs[i:i + size]
 
 
 # Fields whose Python values are their JSON values for PostgreSQL (aware times as ISO 8601 text)

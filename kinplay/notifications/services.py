@@ -55,7 +55,7 @@ SWITCHED = (Outbox.YOUR_TURN, Outbox.REMINDER)
 
 def queue(rows: list[Outbox], *, switched=SWITCHED):
     """Write outbox rows in one statement and relay them after commit. Rows of a ``switched`` kind
-    go only to players who want them (``wanting``, asked by the INSERT itself); none to a player
+    go only to players who want them (``wants_turn_mail``, asked by the INSERT itself); none to a player
     without an address."""
     rows = [r for r in rows if r.user.email]
     if not rows:
@@ -73,7 +73,7 @@ OUTBOX_FIELDS = tuple(f.name for f in Outbox._meta.concrete_fields if not f.prim
 @cache
 def _wanted_sql(switched: tuple) -> tuple[str, tuple]:
     """``queue``'s condition on a row r: not of a switched kind, or its player's switch is on (as
-    ``wanting`` reads it: no profile row is on)."""
+    ``wants_turn_mail`` reads it: no profile row is on)."""
     if not switched:
         return "1 = 1", ()
     quote = connection.ops.quote_name
@@ -84,15 +84,10 @@ def _wanted_sql(switched: tuple) -> tuple[str, tuple]:
             f"{quote(profile.db_table)} p WHERE p.{user} = r.{row_user} AND NOT p.{on}))"), switched
 
 
-def wanting(users) -> set:
-    """The ids of ``users`` whose "email me" switch is on (a player without a profile row has
-    the default, on): one query."""
-    ids = {u.pk for u in users}
-    return ids - set(Profile.objects.filter(user_id__in=ids, email_turns=False).values_list("user_id", flat=True))
-
-
 def wants_turn_mail(user) -> bool:
-    return user.pk in wanting([user])
+    """Whether ``user``'s "email me" switch is on (a player without a profile row has the default,
+    on): the rule ``_wanted_sql`` asks inside ``queue``'s INSERT."""
+    return not Profile.objects.filter(user_id=user.pk, email_turns=False).exists()
 
 
 def remind(game_id, seat) -> str:
