@@ -557,13 +557,15 @@ def _after(game, kind, state, appender, *, acted, present=None, had_timers=False
     finished_now = game.status == Game.FINISHED and not was_finished
     game.deadline = scheduling.reschedule(game, state, entries, acted, had_timers)
     game.updated_at = timezone.now()
-    if not appender.save_with_game(("version", "to_act", "status", "result", "deadline", "updated_at")):
-        game_rows.drop(game.pk)
-        current = Game.objects.get(pk=game.pk).version
-        raise StaleRow(current) if current == appender.start else VersionConflict(current)
+    # the other writes first: a move that makes none is one statement, sent on its own (``last``)
     notify_after_change(game, before=before, now=set(entries), acted=acted, present=present)
     if bots_owe:
         _leave_bots_to_worker(game)
+    if not appender.save_with_game(("version", "to_act", "status", "result", "deadline", "updated_at"),
+                                   last=not finished_now):
+        game_rows.drop(game.pk)
+        current = Game.objects.get(pk=game.pk).version
+        raise StaleRow(current) if current == appender.start else VersionConflict(current)
     if finished_now:
         for hook in ON_GAME_FINISHED:
             hook(game)

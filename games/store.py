@@ -210,22 +210,25 @@ class Appender:
         save_all([self])
         return self.rows
 
-    def save_with_game(self, fields) -> bool:
+    def save_with_game(self, fields, *, last=False) -> bool:
         """Store everything added and write ``fields`` of the game row if the row is still as
         read, at the version this appender started from (and the same ``updated_at`` and seed:
         the row may have come from games.models.RowCache): False if it is not (the caller rolls
         back), IntegrityError if another command took these numbers first. PostgreSQL does
-        both in one statement; the unique (game, seq) key and the row are checked as ever."""
+        both in one statement that writes all or nothing; the unique (game, seq) key and the row
+        are checked as ever. ``last``: the caller's transaction sends nothing after it
+        (``sql.update_if``), so a move that sent nothing before it either is one round trip."""
         game, conn = self.game, connections[Event.objects.db]
         _stamp(self.rows)
+        _snapshots([self])  # before the row's write, which may end the transaction (``last``)
         expected = {"version": self.start, "updated_at": self.stamp, "seed": game.seed}
         if conn.vendor == "postgresql" and 0 < len(self.rows) <= INSERT_ROWS:
-            written = sql.update_if(game, fields, expected, first=sql.insert_statement(Event, self.rows, EVENT_FIELDS))
+            written = sql.update_if(game, fields, expected, then=(Event, self.rows, EVENT_FIELDS), last=last)
         else:
             _insert(self.rows)
             written = sql.update_if(game, fields, expected)
         if written:
-            _kept([self])
+            _states_on_commit([self])
         return written
 
 
@@ -239,7 +242,8 @@ def save_all(appenders: list[Appender]) -> None:
     rows = [row for a in appenders for row in a.rows]
     _stamp(rows)
     _insert(rows)
-    _kept(appenders)
+    _snapshots(appenders)
+    _states_on_commit(appenders)
 
 
 def _stamp(rows) -> None:
@@ -253,11 +257,13 @@ def _insert(rows) -> None:
         sql.insert(Event, rows[i:i + INSERT_ROWS], EVENT_FIELDS)
 
 
-def _kept(appenders) -> None:
-    """What goes with stored events: the snapshots due, and the states for the cache at commit."""
+def _snapshots(appenders) -> None:
     snapshots = [s for a in appenders for s in a.snapshots]
     if snapshots:
         Snapshot.objects.bulk_create(snapshots)
+
+
+def _states_on_commit(appenders) -> None:
     for a in appenders:
         if a.rows:
             states.put_on_commit(a.game, a.version, a.state)

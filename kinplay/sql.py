@@ -124,7 +124,7 @@ def insert(model, objs, fields, alias="default", *, on_conflict="", ids=False) -
 
 
 def insert_statement(model, objs, fields, alias="default", *, on_conflict="") -> tuple[str, list]:
-    """``insert``'s statement and parameters, to run as they are or inside another (``update_if``).
+    """``insert``'s statement and parameters.
 
     On PostgreSQL, rows of plain fields go as one JSON parameter that the server unpacks with
     the table's own column types (jsonb_populate_recordset): psycopg adapts one value instead
@@ -154,11 +154,9 @@ def insert_where(model, objs, fields, where: str, params=(), alias="default") ->
     conn = connections[alias]
     table, cols, selected = conn.ops.quote_name(model._meta.db_table), columns(model, fields, alias=alias), \
         columns(model, fields, "r.", alias)
-    recordset = _recordset(model, fields, alias, "")
     with conn.cursor() as cursor:
-        if recordset is not None:
-            cursor.execute(f"INSERT INTO {table} ({cols}) SELECT {selected} FROM jsonb_populate_recordset(NULL::{table}, %s) r "
-                           f"WHERE {where}", [_json_rows(objs, recordset[1]), *params])
+        if _recordset(model, fields, alias, "") is not None:
+            cursor.execute(*_insert_where_statement(model, objs, fields, where, params, alias))
             return cursor.rowcount
         writers, went_in = _writers(model, fields, alias), 0
         row = "(" + ", ".join(["%s"] * len(writers)) + ")"
@@ -168,6 +166,15 @@ def insert_where(model, objs, fields, where: str, params=(), alias="default") ->
                            [*(write(getattr(o, attname)) for o in batch for attname, write in writers), *params])
             went_in += cursor.rowcount
         return went_in
+
+
+def _insert_where_statement(model, objs, fields: tuple, where: str, params=(), alias="default") -> tuple[str, list]:
+    """PostgreSQL's ``insert_where``, when ``_recordset`` takes the fields: its statement and parameters."""
+    conn = connections[alias]
+    table = conn.ops.quote_name(model._meta.db_table)
+    sql = (f"INSERT INTO {table} ({columns(model, fields, alias=alias)}) SELECT {columns(model, fields, 'r.', alias)} "
+           f"FROM jsonb_populate_recordset(NULL::{table}, %s) r WHERE {where}")
+    return sql, [_json_rows(objs, _recordset(model, fields, alias, "")[1]), *params]
 
 
 def _json_rows(objs, keys):
@@ -206,21 +213,29 @@ def _recordset(model, fields: tuple, alias: str, on_conflict: str):
     return sql, [(f.attname, f.column) for f in map(model._meta.get_field, fields)]
 
 
-def update_if(obj, fields, expected: dict, alias="default", *, first: tuple[str, list] | None = None) -> bool:
+def update_if(obj, fields, expected: dict, alias="default", *, then: tuple | None = None, last=False) -> bool:
     """Write ``fields`` of ``obj`` to its row if the row still holds the ``expected`` values
     (a compare-and-set); False if it does not.
 
-    ``first``: another writing statement and its parameters (``insert_statement``) run in the
-    same statement, whatever the update finds (PostgreSQL's data-modifying WITH): one round
-    trip instead of two. The caller's transaction rolls it back when this returns False."""
-    sql = _update_sql(type(obj), tuple(fields), tuple(expected), alias)
-    params = [write(getattr(obj, attname)) for attname, write in _writers(type(obj), tuple(fields), alias)]
-    params += [obj.pk, *(write(value) for value, (_, write) in zip(expected.values(), _writers(type(obj), tuple(expected), alias)))]
-    if first is not None:
-        sql, params = f"WITH first AS ({first[0]}) {sql}", [*first[1], *params]
-    with connections[alias].cursor() as cursor:
+    ``then``: rows to INSERT only if the row was written, ``(model, objs, fields)``, in the
+    same statement (PostgreSQL's data-modifying WITH; every field plain, ``_recordset``): one
+    round trip instead of two, and a statement that writes all or nothing by itself. ``last``:
+    no statement of the caller's transaction follows this one, so on PostgreSQL it may run as a
+    transaction of its own (kinplay.postgres ``execute_last``) when none came before it either."""
+    model, fields, conn = type(obj), tuple(fields), connections[alias]
+    sql = _update_sql(model, fields, tuple(expected), alias)
+    params = [write(getattr(obj, attname)) for attname, write in _writers(model, fields, alias)]
+    params += [obj.pk, *(write(value) for value, (_, write) in zip(expected.values(), _writers(model, tuple(expected), alias)))]
+    if then is not None:
+        then_model, objs, then_fields = then
+        insert, insert_params = _insert_where_statement(then_model, objs, tuple(then_fields), "EXISTS (SELECT FROM written)",
+                                                        alias=alias)
+        sql, params = f"WITH written AS ({sql} RETURNING 1) {insert}", [*params, *insert_params]
+    if last and conn.vendor == "postgresql":
+        return conn.execute_last(sql, params) > 0
+    with conn.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.rowcount == 1
+        return cursor.rowcount > 0
 
 
 @cache
