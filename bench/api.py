@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""HTTP API throughput against gunicorn + PostgreSQL (issue 2, "Performance").
+"""HTTP API throughput against the web server + PostgreSQL (issue 2, "Performance").
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kinplay_bench python bench/api.py [--seconds 20]
 
 1. Uses the database named in DATABASE_URL (default ``kinplay_bench``), creating it
-   (createdb) when it does not exist, migrates it, and starts gunicorn as bin/run does
-   (gunicorn.conf.py: threaded workers with keep-alive) on a free
+   (createdb) when it does not exist, migrates it, and starts the web server as bin/run does
+   (kinplay/server.py: granian, threaded workers with keep-alive) on a free
    loopback port, with a private redis-server as the broker when one is installed (the
    on-commit outbox kick really publishes), else the embedded filesystem broker.
 2. Creates one user and one Knonsters game against a bot (no clock) per client; then 8
    client threads, each with one keep-alive http.client connection (reopened when the server
-   closes it: sync workers, --worker-class sync, close it after each answer), POST a legal action
+   closes it), POST a legal action
    (picked from the last response's legal_actions, with expected_version) to
    /api/games/{id}/actions/ for --seconds; a finished game is replaced by a new one
    (not counted). Prints durable moves/s (201 answers: committed) and p50/p99 latency.
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import importlib.util
 import io
 import json
 import os
@@ -117,11 +116,11 @@ def machine_cpu():
 
 
 class CpuMeter:
-    """CPU spent by gunicorn (master + workers) and by the PostgreSQL backends serving the
+    """CPU spent by the web server (its main process and workers) and by the PostgreSQL backends serving the
     bench database, to tell the server's own cost per move from the machine's other load."""
 
-    def __init__(self, gunicorn_pid, pg, redis_pid=None):
-        self.gunicorn_pid, self.pg, self.redis_pid = gunicorn_pid, pg, redis_pid
+    def __init__(self, server_pid, pg, redis_pid=None):
+        self.server_pid, self.pg, self.redis_pid = server_pid, pg, redis_pid
 
     def backends(self):
         out = subprocess.run(["psql", *self.pg.cli, "-tAc",
@@ -136,9 +135,9 @@ class CpuMeter:
         return int(out.stdout.strip() or 0)
 
     def sample(self):
-        g = [self.gunicorn_pid, *children(self.gunicorn_pid)]
+        g = [self.server_pid, *children(self.server_pid)]
         b = self.backends()
-        return {"gunicorn": {p: proc_cpu(p) for p in g}, "postgres": {p: proc_cpu(p) for p in b},
+        return {"server": {p: proc_cpu(p) for p in g}, "postgres": {p: proc_cpu(p) for p in b},
                 "clients": {os.getpid(): proc_cpu(os.getpid())}, "commits": self.commits(),
                 "redis": {self.redis_pid: proc_cpu(self.redis_pid)} if self.redis_pid else {},
                 "traffic": Traffic.snapshot(), "machine": machine_cpu(), "t": time.monotonic()}
@@ -462,11 +461,8 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=20, help="measured seconds of moves (default 20)")
     ap.add_argument("--warmup", type=float, default=3)
     ap.add_argument("--clients", type=int, default=8)
-    ap.add_argument("--workers", type=int, help="gunicorn workers (default: gunicorn.conf.py's, as bin/run)")
-    ap.add_argument("--threads", type=int, help="threads per worker (default gunicorn.conf.py's)")
-    ap.add_argument("--worker-class", help="gunicorn worker class, e.g. sync (default gunicorn.conf.py's: gthread)")
-    ap.add_argument("--server", choices=["gunicorn", "granian"], default="gunicorn",
-                    help="granian: the same WSGI app under granian (--workers, --threads: its blocking threads)")
+    ap.add_argument("--workers", type=int, help="web worker processes (default: kinplay/server.py's, as bin/run)")
+    ap.add_argument("--threads", type=int, help="threads per worker (default kinplay/server.py's)")
     ap.add_argument("--long-events", type=int, default=10_000)
     ap.add_argument("--through-service", action="store_true",
                     help="build the long game with games.services.act (minutes) instead of games.store.append")
@@ -474,8 +470,6 @@ def main(argv=None):
     ap.add_argument("--moves-only", action="store_true", help="measure the moves phase only (make bench-peer)")
     ap.add_argument("--json", help="also write the moves phase's figures to this file (make bench-peer)")
     args = ap.parse_args(argv)
-    if args.server == "granian" and importlib.util.find_spec("granian") is None:
-        raise SystemExit("--server granian needs granian, which kinplay does not install: pip install granian==2.8.7")
 
     base = os.environ.get("DATABASE_URL") or f"postgres://postgres@127.0.0.1:5432/{BENCH_DB}"
     pg = Postgres(base)
@@ -511,23 +505,17 @@ def main(argv=None):
 
         port = free_port()
         glog = open(tmp / "server.log", "wb")
-        # The server as bin/run starts it (gunicorn.conf.py), unless --workers/--threads say otherwise.
-        overrides = [*(["-w", str(args.workers)] if args.workers else []),
-                     *(["--threads", str(args.threads)] if args.threads else []),
-                     *(["-k", args.worker_class] if args.worker_class else []),
-                     # gunicorn runs gthread whenever threads > 1, and gunicorn.conf.py asks for 2
-                     *(["--threads", "1"] if args.worker_class == "sync" and not args.threads else [])]
-        if args.server == "granian":  # the comparison in bench/peer/README.md ("A leaner HTTP server?")
-            cmd = [sys.executable, "-m", "granian", "--interface", "wsgi", "--http", "1", "--no-ws", "--log-level", "warning",
-                   "--host", "127.0.0.1", "--port", str(port), "--workers", str(args.workers or (os.cpu_count() or 1) + 1),
-                   "--blocking-threads", str(args.threads or 2), "kinplay.wsgi:application"]
-        else:
-            cmd = [sys.executable, "-m", "gunicorn", "kinplay.wsgi", "--config", "gunicorn.conf.py", "-b", f"127.0.0.1:{port}", *overrides]
+        # The server as bin/run starts it (kinplay/server.py), unless --workers/--threads say otherwise.
+        if args.workers:
+            child_env["WEB_WORKERS"] = str(args.workers)
+        if args.threads:
+            child_env["WEB_THREADS"] = str(args.threads)
+        cmd = [sys.executable, "-m", "kinplay.server", "--bind", f"127.0.0.1:{port}"]
         procs.append(subprocess.Popen(cmd, cwd=ROOT, env=child_env, stdout=glog, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL))
         wait_port(port, procs[-1])
-        time.sleep(1)  # the arbiter listens first, then forks its workers
-        print(f"{args.server} on 127.0.0.1:{port}: {len(children(procs[-1].pid))} workers, "
-              f"{args.worker_class or 'gunicorn.conf.py worker class'}, {args.threads or 'gunicorn.conf.py'} threads; "
+        time.sleep(1)  # the main process listens first, then starts its workers
+        print(f"granian on 127.0.0.1:{port}: {len(children(procs[-1].pid))} workers, "
+              f"{child_env.get('WEB_THREADS') or 'kinplay/server.py'} threads; "
               f"PostgreSQL {pg.version()}; broker: {broker}; {os.cpu_count()} CPUs")
 
         # ---- moves
@@ -545,14 +533,14 @@ def main(argv=None):
               f"   non-201 answers: {dict(errors) or 'none'}")
         a, b = run_clients.samples
         if latencies:
-            g_ms = CpuMeter.spent(a, b, "gunicorn") / len(latencies) * 1000
+            g_ms = CpuMeter.spent(a, b, "server") / len(latencies) * 1000
             p_ms = CpuMeter.spent(a, b, "postgres") / len(latencies) * 1000
             # redis-server: the broker and the throttles' cache, a backing service like the database
             r_ms = CpuMeter.spent(a, b, "redis") / len(latencies) * 1000
             p_ms += r_ms
             busy = (b["machine"][0] - a["machine"][0]) / max(1, b["machine"][1] - a["machine"][1])
-            ours = (CpuMeter.spent(a, b, "gunicorn") + CpuMeter.spent(a, b, "postgres") + CpuMeter.spent(a, b, "redis")) / (b["t"] - a["t"]) / (os.cpu_count() or 1)
-            print(f"  CPU per move         {g_ms + p_ms:8.2f} ms   ({args.server} {g_ms:.2f} + PostgreSQL backends "
+            ours = (CpuMeter.spent(a, b, "server") + CpuMeter.spent(a, b, "postgres") + CpuMeter.spent(a, b, "redis")) / (b["t"] - a["t"]) / (os.cpu_count() or 1)
+            print(f"  CPU per move         {g_ms + p_ms:8.2f} ms   (server {g_ms:.2f} + PostgreSQL backends "
                   f"{p_ms - r_ms:.2f} + redis-server {r_ms:.2f})")
             c_ms = CpuMeter.spent(a, b, "clients") / len(latencies) * 1000
             theirs = CpuMeter.spent(a, b, "clients") / (b["t"] - a["t"]) / (os.cpu_count() or 1)
@@ -575,7 +563,7 @@ def main(argv=None):
                     "p99_ms": pct(latencies, 99) * 1000, "server_cpu_ms": g_ms, "db_cpu_ms": p_ms, "redis_cpu_ms": r_ms,
                     "bytes_out": sent, "bytes_in": received, "connections": opened, "commits": commits,
                     "errors": dict(errors), "load_before": load_before,
-                    "server": f"{args.server} {len(children(procs[-1].pid))} workers",
+                    "server": f"granian {len(children(procs[-1].pid))} workers",
                 }))
         if args.moves_only:
             return 0

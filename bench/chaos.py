@@ -3,7 +3,7 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kinplay_chaos .venv/bin/python bench/chaos.py [--long]
 
-Starts what bin/run starts (a deadlines worker, an email worker, beat; gunicorn) against the
+Starts what bin/run starts (a deadlines worker, an email worker, beat; the web server) against the
 named database (created if missing, dropped at the end only if this run created it), a private
 redis-server and a loopback SMTP server, keeps games with short move clocks running (players
 who never move: every deadline is a timeout), and measures:
@@ -13,7 +13,7 @@ who never move: every deadline is a timeout), and measures:
    supervisor does); Project_Kin fuses lit so that they come due while it is dead; lag p99 of
    the deadlines that came due then;
 3. an SMTP outage: emails keep being written; then every one must arrive, once (by Message-ID);
-4. a hung Redis (SIGSTOP): games started through gunicorn (each commits and kicks the broker
+4. a hung Redis (SIGSTOP): games started through the web server (each commits and kicks the broker
    for its emails) must still get their 201 promptly;
 5. at the end: lost deadlines and fuses (past due and never applied, or games stuck with a
    deadline in the past) and doubled ones (two timeouts, or two detonations, for one row).
@@ -324,8 +324,7 @@ def main(argv=None):
                                              "-n", "email@%h", "--without-gossip", "--without-mingle"], env, tmp)
         beat = Proc("beat", [*celery, "beat", "-s", str(tmp / "celerybeat-schedule")], env, tmp)
         port = free_port()
-        web = Proc("gunicorn", [str(ROOT / ".venv/bin/gunicorn"), "kinplay.wsgi", "--config", "gunicorn.conf.py",
-                                "--bind", f"127.0.0.1:{port}"], env, tmp)
+        web = Proc("web", [sys.executable, "-m", "kinplay.server", "--bind", f"127.0.0.1:{port}"], env, tmp)
         for p in (deadlines_worker, email_worker, beat, web):
             procs.append(p.start())
         wait_port(port, web.proc)
@@ -391,7 +390,7 @@ def main(argv=None):
         for i in range(4):
             u = get_user_model().objects.create_user(f"mover{i}", f"mover{i}@chaos.invalid", "chaos-password")
             players.append((u.username, Token.objects.create(user=u).key))
-        log(f"Redis hang: SIGSTOP for {hang:.0f} s while 4 clients start games through gunicorn (each emails two players)")
+        log(f"Redis hang: SIGSTOP for {hang:.0f} s while 4 clients start games through the web server (each emails two players)")
         baseline, _ = start_games(port, players, 5)
         redis.signal(signal.SIGSTOP)
         try:

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Where a gunicorn worker's CPU goes, by request kind (issue 18): gunicorn.conf.py loads these
-hooks when KP_CPU_SPLIT names a folder, as make bench-peer or bench/api.py start gunicorn.
+"""Where a web worker's CPU goes, by request kind (issue 18): kinplay/wsgi.py wraps the
+application in ``Split`` when KP_CPU_SPLIT names a folder, as make bench-peer or bench/api.py
+start the server.
 
     KP_CPU_SPLIT=/tmp/split .venv/bin/python bench/peer/run.py --only kinplay --seconds 8
     .venv/bin/python bench/cpu_split.py /tmp/split
 
-Each request's thread CPU (time.thread_time, from gunicorn's pre_request to post_request: the
-Django application and the writing of the answer) is summed per kind; each worker writes its
-sums and its whole process CPU when it exits. What no request thread spent is gunicorn's own:
-reading and parsing requests, its poll loop, keep-alive bookkeeping, the heartbeat, start-up.
-The sums cover the whole run (warm-up included), not only the measured window.
+Each request's thread CPU (time.thread_time around the WSGI application: Django and the
+building of the answer) is summed per kind; each worker writes its sums and its whole process
+CPU to a file of its own every second. What no request thread spent is the server's own:
+reading and parsing requests, writing answers, its event loop, keep-alive bookkeeping,
+start-up. The sums cover the whole run (warm-up included), not only the measured window, and
+end at the worker's last write (up to a second before it stopped).
 """
 
 from __future__ import annotations
@@ -21,10 +23,6 @@ import threading
 import time
 from pathlib import Path
 
-_local = threading.local()
-_sums: dict[str, list] = {}
-_lock = threading.Lock()
-
 
 def kind(method: str, path: str) -> str:
     if path.endswith("/actions/"):
@@ -32,21 +30,25 @@ def kind(method: str, path: str) -> str:
     return f"{method} {'new game' if path == '/api/games/' else 'other'}"
 
 
-def pre_request(worker, req):
-    _local.started = time.thread_time()
+class Split:
+    """The WSGI application, timed by request kind."""
 
+    def __init__(self, app):
+        self.app, self.lock, self.sums, self.written = app, threading.Lock(), {}, time.monotonic()
 
-def post_request(worker, req, environ, resp):
-    spent = time.thread_time() - _local.started
-    with _lock:
-        sums = _sums.setdefault(kind(req.method, req.path), [0, 0.0])
-        sums[0] += 1
-        sums[1] += spent
-
-
-def worker_exit(server, worker):
-    path = Path(os.environ["KP_CPU_SPLIT"]) / f"{os.getpid()}.json"
-    path.write_text(json.dumps({"requests": _sums, "process": time.process_time()}))
+    def __call__(self, environ, start_response):
+        started = time.thread_time()
+        answer = self.app(environ, start_response)
+        spent = time.thread_time() - started
+        with self.lock:
+            sums = self.sums.setdefault(kind(environ["REQUEST_METHOD"], environ.get("PATH_INFO", "")), [0, 0.0])
+            sums[0] += 1
+            sums[1] += spent
+            if time.monotonic() - self.written > 1:
+                self.written = time.monotonic()
+                path = Path(os.environ["KP_CPU_SPLIT"]) / f"{os.getpid()}.json"
+                path.write_text(json.dumps({"requests": self.sums, "process": time.process_time()}))
+        return answer
 
 
 def main(folder: str) -> None:
@@ -66,7 +68,7 @@ def main(folder: str) -> None:
     for k, (n, s) in sorted(sums.items()):
         print(f"  {k:14} {1000 * s / moves:6.2f} ms   ({n} requests, {1000 * s / n:.2f} ms each)")
     rest = process - sum(s for _, s in sums.values())
-    print(f"  {'gunicorn':14} {1000 * rest / moves:6.2f} ms   (outside any request's thread)")
+    print(f"  {'server':14} {1000 * rest / moves:6.2f} ms   (outside any request's thread)")
     print(f"  {'total':14} {1000 * process / moves:6.2f} ms")
 
 

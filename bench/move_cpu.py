@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The server's CPU per durable move without gunicorn, HTTP or other processes' contention.
+"""The server's CPU per durable move without the web server, HTTP or other processes' contention.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kp_move_cpu REDIS_URL=redis://127.0.0.1:6379/11 \\
         .venv/bin/python bench/move_cpu.py [--moves 600] [--against-chain | --layers | --new-games N]
@@ -12,7 +12,7 @@ replacing finished games outside the count. The PostgreSQL backend's and Redis's
 not in it (make bench-peer counts those). With --new-games N, the CPU per game created instead:
 POST /api/games/ as bench/api.py sends it to replace a finished game (through Django's
 middleware chain, as a creation is not a move), after as many games of warm-up. On a shared machine this figure moves far less
-than make bench-peer's CPU per move, which also pays for gunicorn and for contention.
+than make bench-peer's CPU per move, which also pays for the web server and for contention.
 Creates the database when it does not exist and then drops it.
 """
 

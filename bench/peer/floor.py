@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
-"""The floor under kinplay's durable move: what gunicorn and one PostgreSQL commit cost alone.
+"""The floor under kinplay's durable move: what the web server and one PostgreSQL commit cost alone.
 
     .venv/bin/python bench/peer/floor.py [--seconds 10] [--clients 8]
 
 make bench-peer compares kinplay's whole move with boardgame.io's. This asks how low any
-Python server in kinplay's shape could go: the same gunicorn (gunicorn.conf.py's workers,
-threads and keep-alive), the same clients (bench/api.py's keep-alive http.client threads,
+Python server in kinplay's shape could go: the same server (kinplay/server.py's granian, its
+workers, threads and keep-alive), the same clients (bench/api.py's keep-alive http.client threads,
 one request at a time each, a ~300-byte JSON body, a ~3.4 KB JSON answer), and an
 application with nothing in it (bench/peer/floor_app.py):
 
-1. http: gunicorn and the JSON in and out, nothing else;
-2. durable: and a move's round trips through psycopg, as kinplay makes them: BEGIN, read the
-   game row, one statement storing an event with the row's compare-and-set, COMMIT.
+1. http: the server and the JSON in and out, nothing else;
+2. durable: and a usual move's round trip through psycopg, as kinplay makes it: one statement
+   storing an event with the row's compare-and-set, committed by itself.
 
-Prints requests/s, p50/p99 and the CPU per request of the gunicorn processes and of the
+Prints requests/s, p50/p99 and the CPU per request of the server processes and of the
 PostgreSQL backends (/proc), as make bench-peer counts them. What kinplay spends beyond the
 "durable" row is Django, DRF, authentication, the throttle's Redis round trip, the rules, the
 bot and the view. Creates and drops a database kp_floor_<pid>. Loopback only.
@@ -84,10 +84,9 @@ def clients(port, n, seconds, warmup, meter):
 
 def run(mode, args, pg):
     port = free_port()
-    env = dict(os.environ, FLOOR_MODE=mode, FLOOR_DATABASE_URL=pg.bench_url, WEB_PRELOAD="false",
-               PYTHONPATH=str(ROOT))
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py"),
-                               "-b", f"127.0.0.1:{port}", "bench.peer.floor_app:application"], cwd=ROOT, env=env)
+    env = dict(os.environ, FLOOR_MODE=mode, FLOOR_DATABASE_URL=pg.bench_url, PYTHONPATH=str(ROOT))
+    server = subprocess.Popen([sys.executable, "-m", "kinplay.server", "--bind", f"127.0.0.1:{port}",
+                               "--app", "bench.peer.floor_app:application"], cwd=ROOT, env=env)
     try:
         wait_port(port, server)
         latencies, a, b = clients(port, args.clients, args.seconds, args.warmup, CpuMeter(server.pid, pg))
@@ -95,7 +94,7 @@ def run(mode, args, pg):
         server.terminate()
         server.wait()
     n = len(latencies)
-    server_ms, db_ms = (1000 * CpuMeter.spent(a, b, key) / n for key in ("gunicorn", "postgres"))
+    server_ms, db_ms = (1000 * CpuMeter.spent(a, b, key) / n for key in ("server", "postgres"))
     commits = (b["commits"] - a["commits"]) / n
     print(f"| {mode} | {n / args.seconds:.0f} | {1000 * pct(latencies, 50):.1f} ms | {1000 * pct(latencies, 99):.1f} ms "
           f"| {server_ms + db_ms:.2f} ms ({server_ms:.2f} + {db_ms:.2f}) | {commits:.2f} |", flush=True)

@@ -1,7 +1,8 @@
 """The floor's WSGI application (bench/peer/floor.py): no Django, no rules, nothing but what
-any durable move must pay for. FLOOR_MODE=http answers at once; FLOOR_MODE=durable first reads
-the game's row and commits one event with the game row's compare-and-set, as kinplay's move
-does (BEGIN, SELECT, INSERT+UPDATE in one statement, COMMIT), over psycopg like Django's."""
+any durable move must pay for. FLOOR_MODE=http answers at once; FLOOR_MODE=durable first
+commits one event with the game row's compare-and-set, as kinplay's usual move does: one
+statement committed by itself (no BEGIN or COMMIT round trip), from the row's version this
+process wrote last (read again only when another wrote since), over psycopg like Django's."""
 
 import os
 import threading
@@ -14,25 +15,31 @@ MODE = os.environ.get("FLOOR_MODE", "http")
 DATABASE_URL = os.environ.get("FLOOR_DATABASE_URL", "")
 GAMES = 64
 _local = threading.local()
+_versions: dict[int, int] = {}  # the row as this process last wrote it (kinplay's RowCache)
 
-LOAD = "SELECT version, state FROM floor_game WHERE id = %s"
-STORE = ("WITH e AS (INSERT INTO floor_event (game_id, seq, data) VALUES (%s, %s, %s)) "
-         "UPDATE floor_game SET version = version + 1 WHERE id = %s AND version = %s")
+LOAD = "SELECT version FROM floor_game WHERE id = %s"
+STORE = ("WITH w AS (UPDATE floor_game SET version = version + 1 WHERE id = %s AND version = %s RETURNING 1) "
+         "INSERT INTO floor_event (game_id, seq, data) SELECT %s, %s, %s WHERE EXISTS (SELECT FROM w)")
 
 
 def _connection():
     conn = getattr(_local, "conn", None)
     if conn is None:
-        conn = _local.conn = psycopg.connect(DATABASE_URL)
+        conn = _local.conn = psycopg.connect(DATABASE_URL, autocommit=True)
     return conn
 
 
 def _durable(game, body):
     conn = _connection()
-    with conn.transaction():
-        version, _state = conn.execute(LOAD, (game,)).fetchone()
-        stored = conn.execute(STORE, (game, version + 1, orjson.dumps(body).decode(), game, version)).rowcount
-    return stored
+    data = orjson.dumps(body).decode()
+    while True:
+        version = _versions.get(game)
+        if version is None:
+            version = conn.execute(LOAD, (game,)).fetchone()[0]
+        if conn.execute(STORE, (game, version, game, version + 1, data)).rowcount:
+            _versions[game] = version + 1
+            return
+        _versions.pop(game, None)
 
 
 def application(environ, start_response):

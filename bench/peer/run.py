@@ -6,7 +6,7 @@
 One after the other, with the same clients (--clients, 8) and the same warm-up and measured
 window (--seconds, default 20; --seconds 5 for a quick look):
 
-1. kinplay: bench/api.py's moves phase (gunicorn as bin/run starts it, PostgreSQL, a bot
+1. kinplay: bench/api.py's moves phase (granian as bin/run starts it, PostgreSQL, a bot
    answering each move in the same transaction), database kp_peer_<pid>;
 2. boardgame.io 0.50 (bench/peer/server.js, game.js) with its in-memory storage, FlatFile
    (a temporary folder) and bgio-postgres (database kp_peer_bgio_<pid> on the same server), driven by
@@ -16,7 +16,7 @@ window (--seconds, default 20; --seconds 5 for a quick look):
 The two drivers are written to be equivalent (not one program): N clients, one connection and
 one game each, the next move sent only when the answer to the last arrived, latency from
 sending to the answer, finished games replaced outside the count. Per move it records the CPU of
-the server processes (the gunicorn master and workers / the node process) and of the
+the server processes (granian's main process and workers / the node process) and of the
 PostgreSQL backends serving the bench database (/proc/<pid>/stat), commits
 (pg_stat_database.xact_commit), bytes the clients sent and received and TCP connections they
 opened. Prints one table with ratios to kinplay's row. Both bench databases are created here
@@ -87,10 +87,6 @@ def run_kinplay(args, pg, tmp):
         cmd += ["--workers", str(args.workers)]
     if args.threads:
         cmd += ["--threads", str(args.threads)]
-    if args.worker_class:
-        cmd += ["--worker-class", args.worker_class]
-    if args.server:
-        cmd += ["--server", args.server]
     print(f"\n== kinplay: {' '.join(cmd[1:])}", flush=True)
     subprocess.run(cmd, cwd=ROOT, env=env, check=True, stdin=subprocess.DEVNULL)
     r = json.loads(out.read_text())
@@ -182,10 +178,8 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=20, help="measured seconds per system (default 20)")
     ap.add_argument("--warmup", type=float, default=3)
     ap.add_argument("--clients", type=int, default=8)
-    ap.add_argument("--workers", type=int, help="kinplay: gunicorn workers (default gunicorn.conf.py's)")
-    ap.add_argument("--threads", type=int, help="kinplay: threads per worker (default gunicorn.conf.py's)")
-    ap.add_argument("--worker-class", help="kinplay: gunicorn worker class, e.g. sync (default gunicorn.conf.py's)")
-    ap.add_argument("--server", choices=["gunicorn", "granian"], help="kinplay: the HTTP server (default gunicorn)")
+    ap.add_argument("--workers", type=int, help="kinplay: web worker processes (default kinplay/server.py's)")
+    ap.add_argument("--threads", type=int, help="kinplay: threads per worker (default kinplay/server.py's)")
     ap.add_argument("--only", choices=["kinplay", "memory", "flatfile", "postgres"], action="append",
                     help="run only these (repeatable); the table needs all four")
     args = ap.parse_args(argv)

@@ -74,7 +74,7 @@ def test_it_counts_each_player_on_their_own_counter(moves, monkeypatch):
 
 class Meanwhile(Counted):
     """The test's cache, whose first round trip lets ``meanwhile`` in before it answers: the
-    other thread of the same process (gunicorn's gthread) asking for the same player."""
+    other thread of the same process (the web server's blocking threads) asking for the same player."""
 
     def __init__(self, meanwhile):
         super().__init__()

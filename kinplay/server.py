@@ -1,0 +1,87 @@
+"""The web server: granian (HTTP in Rust) serving kinplay.wsgi, for bin/run and the benches alike.
+
+    .venv/bin/python -m kinplay.server [--bind 0.0.0.0:8000] [--access-log] [--app kinplay.wsgi:application]
+
+granian in place of gunicorn (issue 18, bench/peer/README.md): the same app, 8-10 % less CPU
+per move and more moves per second, since no Python reads the HTTP. Several processes spread
+the load over the cores (one process is held to one core by the GIL); two threads each let one
+wait on the database while the other computes (more measured worse, as with gunicorn).
+WEB_WORKERS and WEB_THREADS override. Keep-alive: a client's connection stays open between its
+requests. What gunicorn did that granian does not is done elsewhere:
+
+- the request's keys only in Django's environ, never the process environment granian copies
+  into every request (RequestOnly);
+- the URLconf imported and Django's objects frozen out of the collector's sight before the
+  first request (kinplay.wsgi; granian has no preload or post-fork hooks);
+- limits: granian reads a request's head into a buffer of HEAD_BYTES, which may grow to
+  twice that: a longer head gets 431, a target over 64 KB 414 (gunicorn's were 4 KB for the
+  request line, 8 KB a header and 100 headers); and a client gets IDLE_MS to send a head,
+  after connecting or between two requests (gunicorn's keep-alive was 5 s).
+
+granian maps a header spelled with underscores (``X_Forwarded_For``) onto the one with dashes,
+which gunicorn drops: behind PROXY_COUNT trusted proxies, the proxy must drop such headers, as
+nginx does by default (``underscores_in_headers off``; README, "Deploying"). Behind the
+internet, put a buffering proxy such as nginx in front.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from granian import Granian
+from granian.constants import HTTPModes, Interfaces
+from granian.http import HTTP1Settings
+from granian.log import LogLevels
+
+HEAD_BYTES = 64 * 1024
+IDLE_MS = 5_000
+
+
+class RequestOnly:
+    """Hands the application the request's own keys only (kinplay.wsgi). granian starts
+    every request's environ from a copy of the process environment (granian/wsgi.py), which
+    Django would put in request.META: DATABASE_URL with its password, SECRET_KEY, EMAIL_URL,
+    where an error report shows what it does not know to hide; and an HTTP_PROXY there would
+    read as the request's Proxy header (httpoxy). So every variable of the process environment
+    leaves the environ, unless the request set the key to another value (a header equal to a
+    variable goes too: a request may not tell one from the other). 2 µs a request."""
+
+    def __init__(self, app, process_env=None):
+        self.app = app
+        self.process = tuple((os.environ if process_env is None else process_env).items())
+
+    def __call__(self, environ, start_response):
+        for key, value in self.process:
+            if environ.get(key) == value:
+                del environ[key]
+        return self.app(environ, start_response)
+
+
+def settings() -> dict:
+    """granian's settings, from the environment as bin/run sets it."""
+    return {
+        "interface": Interfaces.WSGI, "http": HTTPModes.http1, "websockets": False,
+        "workers": int(os.environ.get("WEB_WORKERS") or os.cpu_count() or 1),
+        "blocking_threads": int(os.environ.get("WEB_THREADS") or 2),
+        "http1_settings": HTTP1Settings(header_read_timeout=IDLE_MS, max_buffer_size=HEAD_BYTES),
+        "respawn_failed_workers": True,  # a worker that dies is replaced, as gunicorn's arbiter did
+        "workers_kill_timeout": 30,  # at shutdown, the longest a request may still take
+        "log_level": LogLevels.warning,
+    }
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bind", default="127.0.0.1:8000", help="HOST:PORT (default 127.0.0.1:8000)")
+    ap.add_argument("--access-log", action="store_true", help="log each request on standard output")
+    ap.add_argument("--app", default="kinplay.wsgi:application", help="the WSGI application (bench/peer/floor.py's own)")
+    args = ap.parse_args(argv)
+    host, _, port = args.bind.rpartition(":")
+    if not host or not port.isdigit():
+        ap.error(f"--bind takes HOST:PORT, not {args.bind!r}")
+    Granian(args.app, address=host, port=int(port), log_access=args.access_log, **settings()).serve()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""kinplay/server.py: the web server bin/run starts (granian) hands the application the
+request and nothing of the process's environment, keeps connections alive, and refuses a
+request whose head is too long."""
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kinplay.server import HEAD_BYTES, RequestOnly
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    env = dict(os.environ, WEB_WORKERS="1", DATABASE_URL="postgres://kinplay:s3cret@db.invalid/kinplay",
+               HTTP_PROXY="http://proxy.invalid:3128", PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "kinplay.server", "--bind", f"127.0.0.1:{port}",
+                             "--app", "tests.deploy.echo_app:application"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"the server did not start: {proc.stderr.read().decode()[-2000:]}")
+            time.sleep(0.1)
+    yield port
+    proc.terminate()
+    proc.wait(30)
+
+
+def keys_seen(connection, path="/", headers=None) -> list[str]:
+    connection.request("GET", path, headers=headers or {})
+    answer = connection.getresponse()
+    assert answer.status == 200
+    return json.loads(answer.read())
+
+
+def test_it_hands_the_application_the_request_and_none_of_the_process_environment(server):
+    seen = keys_seen(http.client.HTTPConnection("127.0.0.1", server), "/games/?page=2", {"X-Client": "alice"})
+    assert {"REQUEST_METHOD", "PATH_INFO", "QUERY_STRING", "REMOTE_ADDR", "HTTP_HOST", "HTTP_X_CLIENT"} <= set(seen)
+    assert "DATABASE_URL" not in seen and "PATH" not in seen and "HOME" not in seen
+    assert "HTTP_PROXY" not in seen  # httpoxy: the environment's variable is not a Proxy header
+
+
+def test_it_keeps_a_connection_open_between_requests(server):
+    connection = http.client.HTTPConnection("127.0.0.1", server)
+    keys_seen(connection)
+    first = connection.sock
+    keys_seen(connection)
+    assert connection.sock is first
+
+
+def test_it_refuses_a_request_whose_head_is_too_long(server):
+    connection = http.client.HTTPConnection("127.0.0.1", server)
+    connection.request("GET", "/", headers={"X-Padding": "x" * 3 * HEAD_BYTES})
+    assert connection.getresponse().status == 431
+    connection = http.client.HTTPConnection("127.0.0.1", server)
+    connection.request("GET", "/" + "x" * 16_000, headers={"X-Padding": "x" * 16_000})  # long, but within the limits
+    assert connection.getresponse().status == 200
+
+
+def test_it_keeps_a_header_the_client_sent_with_a_value_of_its_own():
+    seen = {}
+    app = RequestOnly(lambda environ, start_response: seen.update(environ), {"HTTP_PROXY": "http://proxy.invalid"})
+    app({"HTTP_PROXY": "http://client.example", "PATH_INFO": "/"}, None)
+    assert seen["HTTP_PROXY"] == "http://client.example"
+    app({"HTTP_PROXY": "http://proxy.invalid", "PATH_INFO": "/"}, None)
+    assert "HTTP_PROXY" not in seen or seen["HTTP_PROXY"] != "http://proxy.invalid"
