@@ -10,8 +10,9 @@ Each request's thread CPU (time.thread_time around the WSGI application: Django 
 building of the answer) is summed per kind; each worker writes its sums and its whole process
 CPU to a file of its own every second. What no request thread spent is the server's own:
 reading and parsing requests, writing answers, its event loop, keep-alive bookkeeping,
-start-up. The sums cover the whole run (warm-up included), not only the measured window, and
-end at the worker's last write (up to a second before it stopped).
+the import of the application excepted. The sums cover the whole run from each worker's first
+request (warm-up included), not only the measured window, and end at the worker's last write
+(up to a second before it stopped).
 """
 
 from __future__ import annotations
@@ -35,8 +36,11 @@ class Split:
 
     def __init__(self, app):
         self.app, self.lock, self.sums, self.written = app, threading.Lock(), {}, time.monotonic()
+        self.before = None  # the process's CPU at its first request: start-up (Django, the URLconf) is not counted
 
     def __call__(self, environ, start_response):
+        if self.before is None:
+            self.before = time.process_time()
         started = time.thread_time()
         answer = self.app(environ, start_response)
         spent = time.thread_time() - started
@@ -47,7 +51,7 @@ class Split:
             if time.monotonic() - self.written > 1:
                 self.written = time.monotonic()
                 path = Path(os.environ["KP_CPU_SPLIT"]) / f"{os.getpid()}.json"
-                path.write_text(json.dumps({"requests": self.sums, "process": time.process_time()}))
+                path.write_text(json.dumps({"requests": self.sums, "process": time.process_time() - self.before}))
         return answer
 
 

@@ -39,13 +39,19 @@ IDLE_MS = 5_000
 
 
 class RequestOnly:
-    """Hands the application the request's own keys only (kinplay.wsgi). granian starts
-    every request's environ from a copy of the process environment (granian/wsgi.py), which
-    Django would put in request.META: DATABASE_URL with its password, SECRET_KEY, EMAIL_URL,
-    where an error report shows what it does not know to hide; and an HTTP_PROXY there would
-    read as the request's Proxy header (httpoxy). So every variable of the process environment
-    leaves the environ, unless the request set the key to another value (a header equal to a
-    variable goes too: a request may not tell one from the other). 2 µs a request."""
+    """What the application (kinplay.wsgi) needs from granian, done around it:
+
+    - the request's own keys only. granian starts every request's environ from a copy of the
+      process environment (granian/wsgi.py), which Django would put in request.META:
+      DATABASE_URL with its password, SECRET_KEY, EMAIL_URL, where an error report shows what
+      it does not know to hide; and an HTTP_PROXY there would read as the request's Proxy
+      header (httpoxy). So every variable of the process environment leaves the environ,
+      unless the request set the key to another value (a header equal to a variable goes too:
+      a request may not tell one from the other). 2 µs a request;
+    - an answer already in memory (not streaming) handed over as one piece of bytes: granian
+      sends a list at once, and iterates anything else from Rust, chunk by chunk. The answer
+      is closed first (Django's request_finished), as the server would after sending it.
+    """
 
     def __init__(self, app, process_env=None):
         self.app = app
@@ -55,7 +61,13 @@ class RequestOnly:
         for key, value in self.process:
             if environ.get(key) == value:
                 del environ[key]
-        return self.app(environ, start_response)
+        answer = self.app(environ, start_response)
+        if getattr(answer, "streaming", True):
+            return answer
+        try:
+            return [answer.content]
+        finally:
+            answer.close()
 
 
 def settings() -> dict:

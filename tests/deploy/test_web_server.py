@@ -85,3 +85,14 @@ def test_it_keeps_a_header_the_client_sent_with_a_value_of_its_own():
     assert seen["HTTP_PROXY"] == "http://client.example"
     app({"HTTP_PROXY": "http://proxy.invalid", "PATH_INFO": "/"}, None)
     assert "HTTP_PROXY" not in seen or seen["HTTP_PROXY"] != "http://proxy.invalid"
+
+
+def test_it_hands_over_an_answer_in_memory_as_bytes_once_closed():
+    from django.http import HttpResponse, StreamingHttpResponse
+
+    closed = []
+    answer = HttpResponse(b"{}")
+    answer.close = lambda: closed.append(True)
+    assert RequestOnly(lambda environ, start_response: answer, {})({}, None) == [b"{}"] and closed == [True]
+    streamed = StreamingHttpResponse(iter([b"a", b"b"]))
+    assert RequestOnly(lambda environ, start_response: streamed, {})({}, None) is streamed  # the server closes it
