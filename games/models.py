@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import pickle
+import marshal
 import threading
 import time
 from collections import OrderedDict
+from datetime import datetime
 from functools import cache
 
 from django.conf import settings
@@ -104,27 +105,28 @@ class RowCache:
 
     def __init__(self, size: int):
         self.size, self.lock = size, threading.Lock()
-        self.entries: OrderedDict[int, tuple[float, bytes]] = OrderedDict()
+        self.entries: OrderedDict[int, tuple[float, tuple]] = OrderedDict()  # (expires, _freeze's)
 
     def get(self, game_id, using="default"):
         with self.lock:
             hit = self.entries.get(game_id)
         if hit is None or hit[0] < time.monotonic():
             return None
-        values, seat_rows = pickle.loads(hit[1])  # a copy of its own for each reader: moves change the game
+        values, json, seat_rows = hit[1]  # _freeze's
+        values = list(values)
+        # a copy of its own for each reader: moves change the game; the rest is immutable
+        for i, value in zip(_json_positions(), marshal.loads(json)):
+            values[i] = value
         game = Game.from_db(using, _attnames(), values)
         _hold(game, seat_rows, using)
         return game
 
     def put_on_commit(self, game) -> None:
         """Remember ``game`` as the caller wrote it, once the write commits (never a row rolled back)."""
-        if game.status != Game.ACTIVE:
+        frozen = _freeze(game) if game.status == Game.ACTIVE else None
+        if frozen is None:
             self.drop(game.pk)
             return
-        frozen = pickle.dumps((
-            [getattr(game, name) for name in _attnames()],
-            [(s.id, s.index, s.user_id, s.bot, s.invited, s.user.username if s.user_id else None,
-              s.user.email if s.user_id else None, s.standing) for s in game.seat_list]))
         game_id = game.pk
         transaction.on_commit(lambda: self._store(game_id, frozen))
 
@@ -149,6 +151,38 @@ class RowCache:
 @cache
 def _attnames() -> list[str]:
     return [f.attname for f in Game._meta.concrete_fields]
+
+
+@cache
+def _json_positions() -> tuple[int, ...]:
+    return tuple(i for i, f in enumerate(Game._meta.concrete_fields) if isinstance(f, models.JSONField))
+
+
+# Values a RowCache entry may hand every reader as they are: none can be changed in place.
+IMMUTABLE = (type(None), int, float, str, datetime)  # bool is an int
+
+
+def _freeze(game) -> tuple | None:
+    """A game row and its seats as RowCache keeps them, or None when it cannot: the JSON fields
+    (options, to_act, result: dicts and lists a reader may change) marshalled, a copy for each
+    reader at a tenth of pickle's price; every other value immutable (numbers, text, times:
+    pickle spent most of its time on the times) and kept as it is, as are the seat rows (tuples
+    of ids, names and flags). A value of another type, or JSON marshal cannot copy, is not kept."""
+    values, json = [getattr(game, name) for name in _attnames()], []
+    for i in _json_positions():
+        json.append(values[i])
+        values[i] = None
+    if not all(isinstance(value, IMMUTABLE) for value in values):
+        return None
+    try:
+        frozen_json = marshal.dumps(json)
+    except ValueError:
+        return None
+    seats = tuple((s.id, s.index, s.user_id, s.bot, s.invited, s.user.username if s.user_id else None,
+                   s.user.email if s.user_id else None, s.standing) for s in game.seat_list)
+    if not all(isinstance(value, IMMUTABLE) for seat in seats for value in seat):
+        return None
+    return tuple(values), frozen_json, seats
 
 
 class Game(models.Model):

@@ -124,3 +124,29 @@ def test_it_forgets_its_copy_when_this_process_writes_the_row(game, move):
         assert reads_of_the_row(move(game)[1]) and Game.objects.get(pk=game.pk).rated is False
         Game.objects.get(pk=game.pk).save(update_fields=["options"])
         assert reads_of_the_row(move(game)[1])
+
+
+def test_it_hands_each_reader_a_game_of_its_own(game, move):
+    """A move changes the game it starts from (to_act, result, options for a Kenta colour...): a
+    copy handed out must never change what the next reader gets."""
+    move(game)
+    first = game_rows.get(game.pk)
+    first.to_act.append(99)
+    first.options["changed"] = True
+    first.seat_list[0].user.username = "mallory"
+    second = game_rows.get(game.pk)
+    assert 99 not in second.to_act and "changed" not in second.options
+    assert second.seat_list[0].user.username == "alice"
+    assert second.updated_at == first.updated_at and second.seed == first.seed
+
+
+def test_it_keeps_no_copy_of_a_row_it_cannot_copy(game, move, django_capture_on_commit_callbacks):
+    """A value the cache could neither hand out as it is nor copy is not kept: the next move reads the row."""
+    move(game)
+    row = game_rows.get(game.pk)
+    for options, kept in (({"plain": [1, "two"]}, True), ({"not plain data": object()}, False)):
+        game_rows.drop(game.pk)
+        row.options = options
+        with django_capture_on_commit_callbacks(execute=True):
+            game_rows.put_on_commit(row)
+        assert (game_rows.get(game.pk) is not None) is kept
