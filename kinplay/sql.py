@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import operator
-from functools import cache, partial, reduce
+from functools import cache, lru_cache, partial, reduce
 
 import orjson
 from django.db import connections
@@ -152,12 +152,12 @@ def insert_where(model, objs, fields, where: str, params=(), alias="default") ->
         return 0
     fields = tuple(fields)
     conn = connections[alias]
-    table, cols, selected = conn.ops.quote_name(model._meta.db_table), columns(model, fields, alias=alias), \
-        columns(model, fields, "r.", alias)
     with conn.cursor() as cursor:
         if _recordset(model, fields, alias, "") is not None:
             cursor.execute(*_insert_where_statement(model, objs, fields, where, params, alias))
             return cursor.rowcount
+        table, cols, selected = conn.ops.quote_name(model._meta.db_table), columns(model, fields, alias=alias), \
+            columns(model, fields, "r.", alias)
         writers, went_in = _writers(model, fields, alias), 0
         row = "(" + ", ".join(["%s"] * len(writers)) + ")"
         for batch in _batches(model, fields, objs, alias):
@@ -170,11 +170,15 @@ def insert_where(model, objs, fields, where: str, params=(), alias="default") ->
 
 def _insert_where_statement(model, objs, fields: tuple, where: str, params=(), alias="default") -> tuple[str, list]:
     """PostgreSQL's ``insert_where``, when ``_recordset`` takes the fields: its statement and parameters."""
-    conn = connections[alias]
-    table = conn.ops.quote_name(model._meta.db_table)
-    sql = (f"INSERT INTO {table} ({columns(model, fields, alias=alias)}) SELECT {columns(model, fields, 'r.', alias)} "
-           f"FROM jsonb_populate_recordset(NULL::{table}, %s) r WHERE {where}")
-    return sql, [_json_rows(objs, _recordset(model, fields, alias, "")[1]), *params]
+    return _insert_where_sql(model, fields, where, alias), [_json_rows(objs, _recordset(model, fields, alias, "")[1]), *params]
+
+
+@lru_cache(maxsize=64)  # callers pass a few fixed conditions; an unforeseen variety stays bounded
+def _insert_where_sql(model, fields: tuple, where: str, alias: str) -> str:
+    """The statement alone, built once (quoting the columns cost every move some 15 µs)."""
+    table = connections[alias].ops.quote_name(model._meta.db_table)
+    return (f"INSERT INTO {table} ({columns(model, fields, alias=alias)}) SELECT {columns(model, fields, 'r.', alias)} "
+            f"FROM jsonb_populate_recordset(NULL::{table}, %s) r WHERE {where}")
 
 
 def _json_rows(objs, keys):
