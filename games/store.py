@@ -272,9 +272,18 @@ def _insert(rows) -> None:
 
 
 def _snapshots(appenders) -> None:
-    snapshots = [s for a in appenders for s in a.snapshots]
-    if snapshots:
-        Snapshot.objects.bulk_create(snapshots)
+    """The snapshots due, in one plain INSERT (bulk_create's took a move that leaves one some
+    0.15 ms more). Their game's id set here, as for the events: a game created in this
+    transaction (create_games) got its id after its snapshot was added."""
+    snapshots = []
+    for a in appenders:
+        for snapshot in a.snapshots:
+            snapshot.game_id = a.game.pk
+            snapshots.append(snapshot)
+    sql.insert(Snapshot, snapshots, SNAPSHOT_FIELDS)
+
+
+SNAPSHOT_FIELDS = ("game", "seq", "state", "rules_version")
 
 
 def _states_on_commit(appenders) -> None:

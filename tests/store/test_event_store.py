@@ -86,3 +86,16 @@ def test_it_loads_the_states_of_more_games_than_one_sqlite_statement_takes(db):
     # an API page of games or a long lobby: SQLite refuses a WHERE of about 1,000 games' ORs
     games = [Game(pk=10**6 + i, kind="kenta", version=3) for i in range(1_200)]
     assert set(load_states(games)) == {g.pk for g in games}
+
+
+def test_it_snapshots_a_game_dealt_past_a_snapshot_in_its_creation(alice, settings):
+    """A game gets its id after its setup events and their snapshot were added: the snapshot
+    is stored with it, and agrees with a replay."""
+    settings.SNAPSHOT_EVERY = 1
+    game = services.create_game(creator=alice, kind="knonsters", per_move=None, seats=[{"user": "alice"}, {"bot": "random"}])
+    rules = get(game.kind).rules
+    events = [e.as_rules_event() for e in Event.objects.filter(game=game)]
+    snaps = list(Snapshot.objects.filter(game=game))
+    assert snaps and snaps[-1].seq <= game.version
+    for snap in snaps:
+        assert canonical(snap.state) == canonical(replay(rules, events[:snap.seq]))
