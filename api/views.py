@@ -249,11 +249,14 @@ COMMAND_PARAMETERS = [
 def _command_options(request):
     """(Idempotency-Key, whether to answer with the game), or the 400 that refuses them. Reads
     only what Django's request has (api.handler's FastMoves asks too, without DRF)."""
-    key = request.headers.get("Idempotency-Key") or None
+    # From META, not request.headers and request.GET, which a move would build for this alone
+    # (every header copied, the query string parsed: some 14 µs)
+    meta = request.META
+    key = meta.get("HTTP_IDEMPOTENCY_KEY") or None  # the Idempotency-Key header
     if key is not None and len(key) > services.MAX_IDEMPOTENCY_KEY:
         return error("bad_request", f"An Idempotency-Key is at most {services.MAX_IDEMPOTENCY_KEY} characters.",
                      status.HTTP_400_BAD_REQUEST)
-    view = request.GET.get("view", "game")
+    view = request.GET.get("view", "game") if meta.get("QUERY_STRING") else "game"
     if view not in ("game", "none"):
         return error("bad_request", "view must be game or none.", status.HTTP_400_BAD_REQUEST)
     return key, view == "game"
