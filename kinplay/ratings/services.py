@@ -47,9 +47,11 @@ def record_game_over(game: Game) -> None:
     left alone."""
     if game.status != Game.FINISHED or game.finished_at is not None:
         return
-    if game.rated:
+    if is_rated(game):
         # The flag as committed now that the move holds the row: a tournament cancelled while
         # the move was decided made the game friendly (kinplay.tournaments.services.cancel).
+        # Asked only when it decides: a game that is not rated with the flag as read (a bot's,
+        # a friendly one) stays unrated whatever the flag is now (a query less per game over).
         game.rated = Game.objects.filter(pk=game.pk).values_list("rated", flat=True).get()
     if not is_rated(game):
         _stamp(game, timezone.now())
