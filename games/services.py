@@ -343,6 +343,10 @@ def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_v
             if attempt == 4:
                 raise
         except VersionConflict:
+            # A twin request under the same key that wrote first now fails this one's compare-and-set
+            # (its events go in only with the row's write), not the unique key: answer as above.
+            if idempotency_key and Event.objects.filter(game_id=game_id, idempotency_key=idempotency_key).exists():
+                continue
             if expected_version is not None or attempt == 4:
                 raise
     raise VersionConflict(Game.objects.get(pk=game_id).version)
