@@ -8,6 +8,7 @@ import time
 from collections import OrderedDict
 from datetime import datetime
 from functools import cache
+from itertools import chain
 
 from django.conf import settings
 from django.db import connections, models, transaction
@@ -159,7 +160,7 @@ def _json_positions() -> tuple[int, ...]:
 
 
 # Values a RowCache entry may hand every reader as they are: none can be changed in place.
-IMMUTABLE = (type(None), int, float, str, datetime)  # bool is an int
+IMMUTABLE = frozenset({type(None), bool, int, float, str, datetime})  # exact types: a subclass is not kept
 
 
 def _freeze(game) -> tuple | None:
@@ -172,7 +173,7 @@ def _freeze(game) -> tuple | None:
     for i in _json_positions():
         json.append(values[i])
         values[i] = None
-    if not all(isinstance(value, IMMUTABLE) for value in values):
+    if not set(map(type, values)) <= IMMUTABLE:
         return None
     try:
         frozen_json = marshal.dumps(json)
@@ -180,7 +181,7 @@ def _freeze(game) -> tuple | None:
         return None
     seats = tuple((s.id, s.index, s.user_id, s.bot, s.invited, s.user.username if s.user_id else None,
                    s.user.email if s.user_id else None, s.standing) for s in game.seat_list)
-    if not all(isinstance(value, IMMUTABLE) for seat in seats for value in seat):
+    if not set(map(type, chain.from_iterable(seats))) <= IMMUTABLE:
         return None
     return tuple(values), frozen_json, seats
 
