@@ -76,18 +76,25 @@ class GameQuerySet(models.QuerySet):
 
 def _hold(game, seat_rows, db) -> None:
     """Give ``game`` its seats (and their players' names and addresses) from rows in
-    SEATS_OF_GAME's order (RowCache keeps them in the same)."""
+    SEATS_OF_GAME's order (RowCache keeps them in the same). The instances as from_db makes
+    them (sql.from_db) and the seats' game and user set as their descriptors would set them,
+    less the descriptors' checks (type, router): both are this game's and this row's."""
     from django.contrib.auth import get_user_model
 
     user_model, seats = get_user_model(), []
+    to_game, to_user = Seat.game.field, Seat.user.field
     for seat_id, index, user_id, bot, invited, username, email, standing in seat_rows:
-        seat = Seat.from_db(db, ["id", "game_id", "index", "user_id", "bot", "invited", "standing"],
-                            [seat_id, game.pk, index, user_id, bot, bool(invited), standing])
-        seat.game = game
+        seat = sql.from_db(Seat, db, SEAT_ATTNAMES, [seat_id, game.pk, index, user_id, bot, bool(invited), standing])
+        to_game.set_cached_value(seat, game)  # seat.game = game
         if user_id is not None:
-            seat.user = user_model.from_db(db, ["id", "username", "email"], [user_id, username, email])
+            to_user.set_cached_value(seat, sql.from_db(user_model, db, USER_ATTNAMES, [user_id, username, email]))
         seats.append(seat)
     game.hold_seats(seats)
+
+
+# In the models' field order, as from_db takes them (tests/store/test_row_cache.py checks).
+SEAT_ATTNAMES = ["id", "game_id", "index", "user_id", "bot", "invited", "standing"]
+USER_ATTNAMES = ["id", "username", "email"]
 
 
 class RowCache:
@@ -118,7 +125,7 @@ class RowCache:
         # a copy of its own for each reader: moves change the game; the rest is immutable
         for i, value in zip(_json_positions(), marshal.loads(json)):
             values[i] = value
-        game = Game.from_db(using, _attnames(), values)
+        game = sql.from_db(Game, using, _attnames(), values)
         _hold(game, seat_rows, using)
         return game
 

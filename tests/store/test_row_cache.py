@@ -150,3 +150,26 @@ def test_it_keeps_no_copy_of_a_row_it_cannot_copy(game, move, django_capture_on_
         with django_capture_on_commit_callbacks(execute=True):
             game_rows.put_on_commit(row)
         assert (game_rows.get(game.pk) is not None) is kept
+
+
+def test_it_names_the_seat_and_user_fields_in_the_models_order():
+    """games.models._hold hands from_db these lists, which Django reads in the model's field order."""
+    from django.contrib.auth import get_user_model
+
+    from games.models import SEAT_ATTNAMES, USER_ATTNAMES, Seat
+
+    assert [f.attname for f in Seat._meta.concrete_fields] == SEAT_ATTNAMES
+    order = [f.attname for f in get_user_model()._meta.concrete_fields]
+    assert sorted(USER_ATTNAMES, key=order.index) == USER_ATTNAMES
+
+
+def test_it_gives_each_reader_seats_of_its_own_game(game, move):
+    move(game)
+    first, second = game_rows.get(game.pk), game_rows.get(game.pk)
+    assert first is not None and second is not None
+    for a, b in zip(first.seat_list, second.seat_list, strict=True):
+        assert a.game is first and b.game is second and a is not b
+        assert a.user_id is None or (a.user is not b.user and a.user.username == b.user.username)
+    fresh = Game.objects.get_with_seats(game.pk)
+    assert [(s.pk, s.index, s.user_id, s.bot, s.invited, s.standing) for s in first.seat_list] == [
+        (s.pk, s.index, s.user_id, s.bot, s.invited, s.standing) for s in fresh.seat_list]

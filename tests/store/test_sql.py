@@ -35,6 +35,36 @@ def test_it_loads_an_instance_from_a_plain_row_as_the_orm_does(alice):
     assert loaded.created_by == alice  # a field it did not load, fetched on first use
 
 
+def test_it_makes_the_instance_model_from_db_makes(alice):
+    """sql.from_db skips Model.__init__: the same attributes, state and deferred fields."""
+    user_fields = ["id", "username", "email"]  # a partial row: the other fields deferred
+    for model, attnames, values in ((Game, [f.attname for f in Game._meta.concrete_fields], None),
+                                    (type(alice), user_fields, [alice.pk, alice.username, alice.email])):
+        values = values or [getattr(_game(alice), name) for name in attnames]
+        ours, django = sql.from_db(model, "default", attnames, values), model.from_db("default", attnames, values)
+        assert type(ours) is model
+        assert {k: v for k, v in vars(ours).items() if k != "_state"} == {k: v for k, v in vars(django).items() if k != "_state"}
+        assert (ours._state.adding, ours._state.db) == (django._state.adding, django._state.db) == (False, "default")
+        assert ours.get_deferred_fields() == django.get_deferred_fields()
+        assert ours._state.fields_cache == {} and ours._state is not django._state
+
+
+def test_it_makes_instances_through_django_when_someone_listens_to_model_init(alice):
+    from django.db.models.signals import post_init
+
+    seen = []
+
+    def listener(sender, instance, **kwargs):
+        seen.append(instance)
+
+    post_init.connect(listener, sender=Game)
+    try:
+        game = sql.from_db(Game, "default", ["id", "kind"], [1, "kenta"])
+    finally:
+        post_init.disconnect(listener, sender=Game)
+    assert seen == [game]
+
+
 def test_it_inserts_several_rows_in_one_statement_that_the_orm_reads_back(alice):
     game = _game(alice)
     at = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
@@ -92,3 +122,4 @@ def test_it_adapts_each_value_as_the_orm_would(alice):
             orm = type(row)._meta.get_field(name).get_db_prep_save(getattr(row, attname), connection)
             mine = write(getattr(row, attname))
             assert type(mine) is type(orm) and plain(mine) == plain(orm), (name, mine, orm)
+
