@@ -123,3 +123,17 @@ def test_it_adapts_each_value_as_the_orm_would(alice):
             mine = write(getattr(row, attname))
             assert type(mine) is type(orm) and plain(mine) == plain(orm), (name, mine, orm)
 
+
+def test_it_builds_an_event_the_store_adds_as_the_model_would(alice):
+    """games.store._new_event builds rows through sql.unsaved, without Model.__init__."""
+    from games.store import _new_event
+
+    game = _game(alice)
+    values = dict(seq=3, type="rolled", data={"dice": [1]}, seat=0, idempotency_key="k", command={"seat": 0},
+                  schema_version=1)
+    ours, django = _new_event(game, **values), Event(game=game, **values)
+    assert {k: v for k, v in vars(ours).items() if k != "_state"} == {k: v for k, v in vars(django).items() if k != "_state"}
+    assert ours._state.adding and django._state.adding  # not saved; the database is chosen when it is (sql.insert)
+    assert ours.game is game and ours.pk is None
+    with pytest.raises(KeyError):
+        sql.unsaved(Event, {"seq": 1})  # every field given, or none is made
