@@ -18,6 +18,12 @@ requests. What gunicorn did that granian does not is done elsewhere:
   request line, 8 KB a header and 100 headers); and a client gets IDLE_MS to send a head,
   after connecting or between two requests (gunicorn's keep-alive was 5 s).
 
+Stop it by signalling its main process (SIGTERM or SIGINT), which stops the workers: when the
+workers get the signal too (a terminal's Ctrl-C to the whole process group, systemd's default
+KillMode), one sometimes holds up its stop until granian kills it, WORKERS_KILL_S later
+(granian 2.8.7). bin/run starts the server in a process group of its own and forwards Ctrl-C;
+under systemd, use KillMode=mixed.
+
 granian maps a header spelled with underscores (``X_Forwarded_For``) onto the one with dashes,
 which gunicorn drops: behind PROXY_COUNT trusted proxies, the proxy must drop such headers, as
 nginx does by default (``underscores_in_headers off``; README, "Deploying"). Behind the
@@ -36,6 +42,7 @@ from granian.log import LogLevels
 
 HEAD_BYTES = 64 * 1024
 IDLE_MS = 5_000
+WORKERS_KILL_S = 30
 
 
 class RequestOnly:
@@ -78,7 +85,7 @@ def settings() -> dict:
         "blocking_threads": int(os.environ.get("WEB_THREADS") or 2),
         "http1_settings": HTTP1Settings(header_read_timeout=IDLE_MS, max_buffer_size=HEAD_BYTES),
         "respawn_failed_workers": True,  # a worker that dies is replaced, as gunicorn's arbiter did
-        "workers_kill_timeout": 30,  # at shutdown, the longest a request may still take
+        "workers_kill_timeout": WORKERS_KILL_S,  # at shutdown, the longest a request may still take
         "log_level": LogLevels.warning,
     }
 
