@@ -125,7 +125,7 @@ class RowCache:
         # a copy of its own for each reader: moves change the game; the rest is immutable
         for i, value in zip(_json_positions(), marshal.loads(json)):
             values[i] = value
-        game = sql.from_db(Game, using, _attnames(), values)
+        game = sql.from_db(Game, using, sql.attnames(Game), values)
         _hold(game, seat_rows, using)
         return game
 
@@ -157,11 +157,6 @@ class RowCache:
 
 
 @cache
-def _attnames() -> list[str]:
-    return [f.attname for f in Game._meta.concrete_fields]
-
-
-@cache
 def _json_positions() -> tuple[int, ...]:
     return tuple(i for i, f in enumerate(Game._meta.concrete_fields) if isinstance(f, models.JSONField))
 
@@ -176,7 +171,7 @@ def _freeze(game) -> tuple | None:
     reader at a tenth of pickle's price; every other value immutable (numbers, text, times:
     pickle spent most of its time on the times) and kept as it is, as are the seat rows (tuples
     of ids, names and flags). A value of another type, or JSON marshal cannot copy, is not kept."""
-    values, json = [getattr(game, name) for name in _attnames()], []
+    values, json = [getattr(game, name) for name in sql.attnames(Game)], []
     for i in _json_positions():
         json.append(values[i])
         values[i] = None

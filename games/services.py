@@ -327,29 +327,34 @@ def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_v
                                  cached=attempt == 0)
         except OperationalError as exc:
             # PostgreSQL broke a deadlock with a deadline sweep applying a clock of this game
-            # (the sweep locks the game row, then appends; a move appends, then updates the
-            # row): the sweep went through, so this is a lost race. Inside another transaction
+            # (the sweep locks the game row, then appends; a move whose events go in before it
+            # updates the row, more than store.INSERT_ROWS of them, does it the other way round): the
+            # sweep went through, so this is a lost race. Inside another transaction
             # (the sweep itself) the locks are still held: no retry there.
             if not sql.is_deadlock(exc) or nested or attempt == 4:
                 raise
             if expected_version is not None:
                 raise VersionConflict(Game.objects.get(pk=game_id).version) from None
         except IntegrityError:
-            if idempotency_key and Event.objects.filter(game_id=game_id, idempotency_key=idempotency_key).exists():
-                continue  # a twin request landed first: the next pass returns its response
+            if _twin_landed(game_id, idempotency_key):
+                continue  # the next pass returns its response
             if expected_version is not None or attempt == 4:
                 raise VersionConflict(Game.objects.get(pk=game_id).version) from None
         except StaleRow:
             if attempt == 4:
                 raise
         except VersionConflict:
-            # A twin request under the same key that wrote first now fails this one's compare-and-set
-            # (its events go in only with the row's write), not the unique key: answer as above.
-            if idempotency_key and Event.objects.filter(game_id=game_id, idempotency_key=idempotency_key).exists():
+            if _twin_landed(game_id, idempotency_key):
                 continue
             if expected_version is not None or attempt == 4:
                 raise
     raise VersionConflict(Game.objects.get(pk=game_id).version)
+
+
+def _twin_landed(game_id, idempotency_key) -> bool:
+    """Whether a twin request under the same Idempotency-Key was stored first: this one then lost
+    on the unique key, or, its events going in only with the row's write, on the compare-and-set."""
+    return bool(idempotency_key) and Event.objects.filter(game_id=game_id, idempotency_key=idempotency_key).exists()
 
 
 def _act_once(game_id, seat, user, action, notation, expected_version, idempotency_key, by, cached=False) -> Outcome:

@@ -73,8 +73,8 @@ def from_db(model, alias: str, attnames, values):
     (``Model.__reduce__``: ``__new__``, then its attributes), not through ``Model.__init__``,
     which walks every field (the deferred ones too) and sends pre_init and post_init. That is the
     same instance only while nobody listens to those signals and the model keeps Django's
-    ``__init__`` and ``from_db``; otherwise Django's own way."""
-    if pre_init.receivers or post_init.receivers or not _plain(model):
+    ``__init__`` and ``from_db`` (``_bare``); otherwise Django's own way."""
+    if not _bare(model):
         return model.from_db(alias, attnames, values)
     new = model.__new__(model)
     new.__dict__.update(zip(attnames, values))  # a deferred field is one not in __dict__, as from_db leaves it
@@ -86,16 +86,22 @@ def from_db(model, alias: str, attnames, values):
 def unsaved(model, values: dict):
     """``model(**values)`` for every concrete field's attname, without Model.__init__ (as
     ``from_db``, and on the same conditions): an instance not yet saved."""
-    if pre_init.receivers or post_init.receivers or not _plain(model):
-        return model(*[values[name] for name in _attnames(model)])
+    if not _bare(model):
+        return model(*[values[name] for name in attnames(model)])
     new = model.__new__(model)
-    new.__dict__.update({name: values[name] for name in _attnames(model)})  # a KeyError for a field not given
+    new.__dict__.update({name: values[name] for name in attnames(model)})  # a KeyError for a field not given
     new._state = ModelState()  # adding, no database: as __init__ leaves it
     return new
 
 
+def _bare(model) -> bool:
+    """Whether an instance made without Model.__init__ is the one Django would make."""
+    return not (pre_init.receivers or post_init.receivers) and _plain(model)
+
+
 @cache
-def _attnames(model) -> tuple[str, ...]:
+def attnames(model) -> tuple[str, ...]:
+    """The attribute names of ``model``'s concrete fields, in its field order (as from_db takes values)."""
     return tuple(f.attname for f in model._meta.concrete_fields)
 
 
