@@ -5,6 +5,7 @@ reason; in CI (CI=true) they fail instead, so a green CI means they really ran.
 """
 
 import os
+import socket
 import sys
 from pathlib import Path
 
@@ -30,6 +31,13 @@ def pytest_collection_modifyitems(config, items):
         if other:
             config.hook.pytest_deselected(items=other)
             items[:] = [item for item in items if not item.get_closest_marker("postgresql")]
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now (a server a test starts binds it)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def unavailable(reason: str):

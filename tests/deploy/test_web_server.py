@@ -14,14 +14,9 @@ from pathlib import Path
 import pytest
 
 from kinplay.server import HEAD_BYTES, RequestOnly
+from tests.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import pytest
 
-from tests.conftest import IN_CI, unavailable
+from tests.conftest import IN_CI, free_port, unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 30  # seconds: the bound of every wait
@@ -33,12 +33,6 @@ SITE_URL = "http://kinplay.test:8123"
 
 
 # ------------------------------------------------------------------ small helpers
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def redis_ping(url: str, timeout=1.0) -> bool:
