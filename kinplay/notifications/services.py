@@ -137,9 +137,16 @@ def _publish():
         log.warning("could not reach the broker (%s); the outbox sweep will send it", exc)
 
 
+# After publishing, the kicker waits this long before the next publish: the kicks made meanwhile
+# become that one publish (a relay sends everything pending). A lone kick goes out at once; at
+# most five a second per process, where a busy server made one per game ended or created (a
+# publish costs about 0.5 ms of CPU, 4 % of a move's in make bench-peer).
+KICK_GAP = 0.2
+
+
 class _Kicker:
-    """One daemon thread per process that publishes the kicks; kicks made while it is busy
-    become one more publish (a relay sends everything pending)."""
+    """One daemon thread per process that publishes the kicks; kicks made while it is busy or
+    within KICK_GAP of its last publish become one more publish."""
 
     def __init__(self):
         self.lock, self.event, self.thread, self.pid = threading.Lock(), threading.Event(), None, None
@@ -160,6 +167,7 @@ class _Kicker:
                 _publish()
             except Exception:  # never let the thread die
                 log.exception("outbox kick failed")
+            time.sleep(KICK_GAP)
 
 
 _kicker = _Kicker()

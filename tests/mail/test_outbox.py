@@ -1,6 +1,7 @@
 """The outbox under faults, on a clock the test controls: a mail server that is down, a
 relay that dies after sending, two relays at once."""
 
+import time
 from collections import Counter
 from datetime import timedelta
 
@@ -161,6 +162,30 @@ def test_it_answers_a_move_without_waiting_for_a_broker_that_hangs(alice, bob, m
     assert len(calls) == 2
     waiting = Outbox.pending().count()
     assert waiting >= 6 and relay() == waiting
+
+
+def test_it_folds_a_burst_of_kicks_into_one_publish_and_still_sends_the_last(monkeypatch):
+    """A busy server ends or creates games many times a second, and each kick would cost a
+    publish to the broker: kicks within KICK_GAP of a publish share the next one."""
+    published = []
+    monkeypatch.setattr(notifications, "_publish", lambda: published.append(time.monotonic()))
+    monkeypatch.setattr(notifications, "KICK_GAP", 0.3)
+    kicker = notifications._Kicker()
+
+    def until(count):
+        deadline = time.monotonic() + 10
+        while len(published) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    kicker.wake()
+    until(1)
+    for _ in range(40):  # 0.1 s of kicks, all within the gap after the first publish
+        kicker.wake()
+        time.sleep(0.0025)
+    until(2)
+    time.sleep(0.5)
+    assert len(published) == 2  # the first kick, then the burst's one (its last kick not lost)
+    assert published[1] - published[0] >= 0.3
 
 
 def test_it_queues_a_whole_season_of_emails_but_none_a_player_switched_off(make_user, alice):
