@@ -76,5 +76,6 @@ bench: $(VENV)/.installed
 
 # kinplay's durable move next to boardgame.io 0.50's (bench/peer/run.py; SECONDS=5 for a quick look).
 SECONDS ?= 20
+ROUNDS ?= 1
 bench-peer: $(VENV)/.installed
-	$(PY) bench/peer/run.py --seconds $(SECONDS)
+	$(PY) bench/peer/run.py --seconds $(SECONDS) --rounds $(ROUNDS)
