@@ -9,10 +9,11 @@ site = get_wsgi_application()  # sets Django up
 from django.urls import get_resolver  # noqa: E402  (needs Django set up)
 
 from api.handler import ApiHandler, ByPath  # noqa: E402
-from kinplay.server import RequestOnly  # noqa: E402
+from kinplay.server import RequestOnly, leave_out_idle_receivers  # noqa: E402
 
 # /api/ runs a leaner middleware stack (api/handler.py); the pages keep the site's.
 application = RequestOnly(ByPath(api=ApiHandler(), site=site))
+leave_out_idle_receivers()  # of the request signals, those with nothing to do in this process
 
 if os.environ.get("KP_CPU_SPLIT"):  # bench/cpu_split.py: each worker's CPU by request kind
     from bench.cpu_split import Split

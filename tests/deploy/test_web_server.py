@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from kinplay.server import HEAD_BYTES, RequestOnly
+from kinplay.server import HEAD_BYTES, RequestOnly, leave_out_idle_receivers
 from tests.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,3 +91,40 @@ def test_it_hands_over_an_answer_in_memory_as_bytes_once_closed():
     assert RequestOnly(lambda environ, start_response: answer, {})({}, None) == [b"{}"] and closed == [True]
     streamed = StreamingHttpResponse(iter([b"a", b"b"]))
     assert RequestOnly(lambda environ, start_response: streamed, {})({}, None) is streamed  # the server closes it
+
+
+@pytest.fixture
+def receivers():
+    """The request signals' receivers, as Django connects them again after the test."""
+    from django.core.cache import close_caches
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections, reset_queries
+
+    def connected():
+        return {"started": request_started._live_receivers(None)[0], "finished": request_finished._live_receivers(None)[0]}
+
+    yield connected, close_caches, reset_queries, close_old_connections
+    request_finished.connect(close_caches)
+    request_started.connect(reset_queries)
+
+
+REDIS = {"BACKEND": "kinplay.cache.RedisCache", "LOCATION": "redis://127.0.0.1:6379/0"}
+
+
+def test_it_leaves_out_the_request_receivers_with_nothing_to_do(receivers, settings):
+    connected, close_caches, reset_queries, close_old_connections = receivers
+    settings.DEBUG, settings.CACHES = False, {"default": REDIS, "files": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": "/tmp/unused"}}
+    leave_out_idle_receivers()
+    now = connected()
+    assert close_caches not in now["finished"] and reset_queries not in now["started"]
+    assert close_old_connections in now["started"] and close_old_connections in now["finished"]  # CONN_MAX_AGE, health checks
+
+
+def test_it_keeps_them_for_a_cache_that_closes_and_for_debug(receivers, settings):
+    connected, close_caches, reset_queries, _ = receivers
+    settings.DEBUG, settings.CACHES = True, {"default": REDIS, "memcached": {
+        "BACKEND": "django.core.cache.backends.memcached.PyMemcacheCache", "LOCATION": "127.0.0.1:11211"}}
+    leave_out_idle_receivers()
+    now = connected()
+    assert close_caches in now["finished"] and reset_queries in now["started"]
