@@ -11,11 +11,13 @@ application with nothing in it (bench/peer/floor_app.py):
 
 1. http: the server and the JSON in and out, nothing else;
 2. durable: and a usual move's round trip through psycopg, as kinplay makes it: one statement
-   storing an event with the row's compare-and-set, committed by itself.
+   storing an event with the row's compare-and-set, committed by itself;
+3. django: the same statement through the stack kinplay is built on: Django's WSGI handler
+   (no middleware), an atomic block, Django's connection (kinplay.postgres) and HttpResponse.
 
 Prints requests/s, p50/p99 and the CPU per request of the server processes and of the
 PostgreSQL backends (/proc), as make bench-peer counts them. What kinplay spends beyond the
-"durable" row is Django, DRF, authentication, the throttle's Redis round trip, the rules, the
+"django" row is DRF's pieces, authentication, the throttle's Redis round trip, the rules, the
 bot and the view. Creates and drops a database kp_floor_<pid>. Loopback only.
 """
 
@@ -105,7 +107,7 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=10)
     ap.add_argument("--warmup", type=float, default=3)
     ap.add_argument("--clients", type=int, default=8)
-    ap.add_argument("--only", choices=["http", "durable"])
+    ap.add_argument("--only", choices=["http", "durable", "django"])
     args = ap.parse_args(argv)
     if not 0 < args.clients <= floor_app.GAMES:
         ap.error(f"--clients: 1 to {floor_app.GAMES} (one game row each)")
@@ -118,7 +120,7 @@ def main(argv=None):
         print(f"load average before: {os.getloadavg()[0]:.1f}\n")
         print("| floor | requests/s | p50 | p99 | CPU per request (server + DB) | commits per request |")
         print("|---|---|---|---|---|---|")
-        for mode in [args.only] if args.only else ["http", "durable"]:
+        for mode in [args.only] if args.only else ["http", "durable", "django"]:
             run(mode, args, pg)
     finally:
         pg.drop()

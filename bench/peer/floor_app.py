@@ -1,11 +1,18 @@
-"""The floor's WSGI application (bench/peer/floor.py): no Django, no rules, nothing but what
-any durable move must pay for. FLOOR_MODE=http answers at once; FLOOR_MODE=durable first
-commits one event with the game row's compare-and-set, as kinplay's usual move does: one
-statement committed by itself (no BEGIN or COMMIT round trip), from the row's version this
-process wrote last (read again only when another wrote since), over psycopg like Django's."""
+"""The floor's WSGI application (bench/peer/floor.py): no rules, nothing but what any durable
+move must pay for. FLOOR_MODE=http answers at once; FLOOR_MODE=durable first commits one event
+with the game row's compare-and-set, as kinplay's usual move does: one statement committed by
+itself (no BEGIN or COMMIT round trip), from the row's version this process wrote last (read
+again only when another wrote since), over psycopg like Django's. FLOOR_MODE=django does the
+same through the stack kinplay is built on: Django's WSGI handler (no middleware), a view in an
+atomic block, the statement through Django's connection (kinplay.postgres, as configured in
+kinplay/settings.py) and an HttpResponse."""
 
+import functools
+import gc
 import os
+import sys
 import threading
+import types
 
 import orjson
 import psycopg
@@ -29,26 +36,74 @@ def _connection():
     return conn
 
 
-def _durable(game, body):
-    conn = _connection()
+def _durable(game, body, store=None, fetch=None):
+    store, fetch = store or _psycopg_store, fetch or _psycopg_fetch
     data = orjson.dumps(body).decode()
     while True:
         version = _versions.get(game)
         if version is None:
-            version = conn.execute(LOAD, (game,)).fetchone()[0]
-        if conn.execute(STORE, (game, version, game, version + 1, data)).rowcount:
+            version = fetch(LOAD, (game,))[0]
+        if store(STORE, (game, version, game, version + 1, data)):
             _versions[game] = version + 1
             return
         _versions.pop(game, None)
 
 
-def application(environ, start_response):
+def _django_application():
+    """Django set up with nothing but a database (kinplay's backend and options) and one route."""
+    import django
+    from django.conf import settings
+    from django.core.wsgi import get_wsgi_application
+    from django.db import connection, transaction
+    from django.http import HttpResponse
+    from django.urls import path
+    from environ import Env
+
+    def move(request, game):
+        body = orjson.loads(request.body)
+        with transaction.atomic():
+            _durable(game, body, connection.execute_last, functools.partial(_fetch, connection))
+        return HttpResponse(ANSWER, status=201, content_type="application/json")
+
+    urls = types.ModuleType("floor_urls")
+    urls.urlpatterns = [path("<int:game>", move)]
+    sys.modules[urls.__name__] = urls
+    settings.configure(
+        DEBUG=False, ALLOWED_HOSTS=["*"], ROOT_URLCONF=urls.__name__, MIDDLEWARE=[], INSTALLED_APPS=[],
+        SECRET_KEY="floor-only", USE_TZ=True,
+        DATABASES={"default": {**Env.db_url_config(DATABASE_URL), "ENGINE": "kinplay.postgres", "CONN_MAX_AGE": 60,
+                               "CONN_HEALTH_CHECKS": True,
+                               "OPTIONS": {"server_side_binding": True, "prepare_threshold": 2}}})
+    django.setup()
+    app = get_wsgi_application()
+    gc.freeze()  # as kinplay/wsgi.py does
+    return app
+
+
+def _fetch(connection, sql, params):
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
+
+
+def _psycopg_store(sql, params):
+    return _connection().execute(sql, params).rowcount
+
+
+def _psycopg_fetch(sql, params):
+    return _connection().execute(sql, params).fetchone()
+
+
+def _plain_application(environ, start_response):
     size = int(environ.get("CONTENT_LENGTH") or 0)
     body = orjson.loads(environ["wsgi.input"].read(size)) if size else {}
     if MODE == "durable":  # /<game>: each client plays its own game, one move at a time
         _durable(int(environ["PATH_INFO"].strip("/")), body)
     start_response("201 Created", [("Content-Type", "application/json"), ("Content-Length", str(len(ANSWER)))])
     return [ANSWER]
+
+
+application = _django_application() if MODE == "django" else _plain_application
 
 
 SCHEMA = f"""
