@@ -561,7 +561,7 @@ def main(argv=None):
                     "moves": n, "seconds": span, "moves_per_s": moves_per_s,
                     "p50_ms": pct(latencies, 50) * 1000, "p90_ms": pct(latencies, 90) * 1000,
                     "p99_ms": pct(latencies, 99) * 1000, "server_cpu_ms": g_ms, "db_cpu_ms": p_ms, "redis_cpu_ms": r_ms,
-                    "bytes_out": sent, "bytes_in": received, "connections": opened, "commits": commits,
+                    "clients_cpu_ms": c_ms, "bytes_out": sent, "bytes_in": received, "connections": opened, "commits": commits,
                     "errors": dict(errors), "load_before": load_before,
                     "server": f"granian {len(children(procs[-1].pid))} workers",
                 }))
