@@ -20,8 +20,9 @@ the server processes (granian's main process and workers / the node process) and
 PostgreSQL backends serving the bench database (/proc/<pid>/stat), commits
 (pg_stat_database.xact_commit), bytes the clients sent and received and TCP connections they
 opened, and the CPU of the clients themselves (the bench's process of Python threads / the node
-driver), which share the machine with the server but are not counted in its figure. Prints one table with ratios to kinplay's row. Both bench databases are created here
-and dropped at the end. Loopback only.
+driver), which share the machine with the server but are not counted in its figure. Prints one
+table with ratios to kinplay's row. Both bench databases are created here and dropped at the
+end. Loopback only.
 """
 
 from __future__ import annotations
