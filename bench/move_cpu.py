@@ -2,7 +2,7 @@
 """The server's CPU per durable move without the web server, HTTP or other processes' contention.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kp_move_cpu REDIS_URL=redis://127.0.0.1:6379/11 \\
-        .venv/bin/python bench/move_cpu.py [--moves 600] [--against-chain | --layers | --new-games N]
+        .venv/bin/python bench/move_cpu.py [--moves 600] [--against-chain | --layers | --new-games N | --request-only]
 
 kinplay's WSGI application called in one thread: POST /api/games/{id}/actions/ with a Knonsters
 bot answering in the same transaction, as bench/api.py's moves phase sends it (the whole game in
@@ -68,6 +68,45 @@ def service_call(user, game_id, body):
     return 201, json.loads(orjson.dumps(action_body(user, outcome)))  # the view's own body, not rendered by DRF
 
 
+def request_layers(application, token, game, n):
+    """The CPU per request of everything around the service: a real move's answer is made once,
+    then the view's service returns that body without running (api.views.move stubbed)."""
+    import orjson
+
+    from api import views
+
+    body = {"action": game["legal_actions"][0]["action"], "expected_version": game["version"]}
+    status, answer = wsgi_call(application, token, "POST", f"/api/games/{game['id']}/actions/", body)
+    assert status == 201, answer
+    real, views.move = views.move, lambda *args, **kwargs: answer
+    data = json.dumps(body).encode()
+    environ = {
+        **os.environ,  # as granian puts the process environment in every request (kinplay.server.RequestOnly)
+        "REQUEST_METHOD": "POST", "PATH_INFO": f"/api/games/{game['id']}/actions/", "SERVER_NAME": "localhost",
+        "SERVER_PORT": "80", "HTTP_HOST": "localhost", "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.url_scheme": "http", "wsgi.errors": sys.stderr, "wsgi.version": (1, 0), "wsgi.multithread": True,
+        "wsgi.multiprocess": True, "wsgi.run_once": False, "CONTENT_LENGTH": str(len(data)),
+        "CONTENT_TYPE": "application/json", "HTTP_AUTHORIZATION": f"Token {token}",
+    }
+    statuses = []
+
+    def start_response(s, headers, exc_info=None):
+        statuses.append(s)
+
+    try:
+        spent = 0.0
+        for i in range(n + n // 10):  # the first tenth warms up
+            started = time.process_time()
+            application({**environ, "wsgi.input": io.BytesIO(data)}, start_response)
+            if i >= n // 10:
+                spent += time.process_time() - started
+    finally:
+        views.move = real
+    assert set(statuses) == {"201 Created"}, set(statuses)
+    print(f"{1e6 * spent / n:.1f} µs of CPU per move request around the service (in process, one thread, {n} "
+          f"requests, a {len(orjson.dumps(answer))}-byte answer; load average {os.getloadavg()[0]:.1f})")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--moves", type=int, default=600)
@@ -80,6 +119,10 @@ def main(argv=None):
                          "request layers cost on top of the service")
     ap.add_argument("--new-games", type=int, metavar="N",
                     help="instead of moves, the CPU per POST /api/games/ of bench/api.py's moves phase (N games)")
+    ap.add_argument("--request-only", action="store_true",
+                    help="instead of moves, the request layers alone (Django's handler, FastMoves, the token check, the "
+                         "throttle, the headers, the rendering): the service answers a real move's body without "
+                         "running, so no rules and no database work")
     args = ap.parse_args(argv)
     pg = Postgres(os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/kp_move_cpu")
     pg.create()
@@ -114,6 +157,9 @@ def main(argv=None):
             assert status == 201, game
             return game
 
+        if args.request_only:
+            request_layers(application, token, new_game(), args.moves * 10)
+            return
         if args.new_games:
             spent_creating = 0.0
             for n in range(2 * args.new_games):  # the first half warms up
