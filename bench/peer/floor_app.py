@@ -36,8 +36,15 @@ def _connection():
     return conn
 
 
-def _durable(game, body, store=None, fetch=None):
-    store, fetch = store or _psycopg_store, fetch or _psycopg_fetch
+def _psycopg_store(sql, params):
+    return _connection().execute(sql, params).rowcount
+
+
+def _psycopg_fetch(sql, params):
+    return _connection().execute(sql, params).fetchone()
+
+
+def _durable(game, body, store=_psycopg_store, fetch=_psycopg_fetch):
     data = orjson.dumps(body).decode()
     while True:
         version = _versions.get(game)
@@ -50,14 +57,16 @@ def _durable(game, body, store=None, fetch=None):
 
 
 def _django_application():
-    """Django set up with nothing but a database (kinplay's backend and options) and one route."""
+    """Django set up with nothing but kinplay's database settings (kinplay/settings.py's own
+    DATABASES, for this database) and one route."""
+    import importlib
+
     import django
     from django.conf import settings
     from django.core.wsgi import get_wsgi_application
     from django.db import connection, transaction
     from django.http import HttpResponse
     from django.urls import path
-    from environ import Env
 
     def move(request, game):
         body = orjson.loads(request.body)
@@ -68,12 +77,13 @@ def _django_application():
     urls = types.ModuleType("floor_urls")
     urls.urlpatterns = [path("<int:game>", move)]
     sys.modules[urls.__name__] = urls
+    # kinplay's settings module read as a plain module, for its DATABASES alone (this process is
+    # the floor's server and nothing else, so its environment may be set here)
+    os.environ.update(DATABASE_URL=DATABASE_URL, SECRET_KEY="floor-only-" + "x" * 50)
+    kinplay = importlib.import_module("kinplay.settings")
     settings.configure(
         DEBUG=False, ALLOWED_HOSTS=["*"], ROOT_URLCONF=urls.__name__, MIDDLEWARE=[], INSTALLED_APPS=[],
-        SECRET_KEY="floor-only", USE_TZ=True,
-        DATABASES={"default": {**Env.db_url_config(DATABASE_URL), "ENGINE": "kinplay.postgres", "CONN_MAX_AGE": 60,
-                               "CONN_HEALTH_CHECKS": True,
-                               "OPTIONS": {"server_side_binding": True, "prepare_threshold": 2}}})
+        SECRET_KEY="floor-only", USE_TZ=True, DATABASES=kinplay.DATABASES)
     django.setup()
     app = get_wsgi_application()
     gc.freeze()  # as kinplay/wsgi.py does
@@ -84,14 +94,6 @@ def _fetch(connection, sql, params):
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone()
-
-
-def _psycopg_store(sql, params):
-    return _connection().execute(sql, params).rowcount
-
-
-def _psycopg_fetch(sql, params):
-    return _connection().execute(sql, params).fetchone()
 
 
 def _plain_application(environ, start_response):
