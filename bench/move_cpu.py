@@ -36,15 +36,20 @@ from bench.api import Postgres  # noqa: E402
 WARMUP = 100
 
 
-def wsgi_call(application, token, method, path, body=None):
-    data = json.dumps(body).encode() if body is not None else b""
-    environ = {
+def request_environ(token, method, path, data: bytes) -> dict:
+    """A WSGI environ for one JSON request sent with ``token``."""
+    return {
         "REQUEST_METHOD": method, "PATH_INFO": path, "SERVER_NAME": "localhost", "SERVER_PORT": "80",
         "HTTP_HOST": "localhost", "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1",
         "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(data), "wsgi.errors": sys.stderr, "wsgi.version": (1, 0),
         "wsgi.multithread": True, "wsgi.multiprocess": True, "wsgi.run_once": False,
         "CONTENT_LENGTH": str(len(data)), "CONTENT_TYPE": "application/json", "HTTP_AUTHORIZATION": f"Token {token}",
     }
+
+
+def wsgi_call(application, token, method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else b""
+    environ = request_environ(token, method, path, data)
     status = []
     answer = application(environ, lambda s, headers, exc_info=None: status.append(int(s.split()[0])))
     content = b"".join(answer)
@@ -80,14 +85,8 @@ def request_layers(application, token, game, n):
     assert status == 201, answer
     real, views.move = views.move, lambda *args, **kwargs: answer
     data = json.dumps(body).encode()
-    environ = {
-        **os.environ,  # as granian puts the process environment in every request (kinplay.server.RequestOnly)
-        "REQUEST_METHOD": "POST", "PATH_INFO": f"/api/games/{game['id']}/actions/", "SERVER_NAME": "localhost",
-        "SERVER_PORT": "80", "HTTP_HOST": "localhost", "SERVER_PROTOCOL": "HTTP/1.1", "REMOTE_ADDR": "127.0.0.1",
-        "wsgi.url_scheme": "http", "wsgi.errors": sys.stderr, "wsgi.version": (1, 0), "wsgi.multithread": True,
-        "wsgi.multiprocess": True, "wsgi.run_once": False, "CONTENT_LENGTH": str(len(data)),
-        "CONTENT_TYPE": "application/json", "HTTP_AUTHORIZATION": f"Token {token}",
-    }
+    # as granian puts the process environment in every request (kinplay.server.RequestOnly)
+    environ = {**os.environ, **request_environ(token, "POST", f"/api/games/{game['id']}/actions/", data)}
     statuses = []
 
     def start_response(s, headers, exc_info=None):
