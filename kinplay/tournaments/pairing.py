@@ -33,9 +33,9 @@ class PairingError(ValueError):
 # ---------------------------------------------------------------- helpers on history
 
 
-def first_seats(history) -> Counter:
+def first_seats(history) -> Counter[int]:
     """How many times each player sat first (at a table of two or more)."""
-    c = Counter()
+    c: Counter[int] = Counter()
     for rnd in history:
         for t in rnd:
             if not t.get("bye") and len(t["players"]) > 1:
@@ -43,8 +43,8 @@ def first_seats(history) -> Counter:
     return c
 
 
-def games_played(history) -> Counter:
-    c = Counter()
+def games_played(history) -> Counter[int]:
+    c: Counter[int] = Counter()
     for rnd in history:
         for t in rnd:
             if not t.get("bye"):
@@ -53,9 +53,9 @@ def games_played(history) -> Counter:
     return c
 
 
-def met(history) -> Counter:
+def met(history) -> Counter[frozenset[int]]:
     """How often each (unordered) pair of players shared a table."""
-    c = Counter()
+    c: Counter[frozenset[int]] = Counter()
     for rnd in history:
         for t in rnd:
             if not t.get("bye"):
@@ -64,8 +64,8 @@ def met(history) -> Counter:
     return c
 
 
-def byes(history) -> Counter:
-    c = Counter()
+def byes(history) -> Counter[int]:
+    c: Counter[int] = Counter()
     for rnd in history:
         for t in rnd:
             if t.get("bye"):
@@ -163,7 +163,7 @@ def swiss_duels(standings, history, rng) -> list[dict]:
     low = min(score.values()) - 2  # the bye sits just under the lowest score
     n = len(nodes)
     group = Counter(score.values())
-    first_in_group = {}
+    first_in_group: dict[int, int] = {}
     for i, p in enumerate(players):
         first_in_group.setdefault(score[p], i)
     fine = n * n + 1  # a unit of score gap outweighs every within-group preference together
@@ -196,7 +196,8 @@ def swiss_duels(standings, history, rng) -> list[dict]:
         # A large field is matched in consecutive blocks of the standings (score groups stay
         # together; each block is small enough for the exact algorithm). A block whose best
         # matching still holds a rematch is merged with the next one and matched again.
-        pairs, start, carry = [], 0, []
+        pairs, start = [], 0
+        carry: list[int] = []
         body = list(range(len(players)))
         while start < len(body) or carry:
             block = carry + body[start:start + BLOCK]
@@ -372,7 +373,7 @@ def knockout_tables(seeded: list, sizes: list[int], advance: int) -> list[dict]:
     go through on a bye (the top seeds)."""
     table_sz, n_byes = table_sizes(len(seeded), sizes)
     through, rest = seeded[:n_byes], seeded[n_byes:]
-    tables = [[] for _ in table_sz]
+    tables: list[list[int]] = [[] for _ in table_sz]
     snake = list(range(len(tables))) + list(reversed(range(len(tables))))
     j = 0
     for p in rest:
@@ -387,7 +388,7 @@ def match_winner(games: list[dict], best_of: int):
     """A knockout match of duels: ``games`` are ``{"players": [a, b], "ranks": [..] | None}``.
     Returns the winner, or None while another game is needed. The first to a majority of
     ``best_of`` wins; a drawn deciding game is replayed."""
-    wins = Counter()
+    wins: Counter[int] = Counter()
     players = games[0]["players"] if games else []
     for g in games:
         if g.get("ranks") is None:

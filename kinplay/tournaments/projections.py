@@ -59,7 +59,8 @@ def verify(t: Tournament) -> list[str]:
 
 def _redraw(events, seed) -> list[str]:
     """Every draw again from the revealed seed: the seeding and each round's tables."""
-    problems, state = [], {}
+    problems: list[str] = []
+    state: dict = {}
     for e in events:
         if e["type"] == "started":
             if plan.seeding(state, seed) != e["data"]["seeds"]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from fractions import Fraction
+from typing import TypedDict
 
 from kinplay.tournaments import pairing
 
@@ -185,6 +186,16 @@ def _num(x):
     return int(x) if x.denominator == 1 else round(float(x), 3)
 
 
+class _Row(TypedDict):
+    """A player's line while the standings are worked out (exact points, before rounding)."""
+
+    player: int
+    points: Fraction
+    played: int
+    byes: int
+    tiebreaks: dict[str, Fraction | int]
+
+
 def standings(s) -> list[dict]:
     """Every player who takes part (``field``), best first, with points, games, byes and tiebreak values."""
     ids = field(s)
@@ -192,8 +203,10 @@ def standings(s) -> list[dict]:
         return []
     duel = s["config"]["sizes"] == [2]
     points = {p: Fraction(0) for p in ids}
-    played, byes_, wins = Counter(), Counter(), Counter()
-    rank_sum = Counter()
+    played: Counter[int] = Counter()
+    byes_: Counter[int] = Counter()
+    wins: Counter[int] = Counter()
+    rank_sum: Counter[int] = Counter()
     # per player: [(opponents, my game points)] for the tiebreaks
     games_of = defaultdict(list)
     bye_pts = bye_points(s)
@@ -216,9 +229,9 @@ def standings(s) -> list[dict]:
                     if g["ranks"][i] == best and g["ranks"].count(best) == 1:
                         wins[p] += 1
                     games_of[p].append(([q for q in g["players"] if q != p], pts[i], len(g["players"])))
-    rows = []
+    rows: list[_Row] = []
     for p in ids:
-        tb = {}
+        tb: dict[str, Fraction | int] = {}
         if duel:
             opp = [points[o[0]] for o, _, _ in games_of[p]]
             bh = sum(opp, Fraction(0))
@@ -232,6 +245,7 @@ def standings(s) -> list[dict]:
             tb["wins"] = wins[p]
         rows.append({"player": p, "points": points[p], "played": played[p], "byes": byes_[p], "tiebreaks": tb})
     seed = {p: i for i, p in enumerate(s["seeds"] or s["order"])}
+    keys: tuple[str, ...]
     if s["format"] == "round_robin":
         keys = ("direct", "sonneborn_berger", "wins")
     elif duel:
