@@ -22,7 +22,7 @@ def _first_games(season) -> dict:
     from kinplay.tournaments.models import TournamentGame
 
     round1 = TournamentGame.objects.filter(tournament_id__in=[d["tournament"] for d in season["divisions"]], round=1)
-    first = {}
+    first: dict[int, int] = {}
     for gid, uid in Seat.objects.filter(game_id__in=round1.values("game_id")).order_by("game_id").values_list("game_id", "user_id"):
         first.setdefault(uid, gid)
     return first

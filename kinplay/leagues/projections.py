@@ -25,7 +25,7 @@ def rebuild(league: League) -> None:
         for r in stream.path_of_season(state, season["number"]):
             placements.append(Placement(league=league, user_id=r["player"], season=season["number"],
                                         division=r["division"], rank=r["rank"], move=r["move"]))
-    created = next((e["data"] for e in events if e["type"] == "created"), {})
+    created: dict = next((e["data"] for e in events if e["type"] == "created"), {})
     running = bool(seasons) and seasons[-1]["status"] == "running"
     status = League.RUNNING if running else League.OPEN
     with transaction.atomic():

@@ -18,13 +18,13 @@ def _names(s) -> dict:
     return {int(k): m["name"] for k, m in s["members"].items()}
 
 
-def _zone(s, division, count, rank_index) -> str | None:
+def _zone(s, season, division, count, rank_index) -> str | None:
     """The promotion zone (top of every division but the first) and relegation zone (bottom
     of every division but the last), as the next roll-over will apply them."""
     cfg = s["config"]
     if division > 1 and rank_index < cfg["promote"]:
         return "up"
-    if division < len(stream.current(s)["divisions"]) and rank_index >= count - cfg["relegate"]:
+    if division < len(season["divisions"]) and rank_index >= count - cfg["relegate"]:
         return "down"
     return None
 
@@ -46,7 +46,7 @@ def table(league: League) -> list[dict]:
         standings = []
         for r in rows:
             idx = ranked.index(r) if r in ranked else None
-            zone = _zone(s, i, len(ranked), idx) if idx is not None and season["status"] == "running" else None
+            zone = _zone(s, season, i, len(ranked), idx) if idx is not None and season["status"] == "running" else None
             standings.append({"rank": r["rank"], "player": r["name"], "status": r["status"],
                               "out": tselectors.out_text(r["why_out"]), "points": r["points"],
                               "played": r["played"], "zone": zone})
@@ -68,9 +68,14 @@ def ended_at(league: League) -> dict[int, str]:
 def season_for(league: League, number: int, ended: dict | None = None) -> dict | None:
     """<season>: its divisions, players and (once finished) final order, moves and end
     (``ended``: ``ended_at``, when the caller has it)."""
-    s = league.state
-    if not 1 <= number <= len(s.get("seasons", [])):
+    if not 1 <= number <= len(league.state.get("seasons", [])):
         return None
+    return _season(league, number, ended_at(league) if ended is None else ended)
+
+
+def _season(league: League, number: int, ended: dict) -> dict:
+    """The <season> of a season the league has had."""
+    s = league.state
     season = s["seasons"][number - 1]
     names = _names(s)
     rows = stream.path_of_season(s, number)
@@ -79,7 +84,6 @@ def season_for(league: League, number: int, ended: dict | None = None) -> dict |
         mine = sorted((r for r in rows if r["division"] == i), key=lambda r: (r["rank"] is None, r["rank"] or 0))
         divisions.append({"number": i, "tournament": div["tournament"],
                           "players": [{"player": names[r["player"]], "rank": r["rank"], "move": r["move"]} for r in mine]})
-    ended = ended_at(league) if ended is None else ended
     return {"number": number, "status": season["status"], "starts_at": season["starts_at"], "ends_at": season["ends_at"],
             "ended_at": ended.get(number), "divisions": divisions}
 
@@ -87,7 +91,7 @@ def season_for(league: League, number: int, ended: dict | None = None) -> dict |
 def history(league: League) -> list[dict]:
     """Division history: every season, newest first."""
     ended = ended_at(league)
-    return [season_for(league, n, ended) for n in range(len(league.state.get("seasons", [])), 0, -1)]
+    return [_season(league, n, ended) for n in range(len(league.state.get("seasons", [])), 0, -1)]
 
 
 def path_of(league: League, player_id: int) -> list[dict]:
@@ -96,10 +100,11 @@ def path_of(league: League, player_id: int) -> list[dict]:
 
 def summary(league: League, user=None) -> dict:
     s = league.state
+    season = stream.current(s)
     members = [m for m in s["members"].values() if m["status"] in (stream.WAITING, stream.PLAYING)]
     return {
         "id": league.pk, "name": league.name, "kind": league.kind, "status": league.status, "season": league.season,
-        "players": len(members), "divisions": len(stream.current(s)["divisions"]) if stream.current(s) else 0,
+        "players": len(members), "divisions": len(season["divisions"]) if season else 0,
         "signed_up": bool(user is not None and user.is_authenticated and stream.in_league(s, user.pk)),
     }
 
@@ -112,7 +117,7 @@ def league_for(league: League, user=None) -> dict:
     cfg = {k: v for k, v in s["config"].items() if k not in ("smallest", "sizes")}
     return {
         **summary(league, user), "options": s["options"], "settings": cfg,
-        "organiser": league.organiser.username if league.organiser_id else None,
+        "organiser": league.organiser.username if league.organiser else None,
         "starts_at": league.starts_at.isoformat() if league.starts_at else None,
         "next_season": [names[p] for p in stream.waiting(s)],
         "table": table(league),
@@ -124,7 +129,7 @@ def league_for(league: League, user=None) -> dict:
 def leagues_of(user) -> list[dict]:
     """A player's league history for their player page: per league, each season's division,
     rank and move (one indexed read)."""
-    out = {}
+    out: dict[int, dict] = {}
     for p in Placement.objects.filter(user=user).select_related("league").order_by("league_id", "season"):
         entry = out.setdefault(p.league_id, {"league": p.league, "seasons": []})
         entry["seasons"].append({"season": p.season, "division": p.division, "rank": p.rank, "move": p.move})

@@ -142,8 +142,8 @@ def next_divisions(s, ranked: list[list[int]], newcomers: list[int], *, smallest
         bottom = []
         for p in sorted(newcomers, key=lambda p: -(ratings.get(p) or float("-inf"))):
             r = ratings.get(p)
-            i = next((i for i, a in enumerate(avg) if r is not None and a is not None and r >= a), None)
-            (tiers[i]["arrivals"] if i is not None else bottom).append(p)
+            reached = next((i for i, a in enumerate(avg) if r is not None and a is not None and r >= a), None)
+            (tiers[reached]["arrivals"] if reached is not None else bottom).append(p)
     tiers.append({"stay": bottom, "arrivals": []})
     n = sum(len(t["stay"]) + len(t["arrivals"]) for t in tiers)
     return mv, plan_divisions(tiers, division_sizes(n, cfg["division_size"], smallest))
@@ -151,8 +151,13 @@ def next_divisions(s, ranked: list[list[int]], newcomers: list[int], *, smallest
 
 def first_divisions(s, players: list[int], *, smallest: int, ratings: dict | None = None) -> list[list[int]]:
     """Season 1: strongest first by rating (the unrated in sign-up order, below the rated)."""
-    ratings = ratings or {}
-    order = sorted(players, key=lambda p: -(ratings.get(p) if ratings.get(p) is not None else float("-inf")))
+    known = ratings or {}
+
+    def strength(p: int) -> float:
+        r = known.get(p)
+        return float("-inf") if r is None else r
+
+    order = sorted(players, key=lambda p: -strength(p))
     return plan_divisions([{"stay": order, "arrivals": []}], division_sizes(len(order), s["config"]["division_size"], smallest))
 
 
