@@ -240,7 +240,7 @@ class OptionError(Exception):
 def read_options(kind, post) -> dict:
     """Typed options from the POST data; the schema itself is checked by services."""
     props = kind.rules.OPTIONS_SCHEMA.get("properties", {})
-    options = {}
+    options: dict[str, object] = {}  # JSON values, of the types the schema declares
     for field in option_fields(kind):
         name, prop = field["name"], props[field["name"]]
         if field["type"] == "boolean":

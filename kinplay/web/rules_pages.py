@@ -91,56 +91,56 @@ def interpretations(slug: str) -> str:
 def card_sections(slug: str) -> list[dict]:
     """Every card of the game with its text, from the rules module's data."""
     if slug == "kenta":
-        from games.kenta import rules
+        from games.kenta import rules as kenta
         return [
             {"title": "Action cards", "cards": [
                 {"name": c["name"], "meta": f"{c['copies']}×" + (f" · {c['points']} points" if c["points"] else "")
-                 + (" · STOP" if c["stop"] else ""), "text": rules.card_text(k)} for k, c in rules.CARDS.items()]},
+                 + (" · STOP" if c["stop"] else ""), "text": kenta.card_text(k)} for k, c in kenta.CARDS.items()]},
             {"title": "Objective cards", "cards": [
                 {"name": k.replace("-", " ").capitalize(), "meta": "secret", "text": _kenta_objective(k)}
-                for k in rules.OBJECTIVES]},
+                for k in kenta.OBJECTIVES]},
         ]
     if slug == "karenza":
-        from games.karenza import rules
+        from games.karenza import rules as karenza
         out = []
-        for deck in rules.DECKS.values():
+        for deck in karenza.DECKS.values():
             cards = []
             for code in deck["list"] if isinstance(deck["list"], list) else deck["cards"]:
-                c = rules.CARDS[code]
+                c = karenza.CARDS[code]
                 if c["type"] == "technique":
                     a, b = c["trajectory"]
                     text = (f"{c['function'].capitalize()} technique, power {c['power']}, from the "
-                            f"{rules.CORNER_NAMES[a]} to the {rules.CORNER_NAMES[b]} corner.")
+                            f"{karenza.CORNER_NAMES[a]} to the {karenza.CORNER_NAMES[b]} corner.")
                 else:
                     text = c.get("text", "")
                 cards.append({"name": c["name"], "meta": f"{c['copies']}× · {c['type']}", "text": text})
             out.append({"title": f"{deck['name']}'s deck", "intro": deck.get("style", ""), "cards": cards})
         return out
     if slug == "kinapa":
-        from games.kinapa import rules
+        from games.kinapa import rules as kinapa
         return [
             {"title": "Animals", "cards": [{"name": f"{c['number']}", "meta": "animal", "text": c["name"]}
-                                           for c in rules.CARDS["animals"]]},
+                                           for c in kinapa.CARDS["animals"]]},
             {"title": "Shelters", "cards": [{"name": f"{c['number']}", "meta": "shelter", "text": c["name"]}
-                                            for c in rules.CARDS["shelters"]]},
+                                            for c in kinapa.CARDS["shelters"]]},
             {"title": "Object cards", "cards": [{"name": f"{o['numbers'][0]}–{o['numbers'][1]}", "meta": "object",
-                                                 "text": o["name"]} for o in rules.CARDS["objects"]]},
+                                                 "text": o["name"]} for o in kinapa.CARDS["objects"]]},
         ]
     if slug == "knonsters":
-        from games.knonsters import rules
+        from games.knonsters import rules as knonsters
         counts: dict[str, int] = {}
-        for code in rules.DECK["deck"]:
+        for code in knonsters.DECK["deck"]:
             counts[code] = counts.get(code, 0) + 1
-        powers = [{"name": k, "meta": "superpower", "text": f"{k} {rules.POWER_TEXT[p]}."}
-                  for k, p in rules.POWERS.items()]
+        powers = [{"name": k, "meta": "superpower", "text": f"{k} {knonsters.POWER_TEXT[p]}."}
+                  for k, p in knonsters.POWERS.items()]
         return [
-            {"title": "Cards", "cards": [{"name": rules.card_label(code), "meta": f"{counts.get(code, 0)}×",
-                                          "text": rules.card_text(code)} for code in rules.CARDS]},
+            {"title": "Cards", "cards": [{"name": knonsters.card_label(code), "meta": f"{counts.get(code, 0)}×",
+                                          "text": knonsters.card_text(code)} for code in knonsters.CARDS]},
             {"title": "Superpowers (option)", "cards": powers},
         ]
     if slug == "project_kin":
-        from games.project_kin import rules
-        p = rules.PIECES
+        from games.project_kin import rules as project_kin
+        p = project_kin.PIECES
         specials = ", ".join(f"{n} {k}" for k, n in p["specials"].items())
         return [{"title": "Pieces", "cards": [
             {"name": "Pawns", "meta": f"{p['pawns']} each", "text": "Move by the d4 roll; bring them all to the enemy base to win."},
