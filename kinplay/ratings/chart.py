@@ -33,12 +33,12 @@ def rating_chart(history: dict[str, list[dict]], names: dict[str, str]) -> str:
     # rating it had then.
     order = sorted((p["finished_at"], p["game"]) for pts in series.values() for p in pts)
     slot = {key: i + 1 for i, key in enumerate(order)}
-    lines = {}
+    lines: dict[str, list[tuple[int, int]]] = {}  # per kind, (slot, rating): the start, then each game
     for kind, pts in series.items():
         first = pts[0]
-        start = (slot[(first["finished_at"], first["game"])] - 1, first["rating"] - first["delta"], None)
-        lines[kind] = [start] + [(slot[(p["finished_at"], p["game"])], p["rating"], p) for p in pts]
-    values = [v for pts in lines.values() for _, v, _ in pts]
+        start = (slot[(first["finished_at"], first["game"])] - 1, first["rating"] - first["delta"])
+        lines[kind] = [start] + [(slot[(p["finished_at"], p["game"])], p["rating"]) for p in pts]
+    values = [v for line in lines.values() for _, v in line]
     last = len(order)
     step = _nice_step(max(values) - min(values) or 1)
     lo = (min(values) // step) * step
@@ -65,13 +65,13 @@ def rating_chart(history: dict[str, list[dict]], names: dict[str, str]) -> str:
     if last_t.date() != first_t.date():
         out.append(f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" text-anchor="end" font-size="11" fill="#777">'
                    f'{last_t:%d %b %Y}</text>')
-    for i, (kind, pts) in enumerate(lines.items()):
+    for i, (kind, line) in enumerate(lines.items()):
         colour = COLOURS[i % len(COLOURS)]
         label = escape(names.get(kind, kind))
-        coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v, _ in pts)
+        coords = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in line)
         out.append(f'<g class="series" data-kind="{escape(kind)}"><polyline points="{coords}" fill="none" '
                    f'stroke="{colour}" stroke-width="2" stroke-linejoin="round"/>')
-        for i, v, p in pts[1:]:
+        for (i, v), p in zip(line[1:], series[kind]):
             t, delta = p["finished_at"], p["delta"]
             sign = f"+{delta}" if delta > 0 else (f"\u2212{-delta}" if delta < 0 else "\u00b10")
             out.append(f'<a href="{reverse("game", args=[p["game"]])}"><circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3.5" '

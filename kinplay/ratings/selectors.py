@@ -145,7 +145,7 @@ def summaries(games, user) -> list[dict]:
         ranks = (g.result or {}).get("ranks") or []
         seats = list(g.seat_list)
         seat = next((s.index for s in seats if s.user_id == user.pk), None)
-        mine = changes.get((g.pk, seat))
+        mine = changes.get((g.pk, seat)) if seat is not None else None
         out.append({
             "id": g.pk, "kind": g.kind, "kind_name": _kind_name(g.kind), "status": g.status,
             "finished_at": g.finished_at or g.updated_at, "rated": any(k[0] == g.pk for k in changes),
