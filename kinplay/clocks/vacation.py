@@ -115,6 +115,7 @@ def end(user, now=None, *, by_itself=False) -> Profile:
         for game_id, seat in _friendly_seats(user):
             rows = list(Deadline.objects.filter(game_id=game_id, seat=seat, done_at__isnull=True, paused_left__isnull=False))
             for d in rows:
+                assert d.paused_left is not None  # the query took only paused deadlines
                 d.due_at, d.paused_left = now + timedelta(seconds=d.paused_left), None
             Deadline.objects.bulk_update(rows, ["due_at", "paused_left"])
             _show_deadline(game_id)
@@ -179,7 +180,11 @@ def away_at(game) -> list[Away]:
         return []
     users = {s.user_id: s.name for s in game.seat_list if s.user_id}
     profiles = Profile.objects.filter(user_id__in=users, vacation_since__isnull=False).order_by("user_id")
-    return [Away(users[p.user_id], p.vacation_ends_at) for p in profiles]
+    out = []
+    for p in profiles:
+        assert p.vacation_ends_at is not None  # start() sets it with vacation_since, end() clears both
+        out.append(Away(users[p.user_id], p.vacation_ends_at))
+    return out
 
 
 # ---------------------------------------------------------------- helpers
