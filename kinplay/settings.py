@@ -174,7 +174,7 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     # Every call to Redis is bounded: a hung Redis (SIGSTOP, a full network buffer) makes a
     # publish fail after a second instead of freezing the web worker that made it.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "socket_timeout": 5, "socket_connect_timeout": 1, "health_check_interval": 25,
     }
 else:
