@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+from collections.abc import Callable
 from typing import Any, Final
 
 from games.engine import RESIGN, IllegalAction, event, seat_ref
@@ -356,162 +357,228 @@ def _fox_turn(s: dict[str, Any]) -> None:
 def evolve(state: Any, e: dict[str, Any]) -> Any:
     t: str = e["type"]
     d: dict[str, Any] = e["data"]
-    if t == "setup":
-        state = _new_state(e)
-    elif not state:
+    if t == "setup":  # the one event that makes a state instead of changing one
+        return _new_state(e)
+    if not state:
         return state
     s: dict[str, Any] = state
-    if t == "answer":  # the commonest events first
-        seat = d["seat"]
-        if seat in s["waiting"]:
-            waiting = s["waiting"] = list(s["waiting"])
-            waiting.remove(seat)
-        if "raise" in d:
-            s["answers"] = _with(s["answers"], seat, bool(d["raise"]))
-    elif t == "flip":
-        s["known"] = _with(s["known"], d["pos"], True)
-        s["flipped"] = d["pos"]
-        s["phase"] = "flipped"
-    elif t == "round":
-        if s.get("fox_rounds"):
-            _fox_turn(s)
-        s["round"] = d["round"]
-        s["emperor"] = d["emperor"]
-        s["phase"] = "announce"
-        s["announced"] = None
-        s["answers"] = [None] * s["n"]
-        s["waiting"], s["raised"], s["silent"] = [], [], []
-        s["liar"], s["expose_give"], s["taken"], s["target"] = None, False, None, None
-        s["flipped"], s["switched"], s["pair_shown"] = None, False, False
-    elif t == "hide":
-        s["flipped"] = None
-        s["phase"] = "next"
-    elif t == "announce":
-        s["announced"] = d["number"]
-        active: list[Any] = s["active"]
-        foxes: list[Any] = s["foxes"]
-        s["waiting"] = [p for p in _silent_order(s) if active[p] and foxes[p] == 0]
-        s["phase"] = "window"
-    elif t == "reveal":
-        s["raised"] = list(d["raised"])
-        s["silent"] = list(d["silent"])
-        answers = s["answers"] = list(s["answers"])
-        for p in d["raised"]:
-            answers[p] = True
-        for p in d["silent"]:
-            if p < s["n"]:
-                answers[p] = False
-        s["waiting"] = []
-        s["phase"] = "resolve"
-    elif t == "give":
-        _move(s, d["card"], d["emperor"], d["to"])
-        if s["expose_give"] and d["to"] == s["liar"]:
-            s["hidden"] = _with(s["hidden"], d["to"], d["card"])
-        s["expose_give"] = False
-        s["taken"] = None
-        s["phase"] = "flip"
-    elif t == "emperor":
-        seat, prev = d["seat"], d["prev"]
-        if prev is not None and seat != prev and not s.get("fox_rounds"):
-            _fox_turn(s)
-        s["emperor"] = seat
-        if d.get("sheep"):
-            s["last_sheep"] = seat
-        sheep = _with(s["sheep"], seat, True)
-        active = s["active"]
-        if all(sheep[p] for p in range(s["n"]) if active[p]):
-            sheep = [p == seat for p in range(s["n"])]
-        s["sheep"] = sheep
-    elif t == "take":
-        src = d["from"]
-        s["taken_hidden"] = src < s["n"] and s["hidden"][src] is not None and s["hidden"][src] == d["card"]
-        _move(s, d["card"], src, d["emperor"])
-        s["taken"], s["target"], s["phase"] = d["card"], d["from"], "give"
-    elif t == "choose_target":
-        s["phase"] = "target"
-    elif t == "demand":
-        s["taken_hidden"] = False
-        _move(s, d["card"], d["from"], d["emperor"])
-        s["taken"], s["target"], s["phase"] = d["card"], d["from"], "give"
-        if d.get("liar"):
-            liar = d["from"]
-            s["foxes"] = [0] * s["n"]
-            s["fox_wait"] = [False] * s["n"]
-            s["hidden"] = [None] * s["n"]
-            s["foxes"][liar] = 2
-            s["fox_wait"][liar] = True
-            s["liar"] = liar
-            s["expose_give"] = True
-    elif t == "place":
-        seat, pos, number = d["seat"], d["pos"], d["number"]
-        hands = s["hands"] = list(s["hands"])
-        hand = hands[seat] = list(hands[seat])
-        for c in (f"A{number}", f"S{number}"):
-            if c in hand:
-                hand.remove(c)
-            if s["hidden"][seat] == c:
-                s["hidden"] = _with(s["hidden"], seat, None)
-        s["pairs"] = _with(s["pairs"], pos, {"seat": seat, "number": number})
-        s["placed"] = _with(s["placed"], seat, s["placed"][seat] + 1)
-        s["flipped"] = None
-        s["phase"] = "flip"
-    elif t == "no_exchange":
-        s["phase"] = "flip"
-    elif t == "show_pair":
-        s["pair_shown"] = True
-        s["phase"] = "target"
-    elif t == "switch":
-        seat, n = d["seat"], s["n"]
-        hands = s["hands"] = list(s["hands"])
-        hands[seat], hands[n + seat] = hands[n + seat], hands[seat]
-        if s["hidden"][seat] not in hands[seat]:
-            s["hidden"] = _with(s["hidden"], seat, None)
-        if not d.get("setup"):
-            s["switched"] = True
-            s["phase"] = "flip"
-    elif t == "deal":
-        s["hands"] = [list(h) for h in d["hands"]]
-        s["objects"] = list(d["objects"])
-        s["known"] = [False] * len(d["objects"])
-        s["pairs"] = [None] * len(d["objects"])
-    elif t == "resign":
-        seat = d["seat"]
-        back = d.get("back")
-        if back is not None and s.get("taken") in s["hands"][seat]:
-            # the Emperor left in the middle of an exchange: the card just taken goes back
-            card = s["taken"]
-            _move(s, card, seat, back)
-            if s.get("taken_hidden"):
-                s["hidden"] = _with(s["hidden"], back, card)
-        s["active"] = _with(s["active"], seat, False)
-        s["resigned"] = s["resigned"] + [seat]
-        if d.get("sheep_reset"):
-            s["sheep"] = [p == d["sheep_kept"] for p in range(s["n"])]
-        s["hands"] = _with(s["hands"], seat, [])
-        s["hidden"] = _with(s["hidden"], seat, None)
-        s["foxes"] = _with(s["foxes"], seat, 0)
-        s["fox_wait"] = _with(s["fox_wait"], seat, False)
-        if seat in s["waiting"]:
-            s["waiting"] = [p for p in s["waiting"] if p != seat]
-        if seat in s["silent"]:
-            silent = s["silent"] = list(s["silent"])
-            silent.remove(seat)
-        if s["phase"] not in ("over", "setup"):
-            if seat == s["emperor"]:
-                s["phase"] = "emperor_gone"
-            elif s["phase"] == "give" and s["target"] == seat:
-                s["expose_give"] = False
-                s["taken"] = None
-                s["phase"] = "flip"
-    elif t == "end":
-        s["phase"] = "over"
-        s["end"] = dict(d)
-    if t != "setup" and t != "deal":
+    handler = EVOLVE.get(t)
+    if handler is not None:  # an unknown event changes nothing but the recent events
+        handler(s, d)
+    if t != "deal":
         old: list[Any] = s["recent"]
         recent = old[1 - RECENT:]  # a new list: the last RECENT events
         recent.append(e)
         s["recent"] = recent
     return s
+
+
+# The handlers of ``EVOLVE``: each changes the state ``s`` by one event's data ``d``, replacing
+# (never changing in place) the lists it changes, as ``_with`` says why.
+
+
+def _on_answer(s: dict[str, Any], d: dict[str, Any]) -> None:
+    seat = d["seat"]
+    if seat in s["waiting"]:
+        waiting = s["waiting"] = list(s["waiting"])
+        waiting.remove(seat)
+    if "raise" in d:
+        s["answers"] = _with(s["answers"], seat, bool(d["raise"]))
+
+
+def _on_flip(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["known"] = _with(s["known"], d["pos"], True)
+    s["flipped"] = d["pos"]
+    s["phase"] = "flipped"
+
+
+def _on_round(s: dict[str, Any], d: dict[str, Any]) -> None:
+    if s.get("fox_rounds"):
+        _fox_turn(s)
+    s["round"] = d["round"]
+    s["emperor"] = d["emperor"]
+    s["phase"] = "announce"
+    s["announced"] = None
+    s["answers"] = [None] * s["n"]
+    s["waiting"], s["raised"], s["silent"] = [], [], []
+    s["liar"], s["expose_give"], s["taken"], s["target"] = None, False, None, None
+    s["flipped"], s["switched"], s["pair_shown"] = None, False, False
+
+
+def _on_hide(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["flipped"] = None
+    s["phase"] = "next"
+
+
+def _on_announce(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["announced"] = d["number"]
+    active: list[Any] = s["active"]
+    foxes: list[Any] = s["foxes"]
+    s["waiting"] = [p for p in _silent_order(s) if active[p] and foxes[p] == 0]
+    s["phase"] = "window"
+
+
+def _on_reveal(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["raised"] = list(d["raised"])
+    s["silent"] = list(d["silent"])
+    answers = s["answers"] = list(s["answers"])
+    for p in d["raised"]:
+        answers[p] = True
+    for p in d["silent"]:
+        if p < s["n"]:
+            answers[p] = False
+    s["waiting"] = []
+    s["phase"] = "resolve"
+
+
+def _on_give(s: dict[str, Any], d: dict[str, Any]) -> None:
+    _move(s, d["card"], d["emperor"], d["to"])
+    if s["expose_give"] and d["to"] == s["liar"]:
+        s["hidden"] = _with(s["hidden"], d["to"], d["card"])
+    s["expose_give"] = False
+    s["taken"] = None
+    s["phase"] = "flip"
+
+
+def _on_emperor(s: dict[str, Any], d: dict[str, Any]) -> None:
+    seat, prev = d["seat"], d["prev"]
+    if prev is not None and seat != prev and not s.get("fox_rounds"):
+        _fox_turn(s)
+    s["emperor"] = seat
+    if d.get("sheep"):
+        s["last_sheep"] = seat
+    sheep = _with(s["sheep"], seat, True)
+    active = s["active"]
+    if all(sheep[p] for p in range(s["n"]) if active[p]):
+        sheep = [p == seat for p in range(s["n"])]
+    s["sheep"] = sheep
+
+
+def _on_take(s: dict[str, Any], d: dict[str, Any]) -> None:
+    src = d["from"]
+    s["taken_hidden"] = src < s["n"] and s["hidden"][src] is not None and s["hidden"][src] == d["card"]
+    _move(s, d["card"], src, d["emperor"])
+    s["taken"], s["target"], s["phase"] = d["card"], d["from"], "give"
+
+
+def _on_choose_target(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["phase"] = "target"
+
+
+def _on_demand(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["taken_hidden"] = False
+    _move(s, d["card"], d["from"], d["emperor"])
+    s["taken"], s["target"], s["phase"] = d["card"], d["from"], "give"
+    if d.get("liar"):
+        liar = d["from"]
+        s["foxes"] = [0] * s["n"]
+        s["fox_wait"] = [False] * s["n"]
+        s["hidden"] = [None] * s["n"]
+        s["foxes"][liar] = 2
+        s["fox_wait"][liar] = True
+        s["liar"] = liar
+        s["expose_give"] = True
+
+
+def _on_place(s: dict[str, Any], d: dict[str, Any]) -> None:
+    seat, pos, number = d["seat"], d["pos"], d["number"]
+    hands = s["hands"] = list(s["hands"])
+    hand = hands[seat] = list(hands[seat])
+    for c in (f"A{number}", f"S{number}"):
+        if c in hand:
+            hand.remove(c)
+        if s["hidden"][seat] == c:
+            s["hidden"] = _with(s["hidden"], seat, None)
+    s["pairs"] = _with(s["pairs"], pos, {"seat": seat, "number": number})
+    s["placed"] = _with(s["placed"], seat, s["placed"][seat] + 1)
+    s["flipped"] = None
+    s["phase"] = "flip"
+
+
+def _on_no_exchange(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["phase"] = "flip"
+
+
+def _on_show_pair(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["pair_shown"] = True
+    s["phase"] = "target"
+
+
+def _on_switch(s: dict[str, Any], d: dict[str, Any]) -> None:
+    seat, n = d["seat"], s["n"]
+    hands = s["hands"] = list(s["hands"])
+    hands[seat], hands[n + seat] = hands[n + seat], hands[seat]
+    if s["hidden"][seat] not in hands[seat]:
+        s["hidden"] = _with(s["hidden"], seat, None)
+    if not d.get("setup"):
+        s["switched"] = True
+        s["phase"] = "flip"
+
+
+def _on_deal(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["hands"] = [list(h) for h in d["hands"]]
+    s["objects"] = list(d["objects"])
+    s["known"] = [False] * len(d["objects"])
+    s["pairs"] = [None] * len(d["objects"])
+
+
+def _on_resign(s: dict[str, Any], d: dict[str, Any]) -> None:
+    seat = d["seat"]
+    back = d.get("back")
+    if back is not None and s.get("taken") in s["hands"][seat]:
+        # the Emperor left in the middle of an exchange: the card just taken goes back
+        card = s["taken"]
+        _move(s, card, seat, back)
+        if s.get("taken_hidden"):
+            s["hidden"] = _with(s["hidden"], back, card)
+    s["active"] = _with(s["active"], seat, False)
+    s["resigned"] = s["resigned"] + [seat]
+    if d.get("sheep_reset"):
+        s["sheep"] = [p == d["sheep_kept"] for p in range(s["n"])]
+    s["hands"] = _with(s["hands"], seat, [])
+    s["hidden"] = _with(s["hidden"], seat, None)
+    s["foxes"] = _with(s["foxes"], seat, 0)
+    s["fox_wait"] = _with(s["fox_wait"], seat, False)
+    if seat in s["waiting"]:
+        s["waiting"] = [p for p in s["waiting"] if p != seat]
+    if seat in s["silent"]:
+        silent = s["silent"] = list(s["silent"])
+        silent.remove(seat)
+    if s["phase"] not in ("over", "setup"):
+        if seat == s["emperor"]:
+            s["phase"] = "emperor_gone"
+        elif s["phase"] == "give" and s["target"] == seat:
+            s["expose_give"] = False
+            s["taken"] = None
+            s["phase"] = "flip"
+
+
+def _on_end(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["phase"] = "over"
+    s["end"] = dict(d)
+
+
+# Every event type but "setup" (which makes the state: ``evolve``) and its handler.
+EVOLVE: Final[dict[str, Callable[[dict[str, Any], dict[str, Any]], None]]] = {
+    "answer": _on_answer,
+    "flip": _on_flip,
+    "round": _on_round,
+    "hide": _on_hide,
+    "announce": _on_announce,
+    "reveal": _on_reveal,
+    "give": _on_give,
+    "emperor": _on_emperor,
+    "take": _on_take,
+    "choose_target": _on_choose_target,
+    "demand": _on_demand,
+    "place": _on_place,
+    "no_exchange": _on_no_exchange,
+    "show_pair": _on_show_pair,
+    "switch": _on_switch,
+    "deal": _on_deal,
+    "resign": _on_resign,
+    "end": _on_end,
+}
 
 
 # --------------------------------------------------------------------------- decide
