@@ -1029,94 +1029,178 @@ def _name(names, p):
 
 def describe(e, names):
     t, d = e["type"], e["data"]
+    say = DESCRIBE.get(t)
+    return t if say is None else say(d, names)
+
+
+def _who(names: Any, h: Any) -> str:
+    """Holder ``h`` in a log line: a player, or (2 players) a player's BOT deck."""
     n = len(names) if names else 0
+    if n and h >= n:
+        return f"{_name(names, h - n)}'s BOT"
+    return _name(names, h)
 
-    def who(h):
-        if n and h >= n:
-            return f"{_name(names, h - n)}'s BOT"
-        return _name(names, h)
 
-    if t == "setup":
-        return f"A game of Kinapa for {d['players']} players begins (cards 1 to {d['numbers']})."
-    if t == "deal":
-        if "hand" in d:
-            return "The cards are dealt. Your hand: " + ", ".join(card_name(c) for c in d["hand"]) + "."
-        return "The cards are dealt, four to each hand; the object cards lie face down."
-    if t == "switch":
-        if "hand" in d:
-            text = f"{who(d['seat'])} performs a Switch and picks up: " + ", ".join(card_name(c) for c in d["hand"])
-            if d.get("laid"):
-                text += " (laying down " + ", ".join(card_name(c) for c in d["laid"]) + ")"
-            return text + "."
-        return f"{who(d['seat'])} performs a Switch: lays down their hand and picks up their BOT deck."
-    if t == "emperor":
-        if d["reason"] == "cat":
-            return f"{who(d['seat'])} holds the Maneki-Neko and is the first Emperor."
-        text = f"{who(d['seat'])} becomes the Emperor"
-        if d.get("prev") == d["seat"]:
-            text = f"{who(d['seat'])} stays the Emperor"
-        if d.get("sheep"):
-            text += " and takes a Sheep card"
-        if d.get("sheep_reset"):
-            text += "; everybody had a Sheep, so the others go back to the centre"
+def _cards(cards: Any) -> str:
+    return ", ".join(card_name(c) for c in cards)
+
+
+# The handlers of ``DESCRIBE``: each writes the log line of one event's data ``d`` (as redacted
+# for the reader) with the players' ``names``.
+
+
+def _say_setup(d: dict[str, Any], names: Any) -> str:
+    return f"A game of Kinapa for {d['players']} players begins (cards 1 to {d['numbers']})."
+
+
+def _say_deal(d: dict[str, Any], names: Any) -> str:
+    if "hand" in d:
+        return "The cards are dealt. Your hand: " + _cards(d["hand"]) + "."
+    return "The cards are dealt, four to each hand; the object cards lie face down."
+
+
+def _say_switch(d: dict[str, Any], names: Any) -> str:
+    who = _who(names, d["seat"])
+    if "hand" in d:
+        text = f"{who} performs a Switch and picks up: " + _cards(d["hand"])
+        if d.get("laid"):
+            text += " (laying down " + _cards(d["laid"]) + ")"
         return text + "."
-    if t == "round":
-        return f"Round {d['round']}: {who(d['emperor'])} is the Emperor."
-    if t == "announce":
-        return f"{who(d['seat'])}: “KINAPA a {d['number']}? 1-2-3!”"
-    if t == "answer":
-        if "raise" in d:
-            return f"{who(d['seat'])} chose to " + ("raise a hand." if d["raise"] else "do nothing.")
-        return f"{who(d['seat'])} has made a choice."
-    if t == "reveal":
-        r = ", ".join(who(p) for p in d["raised"]) or "nobody"
-        sl = ", ".join(who(p) for p in d["silent"]) or "nobody"
-        return f"Hands raised: {r}. Did nothing: {sl}."
-    if t == "choose_target":
-        return f"{who(d['seat'])} will take a card at random from one of: " + ", ".join(who(h) for h in d["candidates"]) + "."
-    if t == "show_pair":
-        return f"{who(d['seat'])} shows their pair of {d['number']}."
-    if t == "no_exchange":
-        return {"all_raised": "Everybody raised a hand: no exchange this round.",
-                "nobody": "Nobody else has that card: no exchange this round.",
-                "nobody_left": "Nobody is left to exchange with this round."}.get(d["reason"], "No exchange.")
-    if t == "take":
-        if "card" in d:
-            return f"{who(d['emperor'])} takes {card_name(d['card'])} at random from {who(d['from'])}."
-        return f"{who(d['emperor'])} takes a card at random from {who(d['from'])}."
-    if t == "demand":
-        if d.get("liar"):
-            return (f"Liar! {who(d['from'])} raised a hand but held {card_name(d['card'])}, "
-                    f"hands it to {who(d['emperor'])} and takes the two Fox cards.")
-        return f"{who(d['from'])} hands {card_name(d['card'])} to {who(d['emperor'])}."
-    if t == "exposed":
-        return f"{who(d['seat'])}'s cards are laid face up: " + (", ".join(card_name(c) for c in d["hand"]) or "none") + "."
-    if t == "give":
-        if "card" in d:
-            return f"{who(d['emperor'])} gives {card_name(d['card'])} to {who(d['to'])}."
-        return f"{who(d['emperor'])} gives a card to {who(d['to'])}."
-    if t == "flip":
-        return f"{who(d['seat'])} turns over object {d['pos'] + 1}: {object_name(d['object'])}."
-    if t == "place":
-        return f"{who(d['seat'])} puts the pair of {d['number']} on {object_name(d['object'])}."
-    if t == "hide":
-        return f"No matching pair: object {d['pos'] + 1} is turned face down again."
-    if t == "resign":
-        if d.get("back") is not None:
-            return (f"{who(d['seat'])} resigns; the card they had just taken goes back to {who(d['back'])}, "
-                    "their other cards leave the game.")
-        text = f"{who(d['seat'])} resigns; their cards leave the game"
-        if d.get("sheep_reset"):
-            text += f". Everybody left has a Sheep: all but {who(d['sheep_kept'])}'s go back to the centre"
-        return text + "."
-    if t == "end":
-        if d["reason"] == "win":
-            if len(d.get("placed") or []) == 2:  # two players: the empty hand wins
-                return f"{who(d['winner'])} has got rid of their hand and wins!"
-            return f"{who(d['winner'])} has put down a second pair and wins!"
-        if d["reason"] == "resign":
-            return f"Only {who(d['winner'])} remains and wins." if d.get("winner") is not None else "The game ends."
-        if d["reason"] == "objects":
-            return "Every object card holds a pair: the game ends."
-        return "The round limit is reached: the game ends."
-    return t
+    return f"{who} performs a Switch: lays down their hand and picks up their BOT deck."
+
+
+def _say_emperor(d: dict[str, Any], names: Any) -> str:
+    who = _who(names, d["seat"])
+    if d["reason"] == "cat":
+        return f"{who} holds the Maneki-Neko and is the first Emperor."
+    text = f"{who} becomes the Emperor"
+    if d.get("prev") == d["seat"]:
+        text = f"{who} stays the Emperor"
+    if d.get("sheep"):
+        text += " and takes a Sheep card"
+    if d.get("sheep_reset"):
+        text += "; everybody had a Sheep, so the others go back to the centre"
+    return text + "."
+
+
+def _say_round(d: dict[str, Any], names: Any) -> str:
+    return f"Round {d['round']}: {_who(names, d['emperor'])} is the Emperor."
+
+
+def _say_announce(d: dict[str, Any], names: Any) -> str:
+    return f"{_who(names, d['seat'])}: “KINAPA a {d['number']}? 1-2-3!”"
+
+
+def _say_answer(d: dict[str, Any], names: Any) -> str:
+    if "raise" in d:
+        return f"{_who(names, d['seat'])} chose to " + ("raise a hand." if d["raise"] else "do nothing.")
+    return f"{_who(names, d['seat'])} has made a choice."
+
+
+def _say_reveal(d: dict[str, Any], names: Any) -> str:
+    r = ", ".join(_who(names, p) for p in d["raised"]) or "nobody"
+    sl = ", ".join(_who(names, p) for p in d["silent"]) or "nobody"
+    return f"Hands raised: {r}. Did nothing: {sl}."
+
+
+def _say_choose_target(d: dict[str, Any], names: Any) -> str:
+    return (f"{_who(names, d['seat'])} will take a card at random from one of: "
+            + ", ".join(_who(names, h) for h in d["candidates"]) + ".")
+
+
+def _say_show_pair(d: dict[str, Any], names: Any) -> str:
+    return f"{_who(names, d['seat'])} shows their pair of {d['number']}."
+
+
+_NO_EXCHANGE: Final[dict[str, str]] = {
+    "all_raised": "Everybody raised a hand: no exchange this round.",
+    "nobody": "Nobody else has that card: no exchange this round.",
+    "nobody_left": "Nobody is left to exchange with this round.",
+}
+
+
+def _say_no_exchange(d: dict[str, Any], names: Any) -> str:
+    return _NO_EXCHANGE.get(d["reason"], "No exchange.")
+
+
+def _say_take(d: dict[str, Any], names: Any) -> str:
+    if "card" in d:
+        return f"{_who(names, d['emperor'])} takes {card_name(d['card'])} at random from {_who(names, d['from'])}."
+    return f"{_who(names, d['emperor'])} takes a card at random from {_who(names, d['from'])}."
+
+
+def _say_demand(d: dict[str, Any], names: Any) -> str:
+    if d.get("liar"):
+        return (f"Liar! {_who(names, d['from'])} raised a hand but held {card_name(d['card'])}, "
+                f"hands it to {_who(names, d['emperor'])} and takes the two Fox cards.")
+    return f"{_who(names, d['from'])} hands {card_name(d['card'])} to {_who(names, d['emperor'])}."
+
+
+def _say_exposed(d: dict[str, Any], names: Any) -> str:
+    return f"{_who(names, d['seat'])}'s cards are laid face up: " + (_cards(d["hand"]) or "none") + "."
+
+
+def _say_give(d: dict[str, Any], names: Any) -> str:
+    if "card" in d:
+        return f"{_who(names, d['emperor'])} gives {card_name(d['card'])} to {_who(names, d['to'])}."
+    return f"{_who(names, d['emperor'])} gives a card to {_who(names, d['to'])}."
+
+
+def _say_flip(d: dict[str, Any], names: Any) -> str:
+    return f"{_who(names, d['seat'])} turns over object {d['pos'] + 1}: {object_name(d['object'])}."
+
+
+def _say_place(d: dict[str, Any], names: Any) -> str:
+    return f"{_who(names, d['seat'])} puts the pair of {d['number']} on {object_name(d['object'])}."
+
+
+def _say_hide(d: dict[str, Any], names: Any) -> str:
+    return f"No matching pair: object {d['pos'] + 1} is turned face down again."
+
+
+def _say_resign(d: dict[str, Any], names: Any) -> str:
+    who = _who(names, d["seat"])
+    if d.get("back") is not None:
+        return (f"{who} resigns; the card they had just taken goes back to {_who(names, d['back'])}, "
+                "their other cards leave the game.")
+    text = f"{who} resigns; their cards leave the game"
+    if d.get("sheep_reset"):
+        text += f". Everybody left has a Sheep: all but {_who(names, d['sheep_kept'])}'s go back to the centre"
+    return text + "."
+
+
+def _say_end(d: dict[str, Any], names: Any) -> str:
+    if d["reason"] == "win":
+        if len(d.get("placed") or []) == 2:  # two players: the empty hand wins
+            return f"{_who(names, d['winner'])} has got rid of their hand and wins!"
+        return f"{_who(names, d['winner'])} has put down a second pair and wins!"
+    if d["reason"] == "resign":
+        return f"Only {_who(names, d['winner'])} remains and wins." if d.get("winner") is not None else "The game ends."
+    if d["reason"] == "objects":
+        return "Every object card holds a pair: the game ends."
+    return "The round limit is reached: the game ends."
+
+
+# Every event type and the handler that writes its log line (an unknown type: its name).
+DESCRIBE: Final[dict[str, Callable[[dict[str, Any], Any], str]]] = {
+    "setup": _say_setup,
+    "deal": _say_deal,
+    "switch": _say_switch,
+    "emperor": _say_emperor,
+    "round": _say_round,
+    "announce": _say_announce,
+    "answer": _say_answer,
+    "reveal": _say_reveal,
+    "choose_target": _say_choose_target,
+    "show_pair": _say_show_pair,
+    "no_exchange": _say_no_exchange,
+    "take": _say_take,
+    "demand": _say_demand,
+    "exposed": _say_exposed,
+    "give": _say_give,
+    "flip": _say_flip,
+    "place": _say_place,
+    "hide": _say_hide,
+    "resign": _say_resign,
+    "end": _say_end,
+}
