@@ -187,10 +187,6 @@ def check_players(n, options=None):
     _options(options)
 
 
-def is_bot(state: dict[str, Any], holder: int) -> bool:
-    return holder >= state["n"]
-
-
 def punished(state: dict[str, Any], seat: int) -> bool:
     n: int = state["n"]
     if seat >= n:
@@ -611,78 +607,115 @@ def _auto(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
     if phase == "over" or phase == "setup":
         return []
     active: list[Any] = s["active"]
-    n: int = s["n"]
     if active.count(True) <= 1:
+        n: int = s["n"]
         actives = [p for p in range(n) if active[p]]
         return [_end_event(s, "resign", actives[0] if actives else None)]
     if phase == "window" and s["waiting"] or phase == "announce" or phase == "give":
         return []  # the commonest cases: a player's move awaited (nothing below applies)
+    follow = _AUTO.get(phase)
+    return [] if follow is None else follow(s, rng)
+
+
+# The handlers of ``_AUTO``: each gives the events that follow by themselves in one phase.
+
+
+def _auto_emperor_gone(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    active: list[Any] = s["active"]
+    order = [p for p in _silent_order(s) if active[p]]
+    sheep: list[Any] = s["sheep"]
+    free = [p for p in order if not sheep[p]]
+    return _new_emperor_events(s, (free or order)[0], "resign")
+
+
+def _auto_window(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    """Everybody has answered (``_auto`` returned before while anybody is waiting): the reveal."""
+    n: int = s["n"]
+    active: list[Any] = s["active"]
+    answers: list[Any] = s["answers"]
+    raised: list[int] = [p for p in _silent_order(s) if answers[p] is True and active[p]]
+    silent = [p for p in _silent_order(s) if active[p] and p not in raised]
+    if s["two"]:
+        silent += [n + p for p in _silent_order(s)]
+    return [{"type": "reveal", "data": {"number": s["announced"], "raised": raised, "silent": silent}}]
+
+
+def _auto_resolve(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
     emp = s["emperor"]
     hands: list[Any] = s["hands"]
-    if phase == "emperor_gone":
-        order = [p for p in _silent_order(s) if active[p]]
-        sheep: list[Any] = s["sheep"]
-        free = [p for p in order if not sheep[p]]
-        return _new_emperor_events(s, (free or order)[0], "resign")
-    if phase == "window" and not s["waiting"]:
-        answers: list[Any] = s["answers"]
-        raised: list[int] = [p for p in _silent_order(s) if answers[p] is True and active[p]]
-        silent = [p for p in _silent_order(s) if active[p] and p not in raised]
-        if s["two"]:
-            silent += [n + p for p in _silent_order(s)]
-        return [{"type": "reveal", "data": {"number": s["announced"], "raised": raised, "silent": silent}}]
-    if phase == "resolve":
-        k = s["announced"]
-        mine = [c for c in hands[emp] if num(c) == k]
-        silent = _target_candidates(s)
-        if len(mine) >= 2:
-            evs = [event("show_pair", seat=emp, number=k, cards=sort_cards(mine))]
-            if not silent:
-                evs.append(event("no_exchange", reason="all_raised"))
+    k = s["announced"]
+    mine = [c for c in hands[emp] if num(c) == k]
+    silent = _target_candidates(s)
+    if len(mine) >= 2:
+        evs = [event("show_pair", seat=emp, number=k, cards=sort_cards(mine))]
+        if not silent:
+            evs.append(event("no_exchange", reason="all_raised"))
+        return evs
+    if len(silent) >= 2:
+        return [event("choose_target", seat=emp, candidates=silent)]
+    for holder in silent + [p for p in s["raised"] if s["active"][p]]:
+        have = [c for c in s["hands"][holder] if num(c) == k]
+        if have:
+            liar = holder in s["raised"]
+            evs = [event("demand", emperor=emp, **{"from": holder}, card=have[0], number=k, liar=liar)]
+            if liar:
+                hand = list(s["hands"][holder])
+                hand.remove(have[0])
+                evs.append(event("exposed", seat=holder, hand=sort_cards(hand)))
             return evs
-        if len(silent) >= 2:
-            return [event("choose_target", seat=emp, candidates=silent)]
-        for holder in silent + [p for p in s["raised"] if s["active"][p]]:
-            have = [c for c in s["hands"][holder] if num(c) == k]
-            if have:
-                liar = holder in s["raised"]
-                evs = [event("demand", emperor=emp, **{"from": holder}, card=have[0], number=k, liar=liar)]
-                if liar:
-                    hand = list(s["hands"][holder])
-                    hand.remove(have[0])
-                    evs.append(event("exposed", seat=holder, hand=sort_cards(hand)))
-                return evs
-        return [event("no_exchange", reason="nobody")]
-    if phase == "target":
-        cands = _target_candidates(s)
-        if not cands:
-            return [event("no_exchange", reason="nobody_left")]
-        if len(cands) == 1:
-            return [_take_event(s, cands[0], rng)]
-        return []
-    if phase == "flip":
-        # "The winner is the one who gets rid of their hand of cards first": after a Switch a second
-        # pair need not empty the hand, so the 2-player game ends on the empty hand itself.
-        if (not s["hands"][emp]) if s["two"] else s["placed"][emp] >= 2:
-            return [_end_event(s, "win", emp)]
-        if not _face_down(s):
-            return [_end_event(s, "objects")]
-        return []
-    if phase == "flipped":
-        pos = s["flipped"]
-        number = _pair_number(s, emp, s["objects"][pos])
-        if number is not None:
-            return [event("place", seat=emp, pos=pos, object=s["objects"][pos], number=number,
-                          cards=[f"A{number}", f"S{number}"])]
-        return [event("hide", pos=pos)]
-    if phase == "next":
-        cands = next_candidates(s)
-        if not cands:
-            return _round_events(s, s["round"] + 1, emp)
-        if len(cands) == 1:
-            return _new_emperor_events(s, cands[0], "switch" if s["switched"] else "chosen")
-        return []
+    return [event("no_exchange", reason="nobody")]
+
+
+def _auto_target(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    cands = _target_candidates(s)
+    if not cands:
+        return [event("no_exchange", reason="nobody_left")]
+    if len(cands) == 1:
+        return [_take_event(s, cands[0], rng)]
     return []
+
+
+def _auto_flip(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    emp = s["emperor"]
+    # "The winner is the one who gets rid of their hand of cards first": after a Switch a second
+    # pair need not empty the hand, so the 2-player game ends on the empty hand itself.
+    if (not s["hands"][emp]) if s["two"] else s["placed"][emp] >= 2:
+        return [_end_event(s, "win", emp)]
+    if not _face_down(s):
+        return [_end_event(s, "objects")]
+    return []
+
+
+def _auto_flipped(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    emp = s["emperor"]
+    pos = s["flipped"]
+    number = _pair_number(s, emp, s["objects"][pos])
+    if number is not None:
+        return [event("place", seat=emp, pos=pos, object=s["objects"][pos], number=number,
+                      cards=[f"A{number}", f"S{number}"])]
+    return [event("hide", pos=pos)]
+
+
+def _auto_next(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    emp = s["emperor"]
+    cands = next_candidates(s)
+    if not cands:
+        return _round_events(s, s["round"] + 1, emp)
+    if len(cands) == 1:
+        return _new_emperor_events(s, cands[0], "switch" if s["switched"] else "chosen")
+    return []
+
+
+# The phases in which events can follow by themselves, and their handler.
+_AUTO: Final[dict[str, Callable[[dict[str, Any], Any], list[dict[str, Any]]]]] = {
+    "emperor_gone": _auto_emperor_gone,
+    "window": _auto_window,
+    "resolve": _auto_resolve,
+    "target": _auto_target,
+    "flip": _auto_flip,
+    "flipped": _auto_flipped,
+    "next": _auto_next,
+}
 
 
 def _take_event(s: dict[str, Any], holder: Any, rng: Any) -> dict[str, Any]:
@@ -865,27 +898,59 @@ def _why_not(state, seat, action):
 
 
 def _events_for(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
-    t: str = action["type"]
-    if t == "answer":  # the commonest event: built without event()'s keyword arguments
-        return [{"type": "answer", "data": {"seat": seat, "raise": action["raise"]}}]
-    if t == "announce":
-        return [{"type": "announce", "data": {"seat": seat, "number": action["number"]}}]
-    if t == "switch":
-        return [event("switch", seat=seat, hand=sort_cards(s["hands"][s["n"] + seat]),
-                      laid=sort_cards(s["hands"][seat]), setup=False, public=punished(s, seat))]
-    if t == "take":
-        return [_take_event(s, action["from"], rng)]
-    if t == "give":
-        to, card = s["target"], action["card"]
-        fresh = s["expose_give"] and to == s["liar"]
-        public = (not fresh and punished(s, to)) or (punished(s, seat) and s["hidden"][seat] != card)
-        return [{"type": "give", "data": {"emperor": seat, "to": to, "card": card, "public": public}}]
-    if t == "flip":
-        pos = action["pos"]
-        return [{"type": "flip", "data": {"seat": seat, "pos": pos, "object": s["objects"][pos]}}]
-    if t == "next":
-        return _new_emperor_events(s, action["seat"], "chosen")
-    raise IllegalAction("That is not a Kinapa move.")
+    events_of = DECIDE.get(action["type"])
+    if events_of is None:
+        raise IllegalAction("That is not a Kinapa move.")
+    return events_of(s, seat, action, rng)
+
+
+# The handlers of ``DECIDE``: each gives the events of one legal action of ``seat`` in state ``s``
+# (the commonest, answer, built as a literal without event()'s keyword arguments).
+
+
+def _decide_answer(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return [{"type": "answer", "data": {"seat": seat, "raise": action["raise"]}}]
+
+
+def _decide_announce(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return [{"type": "announce", "data": {"seat": seat, "number": action["number"]}}]
+
+
+def _decide_switch(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return [event("switch", seat=seat, hand=sort_cards(s["hands"][s["n"] + seat]),
+                  laid=sort_cards(s["hands"][seat]), setup=False, public=punished(s, seat))]
+
+
+def _decide_take(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return [_take_event(s, action["from"], rng)]
+
+
+def _decide_give(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    to, card = s["target"], action["card"]
+    fresh = s["expose_give"] and to == s["liar"]
+    public = (not fresh and punished(s, to)) or (punished(s, seat) and s["hidden"][seat] != card)
+    return [{"type": "give", "data": {"emperor": seat, "to": to, "card": card, "public": public}}]
+
+
+def _decide_flip(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    pos = action["pos"]
+    return [{"type": "flip", "data": {"seat": seat, "pos": pos, "object": s["objects"][pos]}}]
+
+
+def _decide_next(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return _new_emperor_events(s, action["seat"], "chosen")
+
+
+# Every action type (but resign: ``decide_state``) and the handler that gives its events.
+DECIDE: Final[dict[str, Callable[[dict[str, Any], Any, dict[str, Any], Any], list[dict[str, Any]]]]] = {
+    "answer": _decide_answer,
+    "announce": _decide_announce,
+    "switch": _decide_switch,
+    "take": _decide_take,
+    "give": _decide_give,
+    "flip": _decide_flip,
+    "next": _decide_next,
+}
 
 
 # --------------------------------------------------------------------------- queries
