@@ -116,14 +116,17 @@ def _status(view, names):
     return text
 
 
+# The table's drawing box and its centre.
+_W, _H = 360, 330
+_CX, _CY = 180, 160
+
+
 def _svg(view, names, moves):
-    W, H = 360, 330
-    cx, cy = 180, 160
     n = view["players_count"]
     me = view.get("seat")
-    out = [f'<svg class="kinapa-table" viewBox="0 0 {W} {H}" width="100%" role="img" '
+    out = [f'<svg class="kinapa-table" viewBox="0 0 {_W} {_H}" width="100%" role="img" '
            f'aria-label="Kinapa table" xmlns="http://www.w3.org/2000/svg">',
-           f'<ellipse cx="{cx}" cy="{cy}" rx="170" ry="150" fill="#f3ead7" stroke="#c9b48a"/>']
+           f'<ellipse cx="{_CX}" cy="{_CY}" rx="170" ry="150" fill="#f3ead7" stroke="#c9b48a"/>']
     # object cards in a circle around the centre
     objs = view["objects"]
     m = len(objs)
@@ -133,28 +136,9 @@ def _svg(view, names, moves):
     ry = max(50, 0.8 * rx)
     for o in objs:
         a = -math.pi / 2 + 2 * math.pi * o["pos"] / m
-        x, y = cx + rx * math.cos(a) - 14, cy + ry * math.sin(a) - 19
-        note = f"turn {o['pos'] + 1}"
-        attr = f' data-notation="{note}"' if note in moves else ""
-        if o["pair"]:
-            fill, txt, sub = "#fff7d6", f"{o['numbers'][0]}-{o['numbers'][1]}", f"{o['pair']['number']}"
-        elif o["face_up"]:
-            fill, txt, sub = "#fff7d6", f"{o['numbers'][0]}-{o['numbers'][1]}", "up"
-        elif o["object"] is not None:
-            fill, txt, sub = "#9fb8d8", f"{o['numbers'][0]}-{o['numbers'][1]}", "seen"
-        else:
-            fill, txt, sub = "#4a6fa5", "?", ""
-        title = o["name"] or f"Object card {o['pos'] + 1}, face down"
-        if o["pair"]:
-            title += f" — pair of {o['pair']['number']} by {_name(names, o['pair']['seat'])}"
-        out.append(f'<g class="kinapa-obj"{attr}><title>{escape(title)}</title>'
-                   f'<rect x="{x:.1f}" y="{y:.1f}" width="28" height="38" rx="4" fill="{fill}" stroke="#2d4a73"/>'
-                   f'<text x="{x + 14:.1f}" y="{y + 18:.1f}" font-size="9" text-anchor="middle">{escape(txt)}</text>'
-                   f'<text x="{x + (10 if o["pair"] else 14):.1f}" y="{y + 31:.1f}" font-size="8" text-anchor="middle">{escape(sub)}</text>'
-                   + (icon_at("check", x + 15, y + 23, 10) if o["pair"] else "") +
-                   f'<text x="{x + 14:.1f}" y="{y - 2:.1f}" font-size="7" text-anchor="middle" fill="#555">{o["pos"] + 1}</text></g>')
+        out.append(_svg_object(o, _CX + rx * math.cos(a) - 14, _CY + ry * math.sin(a) - 19, names, moves))
     if view.get("announced") is not None and view["phase"] != "announce":
-        out.append(f'<text x="{cx}" y="{cy + 4}" font-size="12" text-anchor="middle" font-weight="bold">'
+        out.append(f'<text x="{_CX}" y="{_CY + 4}" font-size="12" text-anchor="middle" font-weight="bold">'
                    f'KINAPA a {view["announced"]}?</text>')
     # players around the table, the viewer at the bottom
     base = me if me is not None else 0
@@ -163,47 +147,76 @@ def _svg(view, names, moves):
     for p in view["players"]:
         s = p["seat"]
         a = math.pi / 2 + 2 * math.pi * ((s - base) % n) / n
-        x, y = cx + 138 * math.cos(a) - 44, cy + 122 * math.sin(a) - 17
-        x = max(2, min(W - 90, x))
-        y = max(2, min(H - 38, y))
-        notes = [f"take {s + 1}", f"emperor {s + 1}"]
-        note = next((t for t in notes if t in moves), None)
-        attr = f' data-notation="{note}"' if note else ""
-        stroke = "#c0392b" if s == view["emperor"] else ("#e0a100" if s in view.get("to_act", []) else "#6b5b95")
-        fill = "#ddd" if not p["active"] else ("#fff" if s != me else "#f0ebff")
-        mark = ""
-        if s == view["emperor"]:
-            mark = "crown"
-        elif s in raised:
-            mark = "hand"
-        elif s in waiting:
-            mark = "hourglass"
-        label = _name(names, s)
-        info = f"{p['count']} cards · {p['placed']} pair{'s' if p['placed'] != 1 else ''}"
-        if not p["active"]:
-            info = "out of time" if s in view.get("_out_of_time", ()) else "left the game"
-        # The whole name, squeezed into the box when long (never cut); symbols on the right.
-        nx = x + (15 if mark else 4)
-        room = 88 - (nx - x) - 3
-        squeeze = f' textLength="{room}" lengthAdjust="spacingAndGlyphs"' if len(label) * 6 > room else ""
-        icons = (icon_at(mark, x + 2, y + 3, 12) if mark else "")
-        icons += "".join(icon_at("fox", x + 86 - 11 * (k + 1), y + 18, 11, "Fox card") for k in range(p["foxes"]))
-        if p["sheep"]:
-            icons += icon_at("sheep", x + 86 - 11 * (p["foxes"] + 1), y + 18, 11, "sheep")
-        out.append(f'<g class="kinapa-seat"{attr}><title>{escape(_name(names, s))}</title>'
-                   f'<rect x="{x:.1f}" y="{y:.1f}" width="88" height="34" rx="6" fill="{fill}" stroke="{stroke}" stroke-width="2"/>'
-                   f'<text x="{nx:.1f}" y="{y + 13:.1f}" font-size="10" font-weight="bold"{squeeze}>{escape(label)}</text>'
-                   f'<text x="{x + 4:.1f}" y="{y + 27:.1f}" font-size="8">{escape(info)}</text>{icons}</g>')
+        mark = "crown" if s == view["emperor"] else "hand" if s in raised else "hourglass" if s in waiting else ""
+        out.append(_svg_seat(view, p, a, mark, names, moves))
         if view.get("bots") is not None:
-            bn = f"take bot {s + 1}"
-            battr = f' data-notation="{bn}"' if bn in moves else ""
-            bx, by = cx + 80 * math.cos(a) - 18, cy + 84 * math.sin(a) - 10
-            out.append(f'<g class="kinapa-seat"{battr}><title>{escape(_name(names, s))}\'s BOT deck</title>'
-                       f'<rect x="{bx:.1f}" y="{by:.1f}" width="36" height="20" rx="3" fill="#8877b5" stroke="#6b5b95"/>'
-                       f'<text x="{bx + 18:.1f}" y="{by + 13:.1f}" font-size="8" fill="#fff" text-anchor="middle">'
-                       f'BOT {view["bots"][s]}</text></g>')
+            out.append(_svg_bot(view, s, a, names, moves))
     out.append("</svg>")
     return "".join(out)
+
+
+def _svg_object(o, x, y, names, moves):
+    """Object card ``o`` of the view, its top left corner at (x, y)."""
+    note = f"turn {o['pos'] + 1}"
+    attr = f' data-notation="{note}"' if note in moves else ""
+    if o["pair"]:
+        fill, txt, sub = "#fff7d6", f"{o['numbers'][0]}-{o['numbers'][1]}", f"{o['pair']['number']}"
+    elif o["face_up"]:
+        fill, txt, sub = "#fff7d6", f"{o['numbers'][0]}-{o['numbers'][1]}", "up"
+    elif o["object"] is not None:
+        fill, txt, sub = "#9fb8d8", f"{o['numbers'][0]}-{o['numbers'][1]}", "seen"
+    else:
+        fill, txt, sub = "#4a6fa5", "?", ""
+    title = o["name"] or f"Object card {o['pos'] + 1}, face down"
+    if o["pair"]:
+        title += f" — pair of {o['pair']['number']} by {_name(names, o['pair']['seat'])}"
+    return (f'<g class="kinapa-obj"{attr}><title>{escape(title)}</title>'
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="28" height="38" rx="4" fill="{fill}" stroke="#2d4a73"/>'
+            f'<text x="{x + 14:.1f}" y="{y + 18:.1f}" font-size="9" text-anchor="middle">{escape(txt)}</text>'
+            f'<text x="{x + (10 if o["pair"] else 14):.1f}" y="{y + 31:.1f}" font-size="8" text-anchor="middle">{escape(sub)}</text>'
+            + (icon_at("check", x + 15, y + 23, 10) if o["pair"] else "") +
+            f'<text x="{x + 14:.1f}" y="{y - 2:.1f}" font-size="7" text-anchor="middle" fill="#555">{o["pos"] + 1}</text></g>')
+
+
+def _svg_seat(view, p, a, mark, names, moves):
+    """Player ``p``'s box at angle ``a`` around the table, ``mark`` its icon on the left (or "")."""
+    s = p["seat"]
+    me = view.get("seat")
+    x, y = _CX + 138 * math.cos(a) - 44, _CY + 122 * math.sin(a) - 17
+    x = max(2, min(_W - 90, x))
+    y = max(2, min(_H - 38, y))
+    notes = [f"take {s + 1}", f"emperor {s + 1}"]
+    note = next((t for t in notes if t in moves), None)
+    attr = f' data-notation="{note}"' if note else ""
+    stroke = "#c0392b" if s == view["emperor"] else ("#e0a100" if s in view.get("to_act", []) else "#6b5b95")
+    fill = "#ddd" if not p["active"] else ("#fff" if s != me else "#f0ebff")
+    label = _name(names, s)
+    info = f"{p['count']} cards · {p['placed']} pair{'s' if p['placed'] != 1 else ''}"
+    if not p["active"]:
+        info = "out of time" if s in view.get("_out_of_time", ()) else "left the game"
+    # The whole name, squeezed into the box when long (never cut); symbols on the right.
+    nx = x + (15 if mark else 4)
+    room = 88 - (nx - x) - 3
+    squeeze = f' textLength="{room}" lengthAdjust="spacingAndGlyphs"' if len(label) * 6 > room else ""
+    icons = (icon_at(mark, x + 2, y + 3, 12) if mark else "")
+    icons += "".join(icon_at("fox", x + 86 - 11 * (k + 1), y + 18, 11, "Fox card") for k in range(p["foxes"]))
+    if p["sheep"]:
+        icons += icon_at("sheep", x + 86 - 11 * (p["foxes"] + 1), y + 18, 11, "sheep")
+    return (f'<g class="kinapa-seat"{attr}><title>{escape(_name(names, s))}</title>'
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="88" height="34" rx="6" fill="{fill}" stroke="{stroke}" stroke-width="2"/>'
+            f'<text x="{nx:.1f}" y="{y + 13:.1f}" font-size="10" font-weight="bold"{squeeze}>{escape(label)}</text>'
+            f'<text x="{x + 4:.1f}" y="{y + 27:.1f}" font-size="8">{escape(info)}</text>{icons}</g>')
+
+
+def _svg_bot(view, s, a, names, moves):
+    """Seat ``s``'s BOT deck (2-player game), between the centre and the seat's box at angle ``a``."""
+    bn = f"take bot {s + 1}"
+    battr = f' data-notation="{bn}"' if bn in moves else ""
+    bx, by = _CX + 80 * math.cos(a) - 18, _CY + 84 * math.sin(a) - 10
+    return (f'<g class="kinapa-seat"{battr}><title>{escape(_name(names, s))}\'s BOT deck</title>'
+            f'<rect x="{bx:.1f}" y="{by:.1f}" width="36" height="20" rx="3" fill="#8877b5" stroke="#6b5b95"/>'
+            f'<text x="{bx + 18:.1f}" y="{by + 13:.1f}" font-size="8" fill="#fff" text-anchor="middle">'
+            f'BOT {view["bots"][s]}</text></g>')
 
 
 def render_text(view, seat, names):

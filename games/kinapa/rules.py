@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+from collections.abc import Callable
 from typing import Any, Final
 
 from games.engine import RESIGN, IllegalAction, event, seat_ref
@@ -186,10 +187,6 @@ def check_players(n, options=None):
     _options(options)
 
 
-def is_bot(state: dict[str, Any], holder: int) -> bool:
-    return holder >= state["n"]
-
-
 def punished(state: dict[str, Any], seat: int) -> bool:
     n: int = state["n"]
     if seat >= n:
@@ -356,162 +353,228 @@ def _fox_turn(s: dict[str, Any]) -> None:
 def evolve(state: Any, e: dict[str, Any]) -> Any:
     t: str = e["type"]
     d: dict[str, Any] = e["data"]
-    if t == "setup":
-        state = _new_state(e)
-    elif not state:
+    if t == "setup":  # the one event that makes a state instead of changing one
+        return _new_state(e)
+    if not state:
         return state
     s: dict[str, Any] = state
-    if t == "answer":  # the commonest events first
-        seat = d["seat"]
-        if seat in s["waiting"]:
-            waiting = s["waiting"] = list(s["waiting"])
-            waiting.remove(seat)
-        if "raise" in d:
-            s["answers"] = _with(s["answers"], seat, bool(d["raise"]))
-    elif t == "flip":
-        s["known"] = _with(s["known"], d["pos"], True)
-        s["flipped"] = d["pos"]
-        s["phase"] = "flipped"
-    elif t == "round":
-        if s.get("fox_rounds"):
-            _fox_turn(s)
-        s["round"] = d["round"]
-        s["emperor"] = d["emperor"]
-        s["phase"] = "announce"
-        s["announced"] = None
-        s["answers"] = [None] * s["n"]
-        s["waiting"], s["raised"], s["silent"] = [], [], []
-        s["liar"], s["expose_give"], s["taken"], s["target"] = None, False, None, None
-        s["flipped"], s["switched"], s["pair_shown"] = None, False, False
-    elif t == "hide":
-        s["flipped"] = None
-        s["phase"] = "next"
-    elif t == "announce":
-        s["announced"] = d["number"]
-        active: list[Any] = s["active"]
-        foxes: list[Any] = s["foxes"]
-        s["waiting"] = [p for p in _silent_order(s) if active[p] and foxes[p] == 0]
-        s["phase"] = "window"
-    elif t == "reveal":
-        s["raised"] = list(d["raised"])
-        s["silent"] = list(d["silent"])
-        answers = s["answers"] = list(s["answers"])
-        for p in d["raised"]:
-            answers[p] = True
-        for p in d["silent"]:
-            if p < s["n"]:
-                answers[p] = False
-        s["waiting"] = []
-        s["phase"] = "resolve"
-    elif t == "give":
-        _move(s, d["card"], d["emperor"], d["to"])
-        if s["expose_give"] and d["to"] == s["liar"]:
-            s["hidden"] = _with(s["hidden"], d["to"], d["card"])
-        s["expose_give"] = False
-        s["taken"] = None
-        s["phase"] = "flip"
-    elif t == "emperor":
-        seat, prev = d["seat"], d["prev"]
-        if prev is not None and seat != prev and not s.get("fox_rounds"):
-            _fox_turn(s)
-        s["emperor"] = seat
-        if d.get("sheep"):
-            s["last_sheep"] = seat
-        sheep = _with(s["sheep"], seat, True)
-        active = s["active"]
-        if all(sheep[p] for p in range(s["n"]) if active[p]):
-            sheep = [p == seat for p in range(s["n"])]
-        s["sheep"] = sheep
-    elif t == "take":
-        src = d["from"]
-        s["taken_hidden"] = src < s["n"] and s["hidden"][src] is not None and s["hidden"][src] == d["card"]
-        _move(s, d["card"], src, d["emperor"])
-        s["taken"], s["target"], s["phase"] = d["card"], d["from"], "give"
-    elif t == "choose_target":
-        s["phase"] = "target"
-    elif t == "demand":
-        s["taken_hidden"] = False
-        _move(s, d["card"], d["from"], d["emperor"])
-        s["taken"], s["target"], s["phase"] = d["card"], d["from"], "give"
-        if d.get("liar"):
-            liar = d["from"]
-            s["foxes"] = [0] * s["n"]
-            s["fox_wait"] = [False] * s["n"]
-            s["hidden"] = [None] * s["n"]
-            s["foxes"][liar] = 2
-            s["fox_wait"][liar] = True
-            s["liar"] = liar
-            s["expose_give"] = True
-    elif t == "place":
-        seat, pos, number = d["seat"], d["pos"], d["number"]
-        hands = s["hands"] = list(s["hands"])
-        hand = hands[seat] = list(hands[seat])
-        for c in (f"A{number}", f"S{number}"):
-            if c in hand:
-                hand.remove(c)
-            if s["hidden"][seat] == c:
-                s["hidden"] = _with(s["hidden"], seat, None)
-        s["pairs"] = _with(s["pairs"], pos, {"seat": seat, "number": number})
-        s["placed"] = _with(s["placed"], seat, s["placed"][seat] + 1)
-        s["flipped"] = None
-        s["phase"] = "flip"
-    elif t == "no_exchange":
-        s["phase"] = "flip"
-    elif t == "show_pair":
-        s["pair_shown"] = True
-        s["phase"] = "target"
-    elif t == "switch":
-        seat, n = d["seat"], s["n"]
-        hands = s["hands"] = list(s["hands"])
-        hands[seat], hands[n + seat] = hands[n + seat], hands[seat]
-        if s["hidden"][seat] not in hands[seat]:
-            s["hidden"] = _with(s["hidden"], seat, None)
-        if not d.get("setup"):
-            s["switched"] = True
-            s["phase"] = "flip"
-    elif t == "deal":
-        s["hands"] = [list(h) for h in d["hands"]]
-        s["objects"] = list(d["objects"])
-        s["known"] = [False] * len(d["objects"])
-        s["pairs"] = [None] * len(d["objects"])
-    elif t == "resign":
-        seat = d["seat"]
-        back = d.get("back")
-        if back is not None and s.get("taken") in s["hands"][seat]:
-            # the Emperor left in the middle of an exchange: the card just taken goes back
-            card = s["taken"]
-            _move(s, card, seat, back)
-            if s.get("taken_hidden"):
-                s["hidden"] = _with(s["hidden"], back, card)
-        s["active"] = _with(s["active"], seat, False)
-        s["resigned"] = s["resigned"] + [seat]
-        if d.get("sheep_reset"):
-            s["sheep"] = [p == d["sheep_kept"] for p in range(s["n"])]
-        s["hands"] = _with(s["hands"], seat, [])
-        s["hidden"] = _with(s["hidden"], seat, None)
-        s["foxes"] = _with(s["foxes"], seat, 0)
-        s["fox_wait"] = _with(s["fox_wait"], seat, False)
-        if seat in s["waiting"]:
-            s["waiting"] = [p for p in s["waiting"] if p != seat]
-        if seat in s["silent"]:
-            silent = s["silent"] = list(s["silent"])
-            silent.remove(seat)
-        if s["phase"] not in ("over", "setup"):
-            if seat == s["emperor"]:
-                s["phase"] = "emperor_gone"
-            elif s["phase"] == "give" and s["target"] == seat:
-                s["expose_give"] = False
-                s["taken"] = None
-                s["phase"] = "flip"
-    elif t == "end":
-        s["phase"] = "over"
-        s["end"] = dict(d)
-    if t != "setup" and t != "deal":
+    handler = EVOLVE.get(t)
+    if handler is not None:  # an unknown event changes nothing but the recent events
+        handler(s, d)
+    if t != "deal":
         old: list[Any] = s["recent"]
         recent = old[1 - RECENT:]  # a new list: the last RECENT events
         recent.append(e)
         s["recent"] = recent
     return s
+
+
+# The handlers of ``EVOLVE``: each changes the state ``s`` by one event's data ``d``, replacing
+# (never changing in place) the lists it changes, as ``_with`` says why.
+
+
+def _on_answer(s: dict[str, Any], d: dict[str, Any]) -> None:
+    seat = d["seat"]
+    if seat in s["waiting"]:
+        waiting = s["waiting"] = list(s["waiting"])
+        waiting.remove(seat)
+    if "raise" in d:
+        s["answers"] = _with(s["answers"], seat, bool(d["raise"]))
+
+
+def _on_flip(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["known"] = _with(s["known"], d["pos"], True)
+    s["flipped"] = d["pos"]
+    s["phase"] = "flipped"
+
+
+def _on_round(s: dict[str, Any], d: dict[str, Any]) -> None:
+    if s.get("fox_rounds"):
+        _fox_turn(s)
+    s["round"] = d["round"]
+    s["emperor"] = d["emperor"]
+    s["phase"] = "announce"
+    s["announced"] = None
+    s["answers"] = [None] * s["n"]
+    s["waiting"], s["raised"], s["silent"] = [], [], []
+    s["liar"], s["expose_give"], s["taken"], s["target"] = None, False, None, None
+    s["flipped"], s["switched"], s["pair_shown"] = None, False, False
+
+
+def _on_hide(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["flipped"] = None
+    s["phase"] = "next"
+
+
+def _on_announce(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["announced"] = d["number"]
+    active: list[Any] = s["active"]
+    foxes: list[Any] = s["foxes"]
+    s["waiting"] = [p for p in _silent_order(s) if active[p] and foxes[p] == 0]
+    s["phase"] = "window"
+
+
+def _on_reveal(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["raised"] = list(d["raised"])
+    s["silent"] = list(d["silent"])
+    answers = s["answers"] = list(s["answers"])
+    for p in d["raised"]:
+        answers[p] = True
+    for p in d["silent"]:
+        if p < s["n"]:
+            answers[p] = False
+    s["waiting"] = []
+    s["phase"] = "resolve"
+
+
+def _on_give(s: dict[str, Any], d: dict[str, Any]) -> None:
+    _move(s, d["card"], d["emperor"], d["to"])
+    if s["expose_give"] and d["to"] == s["liar"]:
+        s["hidden"] = _with(s["hidden"], d["to"], d["card"])
+    s["expose_give"] = False
+    s["taken"] = None
+    s["phase"] = "flip"
+
+
+def _on_emperor(s: dict[str, Any], d: dict[str, Any]) -> None:
+    seat, prev = d["seat"], d["prev"]
+    if prev is not None and seat != prev and not s.get("fox_rounds"):
+        _fox_turn(s)
+    s["emperor"] = seat
+    if d.get("sheep"):
+        s["last_sheep"] = seat
+    sheep = _with(s["sheep"], seat, True)
+    active = s["active"]
+    if all(sheep[p] for p in range(s["n"]) if active[p]):
+        sheep = [p == seat for p in range(s["n"])]
+    s["sheep"] = sheep
+
+
+def _on_take(s: dict[str, Any], d: dict[str, Any]) -> None:
+    src = d["from"]
+    s["taken_hidden"] = src < s["n"] and s["hidden"][src] is not None and s["hidden"][src] == d["card"]
+    _move(s, d["card"], src, d["emperor"])
+    s["taken"], s["target"], s["phase"] = d["card"], d["from"], "give"
+
+
+def _on_choose_target(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["phase"] = "target"
+
+
+def _on_demand(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["taken_hidden"] = False
+    _move(s, d["card"], d["from"], d["emperor"])
+    s["taken"], s["target"], s["phase"] = d["card"], d["from"], "give"
+    if d.get("liar"):
+        liar = d["from"]
+        s["foxes"] = [0] * s["n"]
+        s["fox_wait"] = [False] * s["n"]
+        s["hidden"] = [None] * s["n"]
+        s["foxes"][liar] = 2
+        s["fox_wait"][liar] = True
+        s["liar"] = liar
+        s["expose_give"] = True
+
+
+def _on_place(s: dict[str, Any], d: dict[str, Any]) -> None:
+    seat, pos, number = d["seat"], d["pos"], d["number"]
+    hands = s["hands"] = list(s["hands"])
+    hand = hands[seat] = list(hands[seat])
+    for c in (f"A{number}", f"S{number}"):
+        if c in hand:
+            hand.remove(c)
+        if s["hidden"][seat] == c:
+            s["hidden"] = _with(s["hidden"], seat, None)
+    s["pairs"] = _with(s["pairs"], pos, {"seat": seat, "number": number})
+    s["placed"] = _with(s["placed"], seat, s["placed"][seat] + 1)
+    s["flipped"] = None
+    s["phase"] = "flip"
+
+
+def _on_no_exchange(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["phase"] = "flip"
+
+
+def _on_show_pair(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["pair_shown"] = True
+    s["phase"] = "target"
+
+
+def _on_switch(s: dict[str, Any], d: dict[str, Any]) -> None:
+    seat, n = d["seat"], s["n"]
+    hands = s["hands"] = list(s["hands"])
+    hands[seat], hands[n + seat] = hands[n + seat], hands[seat]
+    if s["hidden"][seat] not in hands[seat]:
+        s["hidden"] = _with(s["hidden"], seat, None)
+    if not d.get("setup"):
+        s["switched"] = True
+        s["phase"] = "flip"
+
+
+def _on_deal(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["hands"] = [list(h) for h in d["hands"]]
+    s["objects"] = list(d["objects"])
+    s["known"] = [False] * len(d["objects"])
+    s["pairs"] = [None] * len(d["objects"])
+
+
+def _on_resign(s: dict[str, Any], d: dict[str, Any]) -> None:
+    seat = d["seat"]
+    back = d.get("back")
+    if back is not None and s.get("taken") in s["hands"][seat]:
+        # the Emperor left in the middle of an exchange: the card just taken goes back
+        card = s["taken"]
+        _move(s, card, seat, back)
+        if s.get("taken_hidden"):
+            s["hidden"] = _with(s["hidden"], back, card)
+    s["active"] = _with(s["active"], seat, False)
+    s["resigned"] = s["resigned"] + [seat]
+    if d.get("sheep_reset"):
+        s["sheep"] = [p == d["sheep_kept"] for p in range(s["n"])]
+    s["hands"] = _with(s["hands"], seat, [])
+    s["hidden"] = _with(s["hidden"], seat, None)
+    s["foxes"] = _with(s["foxes"], seat, 0)
+    s["fox_wait"] = _with(s["fox_wait"], seat, False)
+    if seat in s["waiting"]:
+        s["waiting"] = [p for p in s["waiting"] if p != seat]
+    if seat in s["silent"]:
+        silent = s["silent"] = list(s["silent"])
+        silent.remove(seat)
+    if s["phase"] not in ("over", "setup"):
+        if seat == s["emperor"]:
+            s["phase"] = "emperor_gone"
+        elif s["phase"] == "give" and s["target"] == seat:
+            s["expose_give"] = False
+            s["taken"] = None
+            s["phase"] = "flip"
+
+
+def _on_end(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["phase"] = "over"
+    s["end"] = dict(d)
+
+
+# Every event type but "setup" (which makes the state: ``evolve``) and its handler.
+EVOLVE: Final[dict[str, Callable[[dict[str, Any], dict[str, Any]], None]]] = {
+    "answer": _on_answer,
+    "flip": _on_flip,
+    "round": _on_round,
+    "hide": _on_hide,
+    "announce": _on_announce,
+    "reveal": _on_reveal,
+    "give": _on_give,
+    "emperor": _on_emperor,
+    "take": _on_take,
+    "choose_target": _on_choose_target,
+    "demand": _on_demand,
+    "place": _on_place,
+    "no_exchange": _on_no_exchange,
+    "show_pair": _on_show_pair,
+    "switch": _on_switch,
+    "deal": _on_deal,
+    "resign": _on_resign,
+    "end": _on_end,
+}
 
 
 # --------------------------------------------------------------------------- decide
@@ -544,78 +607,115 @@ def _auto(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
     if phase == "over" or phase == "setup":
         return []
     active: list[Any] = s["active"]
-    n: int = s["n"]
     if active.count(True) <= 1:
+        n: int = s["n"]
         actives = [p for p in range(n) if active[p]]
         return [_end_event(s, "resign", actives[0] if actives else None)]
     if phase == "window" and s["waiting"] or phase == "announce" or phase == "give":
         return []  # the commonest cases: a player's move awaited (nothing below applies)
+    follow = _AUTO.get(phase)
+    return [] if follow is None else follow(s, rng)
+
+
+# The handlers of ``_AUTO``: each gives the events that follow by themselves in one phase.
+
+
+def _auto_emperor_gone(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    active: list[Any] = s["active"]
+    order = [p for p in _silent_order(s) if active[p]]
+    sheep: list[Any] = s["sheep"]
+    free = [p for p in order if not sheep[p]]
+    return _new_emperor_events(s, (free or order)[0], "resign")
+
+
+def _auto_window(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    """Everybody has answered (``_auto`` returned before while anybody is waiting): the reveal."""
+    n: int = s["n"]
+    active: list[Any] = s["active"]
+    answers: list[Any] = s["answers"]
+    raised: list[int] = [p for p in _silent_order(s) if answers[p] is True and active[p]]
+    silent = [p for p in _silent_order(s) if active[p] and p not in raised]
+    if s["two"]:
+        silent += [n + p for p in _silent_order(s)]
+    return [{"type": "reveal", "data": {"number": s["announced"], "raised": raised, "silent": silent}}]
+
+
+def _auto_resolve(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
     emp = s["emperor"]
     hands: list[Any] = s["hands"]
-    if phase == "emperor_gone":
-        order = [p for p in _silent_order(s) if active[p]]
-        sheep: list[Any] = s["sheep"]
-        free = [p for p in order if not sheep[p]]
-        return _new_emperor_events(s, (free or order)[0], "resign")
-    if phase == "window" and not s["waiting"]:
-        answers: list[Any] = s["answers"]
-        raised: list[int] = [p for p in _silent_order(s) if answers[p] is True and active[p]]
-        silent = [p for p in _silent_order(s) if active[p] and p not in raised]
-        if s["two"]:
-            silent += [n + p for p in _silent_order(s)]
-        return [{"type": "reveal", "data": {"number": s["announced"], "raised": raised, "silent": silent}}]
-    if phase == "resolve":
-        k = s["announced"]
-        mine = [c for c in hands[emp] if num(c) == k]
-        silent = _target_candidates(s)
-        if len(mine) >= 2:
-            evs = [event("show_pair", seat=emp, number=k, cards=sort_cards(mine))]
-            if not silent:
-                evs.append(event("no_exchange", reason="all_raised"))
+    k = s["announced"]
+    mine = [c for c in hands[emp] if num(c) == k]
+    silent = _target_candidates(s)
+    if len(mine) >= 2:
+        evs = [event("show_pair", seat=emp, number=k, cards=sort_cards(mine))]
+        if not silent:
+            evs.append(event("no_exchange", reason="all_raised"))
+        return evs
+    if len(silent) >= 2:
+        return [event("choose_target", seat=emp, candidates=silent)]
+    for holder in silent + [p for p in s["raised"] if s["active"][p]]:
+        have = [c for c in s["hands"][holder] if num(c) == k]
+        if have:
+            liar = holder in s["raised"]
+            evs = [event("demand", emperor=emp, **{"from": holder}, card=have[0], number=k, liar=liar)]
+            if liar:
+                hand = list(s["hands"][holder])
+                hand.remove(have[0])
+                evs.append(event("exposed", seat=holder, hand=sort_cards(hand)))
             return evs
-        if len(silent) >= 2:
-            return [event("choose_target", seat=emp, candidates=silent)]
-        for holder in silent + [p for p in s["raised"] if s["active"][p]]:
-            have = [c for c in s["hands"][holder] if num(c) == k]
-            if have:
-                liar = holder in s["raised"]
-                evs = [event("demand", emperor=emp, **{"from": holder}, card=have[0], number=k, liar=liar)]
-                if liar:
-                    hand = list(s["hands"][holder])
-                    hand.remove(have[0])
-                    evs.append(event("exposed", seat=holder, hand=sort_cards(hand)))
-                return evs
-        return [event("no_exchange", reason="nobody")]
-    if phase == "target":
-        cands = _target_candidates(s)
-        if not cands:
-            return [event("no_exchange", reason="nobody_left")]
-        if len(cands) == 1:
-            return [_take_event(s, cands[0], rng)]
-        return []
-    if phase == "flip":
-        # "The winner is the one who gets rid of their hand of cards first": after a Switch a second
-        # pair need not empty the hand, so the 2-player game ends on the empty hand itself.
-        if (not s["hands"][emp]) if s["two"] else s["placed"][emp] >= 2:
-            return [_end_event(s, "win", emp)]
-        if not _face_down(s):
-            return [_end_event(s, "objects")]
-        return []
-    if phase == "flipped":
-        pos = s["flipped"]
-        number = _pair_number(s, emp, s["objects"][pos])
-        if number is not None:
-            return [event("place", seat=emp, pos=pos, object=s["objects"][pos], number=number,
-                          cards=[f"A{number}", f"S{number}"])]
-        return [event("hide", pos=pos)]
-    if phase == "next":
-        cands = next_candidates(s)
-        if not cands:
-            return _round_events(s, s["round"] + 1, emp)
-        if len(cands) == 1:
-            return _new_emperor_events(s, cands[0], "switch" if s["switched"] else "chosen")
-        return []
+    return [event("no_exchange", reason="nobody")]
+
+
+def _auto_target(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    cands = _target_candidates(s)
+    if not cands:
+        return [event("no_exchange", reason="nobody_left")]
+    if len(cands) == 1:
+        return [_take_event(s, cands[0], rng)]
     return []
+
+
+def _auto_flip(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    emp = s["emperor"]
+    # "The winner is the one who gets rid of their hand of cards first": after a Switch a second
+    # pair need not empty the hand, so the 2-player game ends on the empty hand itself.
+    if (not s["hands"][emp]) if s["two"] else s["placed"][emp] >= 2:
+        return [_end_event(s, "win", emp)]
+    if not _face_down(s):
+        return [_end_event(s, "objects")]
+    return []
+
+
+def _auto_flipped(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    emp = s["emperor"]
+    pos = s["flipped"]
+    number = _pair_number(s, emp, s["objects"][pos])
+    if number is not None:
+        return [event("place", seat=emp, pos=pos, object=s["objects"][pos], number=number,
+                      cards=[f"A{number}", f"S{number}"])]
+    return [event("hide", pos=pos)]
+
+
+def _auto_next(s: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    emp = s["emperor"]
+    cands = next_candidates(s)
+    if not cands:
+        return _round_events(s, s["round"] + 1, emp)
+    if len(cands) == 1:
+        return _new_emperor_events(s, cands[0], "switch" if s["switched"] else "chosen")
+    return []
+
+
+# The phases in which events can follow by themselves, and their handler.
+_AUTO: Final[dict[str, Callable[[dict[str, Any], Any], list[dict[str, Any]]]]] = {
+    "emperor_gone": _auto_emperor_gone,
+    "window": _auto_window,
+    "resolve": _auto_resolve,
+    "target": _auto_target,
+    "flip": _auto_flip,
+    "flipped": _auto_flipped,
+    "next": _auto_next,
+}
 
 
 def _take_event(s: dict[str, Any], holder: Any, rng: Any) -> dict[str, Any]:
@@ -798,27 +898,59 @@ def _why_not(state, seat, action):
 
 
 def _events_for(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
-    t: str = action["type"]
-    if t == "answer":  # the commonest event: built without event()'s keyword arguments
-        return [{"type": "answer", "data": {"seat": seat, "raise": action["raise"]}}]
-    if t == "announce":
-        return [{"type": "announce", "data": {"seat": seat, "number": action["number"]}}]
-    if t == "switch":
-        return [event("switch", seat=seat, hand=sort_cards(s["hands"][s["n"] + seat]),
-                      laid=sort_cards(s["hands"][seat]), setup=False, public=punished(s, seat))]
-    if t == "take":
-        return [_take_event(s, action["from"], rng)]
-    if t == "give":
-        to, card = s["target"], action["card"]
-        fresh = s["expose_give"] and to == s["liar"]
-        public = (not fresh and punished(s, to)) or (punished(s, seat) and s["hidden"][seat] != card)
-        return [{"type": "give", "data": {"emperor": seat, "to": to, "card": card, "public": public}}]
-    if t == "flip":
-        pos = action["pos"]
-        return [{"type": "flip", "data": {"seat": seat, "pos": pos, "object": s["objects"][pos]}}]
-    if t == "next":
-        return _new_emperor_events(s, action["seat"], "chosen")
-    raise IllegalAction("That is not a Kinapa move.")
+    events_of = DECIDE.get(action["type"])
+    if events_of is None:
+        raise IllegalAction("That is not a Kinapa move.")
+    return events_of(s, seat, action, rng)
+
+
+# The handlers of ``DECIDE``: each gives the events of one legal action of ``seat`` in state ``s``
+# (the commonest, answer, built as a literal without event()'s keyword arguments).
+
+
+def _decide_answer(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return [{"type": "answer", "data": {"seat": seat, "raise": action["raise"]}}]
+
+
+def _decide_announce(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return [{"type": "announce", "data": {"seat": seat, "number": action["number"]}}]
+
+
+def _decide_switch(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return [event("switch", seat=seat, hand=sort_cards(s["hands"][s["n"] + seat]),
+                  laid=sort_cards(s["hands"][seat]), setup=False, public=punished(s, seat))]
+
+
+def _decide_take(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return [_take_event(s, action["from"], rng)]
+
+
+def _decide_give(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    to, card = s["target"], action["card"]
+    fresh = s["expose_give"] and to == s["liar"]
+    public = (not fresh and punished(s, to)) or (punished(s, seat) and s["hidden"][seat] != card)
+    return [{"type": "give", "data": {"emperor": seat, "to": to, "card": card, "public": public}}]
+
+
+def _decide_flip(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    pos = action["pos"]
+    return [{"type": "flip", "data": {"seat": seat, "pos": pos, "object": s["objects"][pos]}}]
+
+
+def _decide_next(s: dict[str, Any], seat: Any, action: dict[str, Any], rng: Any) -> list[dict[str, Any]]:
+    return _new_emperor_events(s, action["seat"], "chosen")
+
+
+# Every action type (but resign: ``decide_state``) and the handler that gives its events.
+DECIDE: Final[dict[str, Callable[[dict[str, Any], Any, dict[str, Any], Any], list[dict[str, Any]]]]] = {
+    "answer": _decide_answer,
+    "announce": _decide_announce,
+    "switch": _decide_switch,
+    "take": _decide_take,
+    "give": _decide_give,
+    "flip": _decide_flip,
+    "next": _decide_next,
+}
 
 
 # --------------------------------------------------------------------------- queries
@@ -962,94 +1094,178 @@ def _name(names, p):
 
 def describe(e, names):
     t, d = e["type"], e["data"]
+    say = DESCRIBE.get(t)
+    return t if say is None else say(d, names)
+
+
+def _who(names: Any, h: Any) -> str:
+    """Holder ``h`` in a log line: a player, or (2 players) a player's BOT deck."""
     n = len(names) if names else 0
+    if n and h >= n:
+        return f"{_name(names, h - n)}'s BOT"
+    return _name(names, h)
 
-    def who(h):
-        if n and h >= n:
-            return f"{_name(names, h - n)}'s BOT"
-        return _name(names, h)
 
-    if t == "setup":
-        return f"A game of Kinapa for {d['players']} players begins (cards 1 to {d['numbers']})."
-    if t == "deal":
-        if "hand" in d:
-            return "The cards are dealt. Your hand: " + ", ".join(card_name(c) for c in d["hand"]) + "."
-        return "The cards are dealt, four to each hand; the object cards lie face down."
-    if t == "switch":
-        if "hand" in d:
-            text = f"{who(d['seat'])} performs a Switch and picks up: " + ", ".join(card_name(c) for c in d["hand"])
-            if d.get("laid"):
-                text += " (laying down " + ", ".join(card_name(c) for c in d["laid"]) + ")"
-            return text + "."
-        return f"{who(d['seat'])} performs a Switch: lays down their hand and picks up their BOT deck."
-    if t == "emperor":
-        if d["reason"] == "cat":
-            return f"{who(d['seat'])} holds the Maneki-Neko and is the first Emperor."
-        text = f"{who(d['seat'])} becomes the Emperor"
-        if d.get("prev") == d["seat"]:
-            text = f"{who(d['seat'])} stays the Emperor"
-        if d.get("sheep"):
-            text += " and takes a Sheep card"
-        if d.get("sheep_reset"):
-            text += "; everybody had a Sheep, so the others go back to the centre"
+def _cards(cards: Any) -> str:
+    return ", ".join(card_name(c) for c in cards)
+
+
+# The handlers of ``DESCRIBE``: each writes the log line of one event's data ``d`` (as redacted
+# for the reader) with the players' ``names``.
+
+
+def _say_setup(d: dict[str, Any], names: Any) -> str:
+    return f"A game of Kinapa for {d['players']} players begins (cards 1 to {d['numbers']})."
+
+
+def _say_deal(d: dict[str, Any], names: Any) -> str:
+    if "hand" in d:
+        return "The cards are dealt. Your hand: " + _cards(d["hand"]) + "."
+    return "The cards are dealt, four to each hand; the object cards lie face down."
+
+
+def _say_switch(d: dict[str, Any], names: Any) -> str:
+    who = _who(names, d["seat"])
+    if "hand" in d:
+        text = f"{who} performs a Switch and picks up: " + _cards(d["hand"])
+        if d.get("laid"):
+            text += " (laying down " + _cards(d["laid"]) + ")"
         return text + "."
-    if t == "round":
-        return f"Round {d['round']}: {who(d['emperor'])} is the Emperor."
-    if t == "announce":
-        return f"{who(d['seat'])}: “KINAPA a {d['number']}? 1-2-3!”"
-    if t == "answer":
-        if "raise" in d:
-            return f"{who(d['seat'])} chose to " + ("raise a hand." if d["raise"] else "do nothing.")
-        return f"{who(d['seat'])} has made a choice."
-    if t == "reveal":
-        r = ", ".join(who(p) for p in d["raised"]) or "nobody"
-        sl = ", ".join(who(p) for p in d["silent"]) or "nobody"
-        return f"Hands raised: {r}. Did nothing: {sl}."
-    if t == "choose_target":
-        return f"{who(d['seat'])} will take a card at random from one of: " + ", ".join(who(h) for h in d["candidates"]) + "."
-    if t == "show_pair":
-        return f"{who(d['seat'])} shows their pair of {d['number']}."
-    if t == "no_exchange":
-        return {"all_raised": "Everybody raised a hand: no exchange this round.",
-                "nobody": "Nobody else has that card: no exchange this round.",
-                "nobody_left": "Nobody is left to exchange with this round."}.get(d["reason"], "No exchange.")
-    if t == "take":
-        if "card" in d:
-            return f"{who(d['emperor'])} takes {card_name(d['card'])} at random from {who(d['from'])}."
-        return f"{who(d['emperor'])} takes a card at random from {who(d['from'])}."
-    if t == "demand":
-        if d.get("liar"):
-            return (f"Liar! {who(d['from'])} raised a hand but held {card_name(d['card'])}, "
-                    f"hands it to {who(d['emperor'])} and takes the two Fox cards.")
-        return f"{who(d['from'])} hands {card_name(d['card'])} to {who(d['emperor'])}."
-    if t == "exposed":
-        return f"{who(d['seat'])}'s cards are laid face up: " + (", ".join(card_name(c) for c in d["hand"]) or "none") + "."
-    if t == "give":
-        if "card" in d:
-            return f"{who(d['emperor'])} gives {card_name(d['card'])} to {who(d['to'])}."
-        return f"{who(d['emperor'])} gives a card to {who(d['to'])}."
-    if t == "flip":
-        return f"{who(d['seat'])} turns over object {d['pos'] + 1}: {object_name(d['object'])}."
-    if t == "place":
-        return f"{who(d['seat'])} puts the pair of {d['number']} on {object_name(d['object'])}."
-    if t == "hide":
-        return f"No matching pair: object {d['pos'] + 1} is turned face down again."
-    if t == "resign":
-        if d.get("back") is not None:
-            return (f"{who(d['seat'])} resigns; the card they had just taken goes back to {who(d['back'])}, "
-                    "their other cards leave the game.")
-        text = f"{who(d['seat'])} resigns; their cards leave the game"
-        if d.get("sheep_reset"):
-            text += f". Everybody left has a Sheep: all but {who(d['sheep_kept'])}'s go back to the centre"
-        return text + "."
-    if t == "end":
-        if d["reason"] == "win":
-            if len(d.get("placed") or []) == 2:  # two players: the empty hand wins
-                return f"{who(d['winner'])} has got rid of their hand and wins!"
-            return f"{who(d['winner'])} has put down a second pair and wins!"
-        if d["reason"] == "resign":
-            return f"Only {who(d['winner'])} remains and wins." if d.get("winner") is not None else "The game ends."
-        if d["reason"] == "objects":
-            return "Every object card holds a pair: the game ends."
-        return "The round limit is reached: the game ends."
-    return t
+    return f"{who} performs a Switch: lays down their hand and picks up their BOT deck."
+
+
+def _say_emperor(d: dict[str, Any], names: Any) -> str:
+    who = _who(names, d["seat"])
+    if d["reason"] == "cat":
+        return f"{who} holds the Maneki-Neko and is the first Emperor."
+    text = f"{who} becomes the Emperor"
+    if d.get("prev") == d["seat"]:
+        text = f"{who} stays the Emperor"
+    if d.get("sheep"):
+        text += " and takes a Sheep card"
+    if d.get("sheep_reset"):
+        text += "; everybody had a Sheep, so the others go back to the centre"
+    return text + "."
+
+
+def _say_round(d: dict[str, Any], names: Any) -> str:
+    return f"Round {d['round']}: {_who(names, d['emperor'])} is the Emperor."
+
+
+def _say_announce(d: dict[str, Any], names: Any) -> str:
+    return f"{_who(names, d['seat'])}: “KINAPA a {d['number']}? 1-2-3!”"
+
+
+def _say_answer(d: dict[str, Any], names: Any) -> str:
+    if "raise" in d:
+        return f"{_who(names, d['seat'])} chose to " + ("raise a hand." if d["raise"] else "do nothing.")
+    return f"{_who(names, d['seat'])} has made a choice."
+
+
+def _say_reveal(d: dict[str, Any], names: Any) -> str:
+    r = ", ".join(_who(names, p) for p in d["raised"]) or "nobody"
+    sl = ", ".join(_who(names, p) for p in d["silent"]) or "nobody"
+    return f"Hands raised: {r}. Did nothing: {sl}."
+
+
+def _say_choose_target(d: dict[str, Any], names: Any) -> str:
+    return (f"{_who(names, d['seat'])} will take a card at random from one of: "
+            + ", ".join(_who(names, h) for h in d["candidates"]) + ".")
+
+
+def _say_show_pair(d: dict[str, Any], names: Any) -> str:
+    return f"{_who(names, d['seat'])} shows their pair of {d['number']}."
+
+
+_NO_EXCHANGE: Final[dict[str, str]] = {
+    "all_raised": "Everybody raised a hand: no exchange this round.",
+    "nobody": "Nobody else has that card: no exchange this round.",
+    "nobody_left": "Nobody is left to exchange with this round.",
+}
+
+
+def _say_no_exchange(d: dict[str, Any], names: Any) -> str:
+    return _NO_EXCHANGE.get(d["reason"], "No exchange.")
+
+
+def _say_take(d: dict[str, Any], names: Any) -> str:
+    if "card" in d:
+        return f"{_who(names, d['emperor'])} takes {card_name(d['card'])} at random from {_who(names, d['from'])}."
+    return f"{_who(names, d['emperor'])} takes a card at random from {_who(names, d['from'])}."
+
+
+def _say_demand(d: dict[str, Any], names: Any) -> str:
+    if d.get("liar"):
+        return (f"Liar! {_who(names, d['from'])} raised a hand but held {card_name(d['card'])}, "
+                f"hands it to {_who(names, d['emperor'])} and takes the two Fox cards.")
+    return f"{_who(names, d['from'])} hands {card_name(d['card'])} to {_who(names, d['emperor'])}."
+
+
+def _say_exposed(d: dict[str, Any], names: Any) -> str:
+    return f"{_who(names, d['seat'])}'s cards are laid face up: " + (_cards(d["hand"]) or "none") + "."
+
+
+def _say_give(d: dict[str, Any], names: Any) -> str:
+    if "card" in d:
+        return f"{_who(names, d['emperor'])} gives {card_name(d['card'])} to {_who(names, d['to'])}."
+    return f"{_who(names, d['emperor'])} gives a card to {_who(names, d['to'])}."
+
+
+def _say_flip(d: dict[str, Any], names: Any) -> str:
+    return f"{_who(names, d['seat'])} turns over object {d['pos'] + 1}: {object_name(d['object'])}."
+
+
+def _say_place(d: dict[str, Any], names: Any) -> str:
+    return f"{_who(names, d['seat'])} puts the pair of {d['number']} on {object_name(d['object'])}."
+
+
+def _say_hide(d: dict[str, Any], names: Any) -> str:
+    return f"No matching pair: object {d['pos'] + 1} is turned face down again."
+
+
+def _say_resign(d: dict[str, Any], names: Any) -> str:
+    who = _who(names, d["seat"])
+    if d.get("back") is not None:
+        return (f"{who} resigns; the card they had just taken goes back to {_who(names, d['back'])}, "
+                "their other cards leave the game.")
+    text = f"{who} resigns; their cards leave the game"
+    if d.get("sheep_reset"):
+        text += f". Everybody left has a Sheep: all but {_who(names, d['sheep_kept'])}'s go back to the centre"
+    return text + "."
+
+
+def _say_end(d: dict[str, Any], names: Any) -> str:
+    if d["reason"] == "win":
+        if len(d.get("placed") or []) == 2:  # two players: the empty hand wins
+            return f"{_who(names, d['winner'])} has got rid of their hand and wins!"
+        return f"{_who(names, d['winner'])} has put down a second pair and wins!"
+    if d["reason"] == "resign":
+        return f"Only {_who(names, d['winner'])} remains and wins." if d.get("winner") is not None else "The game ends."
+    if d["reason"] == "objects":
+        return "Every object card holds a pair: the game ends."
+    return "The round limit is reached: the game ends."
+
+
+# Every event type and the handler that writes its log line (an unknown type: its name).
+DESCRIBE: Final[dict[str, Callable[[dict[str, Any], Any], str]]] = {
+    "setup": _say_setup,
+    "deal": _say_deal,
+    "switch": _say_switch,
+    "emperor": _say_emperor,
+    "round": _say_round,
+    "announce": _say_announce,
+    "answer": _say_answer,
+    "reveal": _say_reveal,
+    "choose_target": _say_choose_target,
+    "show_pair": _say_show_pair,
+    "no_exchange": _say_no_exchange,
+    "take": _say_take,
+    "demand": _say_demand,
+    "exposed": _say_exposed,
+    "give": _say_give,
+    "flip": _say_flip,
+    "place": _say_place,
+    "hide": _say_hide,
+    "resign": _say_resign,
+    "end": _say_end,
+}
