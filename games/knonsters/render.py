@@ -115,73 +115,90 @@ def _track(view):
     return "".join(parts)
 
 
+def _nm(names, s):
+    return names[s] if s is not None and 0 <= s < len(names) else f"Seat {s + 1}"
+
+
 def render(view, seat, names):
     if not view:
         return STYLE + '<div class="knonsters">The game has not started.</div>'
-
-    def nm(s):
-        return names[s] if s is not None and 0 <= s < len(names) else f"Seat {s + 1}"
-
     out = [STYLE, '<div class="knonsters">', _track(view)]
     out.append('<div class="knonsters-info">')
-    for s in range(view["n"]):
-        cls = "knonsters-player" + (" knonsters-turn" if s in view.get("to_act", []) else "")
-        chips = "".join(
-            f'<span class="knonsters-chip" style="background:{INK.get(k, "#555")}" title="{escape(k)}">'
-            f'{icon("star", "revealed favourite") if k in view["revealed"][s] else view["moved"][s][i]}</span>'
-            for i, k in enumerate(view["knonsters"]))
-        status = []
-        if view["resigned"][s]:
-            status.append("out of time" if s in view.get("_out_of_time", ()) else "resigned")
-        if view["auto"][s]:
-            status.append("automatic")
-        if view["phase"] == "choose":
-            status.append("has chosen" if view["chosen"][s] else "choosing")
-        status.append(f"{view['hand_counts'][s]} cards")
-        res = view.get("result")
-        if res:
-            status.append(f"{res['scores'][s]} pts, rank {res['ranks'][s]}")
-        fav = ""
-        if view.get("all_favourites") and view["all_favourites"][s]:
-            bet = view["all_bets"][s]
-            fav = (f" {icon('heart', 'favourites')} " + escape(" & ".join(view["all_favourites"][s]))
-                   + (f" (bet {escape(bet)})" if bet else ""))
-        elif view["revealed"][s]:
-            fav = f" {icon('star', 'revealed favourite')} " + escape(", ".join(view["revealed"][s]))
-        out.append(f'<div class="{cls}"><strong>{escape(nm(s))}</strong>{fav}<br>{chips} '
-                   f'<small>{escape(", ".join(status))}</small></div>')
+    out += [_player(view, s, names) for s in range(view["n"])]
     out.append("</div>")
-    out.append(f'<div class="knonsters-note">Draw pile: {view["pile_count"]} cards.')
+    out.append(_notes(view, names))
+    if view.get("last"):
+        last = view["last"]
+        out.append('<div class="knonsters-note">Last: ' + escape(
+            rules.describe({"type": "played", "data": dict(last, discarded=not last["moves"])}, names)) + "</div>")
+    if view.get("seat") is not None:
+        out.append(_own(view, seat))
+    res = view.get("result")
+    if res:
+        winners = " and ".join(_nm(names, w) for w in res["winners"])
+        podium = ", ".join(view["podium"]) or "nobody"
+        out.append(f'<div class="knonsters-note"><strong>Game over. Podium: {escape(podium)}. '
+                   f'Winner{"s" if len(res["winners"]) > 1 else ""}: {escape(winners)}.</strong></div>')
+    out.append("</div>")
+    return "".join(out)
+
+
+def _player(view, s, names):
+    """Seat ``s``'s box: name, favourites shown, moves per Knonster, status."""
+    cls = "knonsters-player" + (" knonsters-turn" if s in view.get("to_act", []) else "")
+    chips = "".join(
+        f'<span class="knonsters-chip" style="background:{INK.get(k, "#555")}" title="{escape(k)}">'
+        f'{icon("star", "revealed favourite") if k in view["revealed"][s] else view["moved"][s][i]}</span>'
+        for i, k in enumerate(view["knonsters"]))
+    status = []
+    if view["resigned"][s]:
+        status.append("out of time" if s in view.get("_out_of_time", ()) else "resigned")
+    if view["auto"][s]:
+        status.append("automatic")
+    if view["phase"] == "choose":
+        status.append("has chosen" if view["chosen"][s] else "choosing")
+    status.append(f"{view['hand_counts'][s]} cards")
+    res = view.get("result")
+    if res:
+        status.append(f"{res['scores'][s]} pts, rank {res['ranks'][s]}")
+    fav = ""
+    if view.get("all_favourites") and view["all_favourites"][s]:
+        bet = view["all_bets"][s]
+        fav = (f" {icon('heart', 'favourites')} " + escape(" & ".join(view["all_favourites"][s]))
+               + (f" (bet {escape(bet)})" if bet else ""))
+    elif view["revealed"][s]:
+        fav = f" {icon('star', 'revealed favourite')} " + escape(", ".join(view["revealed"][s]))
+    return (f'<div class="{cls}"><strong>{escape(_nm(names, s))}</strong>{fav}<br>{chips} '
+            f'<small>{escape(", ".join(status))}</small></div>')
+
+
+def _notes(view, names):
+    """The line under the players: draw pile, superpowers left, whose turn, whom the game waits for."""
+    out = [f'<div class="knonsters-note">Draw pile: {view["pile_count"]} cards.']
     if view["options"].get("superpowers"):
         left = [k for k in view["knonsters"] if k not in view["powers_used"]]
         texts = view.get("power_texts", {})
         shown = ", ".join(f'<span title="{escape(k + ": " + texts.get(k, ""))}">{escape(k)}</span>' for k in left)
         out.append(" Superpowers left: " + (shown or "none") + ".")
     if view.get("turn") is not None and view["phase"] == "race":
-        out.append(f" Turn: {escape(nm(view['turn']))}.")
+        out.append(f" Turn: {escape(_nm(names, view['turn']))}.")
     if view.get("asking") is not None:
-        out.append(f" Waiting for {escape(nm(view['asking']))}: may the system finish the game for them?")
+        out.append(f" Waiting for {escape(_nm(names, view['asking']))}: may the system finish the game for them?")
     out.append("</div>")
-    if view.get("last"):
-        last = view["last"]
-        out.append('<div class="knonsters-note">Last: ' + escape(
-            rules.describe({"type": "played", "data": dict(last, discarded=not last["moves"])}, names)) + "</div>")
-    if view.get("seat") is not None:
-        favs = view.get("favourites")
-        if favs:
-            bet = f" (bet on {view['bet']})" if view.get("bet") else ""
-            out.append(f'<div class="knonsters-note">Your favourites: {escape(" & ".join(favs))}{escape(bet)}</div>')
-        my_turn = view["phase"] == "race" and view.get("turn") == seat and view.get("asking") is None
-        out.append('<div class="knonsters-hand">')
-        for code in view.get("hand", []):
-            out.append(_card(code, view, my_turn))
-        out.append("</div>")
-    res = view.get("result")
-    if res:
-        winners = " and ".join(nm(w) for w in res["winners"])
-        podium = ", ".join(view["podium"]) or "nobody"
-        out.append(f'<div class="knonsters-note"><strong>Game over. Podium: {escape(podium)}. '
-                   f'Winner{"s" if len(res["winners"]) > 1 else ""}: {escape(winners)}.</strong></div>')
+    return "".join(out)
+
+
+def _own(view, seat):
+    """What only the seat sees: its favourites and its hand (cards clickable on its turn)."""
+    out = []
+    favs = view.get("favourites")
+    if favs:
+        bet = f" (bet on {view['bet']})" if view.get("bet") else ""
+        out.append(f'<div class="knonsters-note">Your favourites: {escape(" & ".join(favs))}{escape(bet)}</div>')
+    my_turn = view["phase"] == "race" and view.get("turn") == seat and view.get("asking") is None
+    out.append('<div class="knonsters-hand">')
+    for code in view.get("hand", []):
+        out.append(_card(code, view, my_turn))
     out.append("</div>")
     return "".join(out)
 
@@ -190,10 +207,6 @@ def render_text(view, seat, names):
     """The same picture in plain text for the plain part of emails (from the seat's view only)."""
     if not view:
         return "The game has not started."
-
-    def nm(s):
-        return names[s] if s is not None and 0 <= s < len(names) else f"Seat {s + 1}"
-
     lines = [f"Race to square {view['goal']}:"]
     for k in view["knonsters"]:
         if k in view["podium"]:
@@ -213,7 +226,7 @@ def render_text(view, seat, names):
         if res:
             bits.append(f"{res['scores'][s]} points, rank {res['ranks'][s]}")
         turn = " (to play)" if s in view.get("to_act", []) else ""
-        lines.append(f"  {nm(s)}{turn}: {', '.join(bits)}")
+        lines.append(f"  {_nm(names, s)}{turn}: {', '.join(bits)}")
     lines.append(f"Draw pile: {view['pile_count']} cards.")
     if view.get("seat") is not None:
         favs = view.get("favourites")

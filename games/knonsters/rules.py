@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 import marshal
+from collections.abc import Callable
 from itertools import permutations
 from pathlib import Path
-from typing import Any, Final, final
+from typing import Any, Final, NoReturn, final
 
 from games.engine import IllegalAction, clone, event, fill_seats, seat_ref
 
@@ -48,104 +49,133 @@ POWER_KINDS = {"back_then_forward", "follow", "double", "reverse"}
 def load_deck(path: Path) -> dict:
     """Load and validate the deck file; ValueError naming the file and the problem."""
     name = str(path)
+    raw = _read_json(path, name)
+    _check_rules(raw, name)
+    knonsters = raw["knonsters"]
+    cards: dict[str, dict[str, Any]] = {}
+    counts: dict[str, int] = {}
+    _knonster_cards(raw, name, knonsters, cards, counts)
+    _rank_cards(raw, name, cards, counts)
+    playing = sum(counts.values())
+    _check_box(raw, name, playing)
+    deck = []
+    for code in cards:
+        deck += [code] * counts[code]
+    return {
+        "knonsters": list(knonsters), "powers": dict(raw["powers"]), "cards": cards, "deck": deck,
+        "deal": {int(k): v for k, v in raw["deal"].items()}, "points": list(raw["points"]),
+        "win_bet_points": raw["win_bet_points"], "finish": raw["finish_after"] + 1,
+        "hand_limit": raw["hand_limit"],
+    }
 
-    def bad(msg):
-        raise ValueError(f"{name}: {msg}")
 
+def _bad(name: str, msg: str) -> NoReturn:
+    raise ValueError(f"{name}: {msg}")
+
+
+def _need_int(name: str, obj: Any, key: str, where: str, minimum: int = 0) -> Any:
+    v = obj.get(key) if isinstance(obj, dict) else None
+    if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
+        _bad(name, f"{where}: '{key}' must be an integer >= {minimum}")
+    return v
+
+
+def _read_json(path: Path, name: str) -> Any:
     try:
         with open(path, encoding="utf-8") as fh:
             raw = json.load(fh)
     except (OSError, json.JSONDecodeError) as exc:
         raise ValueError(f"{name}: cannot be read as JSON ({exc})") from exc
     if not isinstance(raw, dict):
-        bad("the top level must be an object")
+        _bad(name, "the top level must be an object")
+    return raw
 
-    def need_int(obj, key, where, minimum=0):
-        v = obj.get(key) if isinstance(obj, dict) else None
-        if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
-            bad(f"{where}: '{key}' must be an integer >= {minimum}")
-        return v
 
+def _check_rules(raw: Any, name: str) -> None:
+    """The deck's numbers, Knonsters, deal, points and powers (all but its cards)."""
     for key in ("box_total", "star_cards_per_player", "max_players", "finish_after", "hand_limit", "win_bet_points"):
-        need_int(raw, key, "top level", 1)
+        _need_int(name, raw, key, "top level", 1)
     knonsters = raw.get("knonsters")
     if (not isinstance(knonsters, list) or len(knonsters) != 4
             or not all(isinstance(k, str) and k.isalpha() for k in knonsters) or len(set(knonsters)) != 4):
-        bad("'knonsters' must list four different names (letters only)")
+        _bad(name, "'knonsters' must list four different names (letters only)")
     if raw["star_cards_per_player"] != len(knonsters):
-        bad("'star_cards_per_player' must equal the number of Knonsters (one star card each)")
+        _bad(name, "'star_cards_per_player' must equal the number of Knonsters (one star card each)")
     deal = raw.get("deal")
     if not isinstance(deal, dict) or set(deal) != {"2", "3", "4"}:
-        bad("'deal' must give the deal size for \"2\", \"3\" and \"4\" players")
+        _bad(name, "'deal' must give the deal size for \"2\", \"3\" and \"4\" players")
     for k in deal:
-        need_int(deal, k, "deal", 1)
+        _need_int(name, deal, k, "deal", 1)
     points = raw.get("points")
     if not isinstance(points, list) or len(points) != 3 or not all(isinstance(p, int) and p >= 0 for p in points):
-        bad("'points' must be three non-negative integers (ranks 1, 2, 3)")
+        _bad(name, "'points' must be three non-negative integers (ranks 1, 2, 3)")
     powers = raw.get("powers")
     if not isinstance(powers, dict) or set(powers) != set(knonsters) or set(powers.values()) != POWER_KINDS:
-        bad(f"'powers' must give each Knonster one different power of {sorted(POWER_KINDS)}")
-    cards = {}
-    counts = {}
+        _bad(name, f"'powers' must give each Knonster one different power of {sorted(POWER_KINDS)}")
+
+
+def _knonster_cards(raw: Any, name: str, knonsters: list[str], cards: dict[str, dict[str, Any]],
+                    counts: dict[str, int]) -> None:
+    """Each entry of "knonster_cards": one card per Knonster, into ``cards`` and ``counts``."""
     kc = raw.get("knonster_cards")
     if not isinstance(kc, list) or not kc:
-        bad("'knonster_cards' must be a non-empty list")
+        _bad(name, "'knonster_cards' must be a non-empty list")
     for i, c in enumerate(kc):
         where = f"knonster_cards[{i}]"
         if not isinstance(c, dict):
-            bad(f"{where} must be an object")
+            _bad(name, f"{where} must be an object")
         kind = c.get("kind")
         if kind not in ("plus", "upto", "triple"):
-            bad(f"{where}: 'kind' must be plus, upto or triple")
+            _bad(name, f"{where}: 'kind' must be plus, upto or triple")
         suffix = c.get("suffix")
         if not isinstance(suffix, str) or not suffix or " " in suffix:
-            bad(f"{where}: 'suffix' must be a short text without spaces")
-        per = need_int(c, "per_knonster", where, 1)
+            _bad(name, f"{where}: 'suffix' must be a short text without spaces")
+        per = _need_int(name, c, "per_knonster", where, 1)
         spec = {"kind": kind}
         if kind in ("plus", "upto"):
-            spec["steps"] = need_int(c, "steps", where, 1)
+            spec["steps"] = _need_int(name, c, "steps", where, 1)
         if kind == "upto":
-            spec["behind"] = need_int(c, "behind", where, 0)
+            spec["behind"] = _need_int(name, c, "behind", where, 0)
         for k in knonsters:
             code = f"{k}{suffix}"
             if code in cards:
-                bad(f"{where}: card {code} defined twice")
+                _bad(name, f"{where}: card {code} defined twice")
             cards[code] = dict(spec, knonster=k, code=code)
             counts[code] = per
+
+
+def _rank_cards(raw: Any, name: str, cards: dict[str, dict[str, Any]], counts: dict[str, int]) -> None:
+    """Each entry of "rank_cards", into ``cards`` and ``counts``."""
     rc = raw.get("rank_cards")
     if not isinstance(rc, list):
-        bad("'rank_cards' must be a list")
+        _bad(name, "'rank_cards' must be a list")
     for i, c in enumerate(rc):
         where = f"rank_cards[{i}]"
         if not isinstance(c, dict):
-            bad(f"{where} must be an object")
+            _bad(name, f"{where} must be an object")
         code = c.get("code")
         if not isinstance(code, str) or not code or " " in code or code in cards:
-            bad(f"{where}: 'code' must be a new short text without spaces")
-        rank = need_int(c, "rank", where, 1)
+            _bad(name, f"{where}: 'code' must be a new short text without spaces")
+        rank = _need_int(name, c, "rank", where, 1)
         if rank > 4:
-            bad(f"{where}: 'rank' must be 1..4")
-        spec = {"kind": "rank", "rank": rank, "steps": need_int(c, "steps", where, 1), "code": code, "knonster": None}
+            _bad(name, f"{where}: 'rank' must be 1..4")
+        spec = {"kind": "rank", "rank": rank, "steps": _need_int(name, c, "steps", where, 1), "code": code,
+                "knonster": None}
         if "ahead" in c:
-            spec["ahead"] = need_int(c, "ahead", where, 0)
+            spec["ahead"] = _need_int(name, c, "ahead", where, 0)
         cards[code] = spec
-        counts[code] = need_int(c, "count", where, 1)
-    playing = sum(counts.values())
+        counts[code] = _need_int(name, c, "count", where, 1)
+
+
+def _check_box(raw: Any, name: str, playing: int) -> None:
+    """The playing and star cards make the box; every deal fits in the playing cards."""
     stars = raw["star_cards_per_player"] * raw["max_players"]
     if playing + stars != raw["box_total"]:
-        bad(f"{playing} playing cards + {stars} star cards do not make the {raw['box_total']} cards of the box")
+        _bad(name, f"{playing} playing cards + {stars} star cards do not make the {raw['box_total']} cards of the box")
+    deal = raw["deal"]
     for n in (2, 3, 4):
         if deal[str(n)] * n > playing:
-            bad(f"cannot deal {deal[str(n)]} cards to {n} players from {playing} cards")
-    deck = []
-    for code in cards:
-        deck += [code] * counts[code]
-    return {
-        "knonsters": list(knonsters), "powers": dict(powers), "cards": cards, "deck": deck,
-        "deal": {int(k): v for k, v in deal.items()}, "points": list(points),
-        "win_bet_points": raw["win_bet_points"], "finish": raw["finish_after"] + 1,
-        "hand_limit": raw["hand_limit"],
-    }
+            _bad(name, f"cannot deal {deal[str(n)]} cards to {n} players from {playing} cards")
 
 
 DECK = load_deck(DATA_DIR / "deck.json")
@@ -614,80 +644,31 @@ _DECK_CODES: Final[list[str]] = sorted(set(DECK["deck"]))
 _DECK_COUNTS: Final[dict[str, int]] = {c: DECK["deck"].count(c) for c in _DECK_CODES}
 
 
-def evolve(state: dict[str, Any], ev: dict[str, Any]) -> dict[str, Any]:
-    """The state after ``ev``. Every list or dict of the state that changes is replaced by a
-    changed copy (``_replaced``), never changed in place, so decide's scratch state (``_copy``)
-    can share all the others with the state it was given."""
-    t: str = ev["type"]
-    d: dict[str, Any] = ev["data"]
-    if t == "played":
-        _played(state, d)
-    elif t == "drew":
-        seat: int = d["seat"]
-        card: str = d["card"]
-        hands: list[list[str]] = state["hands"]
-        hands = hands.copy()
-        state["hands"] = hands
-        hand: list[str] = hands[seat] + [card]
-        hands[seat] = hand
-        hand.sort()
-        pile: list[str] = state["pile"]
-        if card in pile:
-            pile = pile.copy()
-            state["pile"] = pile
-            pile.remove(card)
-    elif t == "setup":
-        n = d["n"]
-        state.clear()
-        state.update({
-            "n": n, "options": dict(d["options"]), "resigned": [False] * n, "auto": [False] * n,
-            "offer": None, "offered": False, "result": None, "ended": None,
-        })
-        _fresh_deal(state, d["hands"], d["first"], 1)
-    elif t == "restarted":
-        _fresh_deal(state, d["hands"], d["first"], state["deal_no"] + 1)
-    elif t == "chosen":
-        _replaced(state, "favs")[d["seat"]] = list(d["knonsters"])
-        _replaced(state, "bets")[d["seat"]] = d.get("bet")
-    elif t == "race_started":
-        state["phase"] = "race"
-        state["turn"] = d["first"]
-    elif t == "offered":
-        state["offered"] = True
-        state["offer"] = list(d["queue"]) or None
-    elif t == "answered":
-        if state["offer"] and d["seat"] in state["offer"]:
-            _replaced(state, "offer").remove(d["seat"])
-        state["offer"] = state["offer"] or None
-        if d["accept"]:
-            _replaced(state, "auto")[d["seat"]] = True
-    elif t == "resigned":
-        seat = d["seat"]
-        _replaced(state, "resigned")[seat] = True
-        _replaced(state, "auto")[seat] = False
-        if state["offer"] and seat in state["offer"]:
-            _replaced(state, "offer").remove(seat)
-            state["offer"] = state["offer"] or None
-        if d.get("next") is not None:
-            state["turn"] = d["next"]
-    elif t == "ended":
-        state["phase"] = "over"
-        state["offer"] = None
-        state["ended"] = dict(d)
-        state["result"] = {
-            "ranks": list(d["ranks"]), "scores": list(d["scores"]), "winners": list(d["winners"]),
-            "summary": d["summary"],
-        }
-    return state
+def _on_setup(state: dict[str, Any], d: dict[str, Any]) -> None:
+    n = d["n"]
+    state.clear()
+    state.update({
+        "n": n, "options": dict(d["options"]), "resigned": [False] * n, "auto": [False] * n,
+        "offer": None, "offered": False, "result": None, "ended": None,
+    })
+    _fresh_deal(state, d["hands"], d["first"], 1)
 
 
-def _replaced(state, key):
-    """``state[key]``, replaced by a copy of its own to change (see ``evolve``)."""
-    value = state[key] = state[key].copy()
-    return value
+def _on_restarted(state: dict[str, Any], d: dict[str, Any]) -> None:
+    _fresh_deal(state, d["hands"], d["first"], state["deal_no"] + 1)
 
 
-def _played(state: dict[str, Any], d: dict[str, Any]) -> None:
+def _on_chosen(state: dict[str, Any], d: dict[str, Any]) -> None:
+    _replaced(state, "favs")[d["seat"]] = list(d["knonsters"])
+    _replaced(state, "bets")[d["seat"]] = d.get("bet")
+
+
+def _on_race_started(state: dict[str, Any], d: dict[str, Any]) -> None:
+    state["phase"] = "race"
+    state["turn"] = d["first"]
+
+
+def _on_played(state: dict[str, Any], d: dict[str, Any]) -> None:
     # the commonest event: replacements written out rather than through _replaced
     seat: int = d["seat"]
     card: str = d["card"]
@@ -724,6 +705,89 @@ def _played(state: dict[str, Any], d: dict[str, Any]) -> None:
             revealed[seat] = revealed[seat] + [power]
     state["turn"] = d["next"]
     state["last"] = {"seat": seat, "card": card, "power": power, "moves": moves, "auto": d["auto"]}
+
+
+def _on_drew(state: dict[str, Any], d: dict[str, Any]) -> None:
+    seat: int = d["seat"]
+    card: str = d["card"]
+    hands: list[list[str]] = state["hands"]
+    hands = hands.copy()
+    state["hands"] = hands
+    hand: list[str] = hands[seat] + [card]
+    hands[seat] = hand
+    hand.sort()
+    pile: list[str] = state["pile"]
+    if card in pile:
+        pile = pile.copy()
+        state["pile"] = pile
+        pile.remove(card)
+
+
+def _on_offered(state: dict[str, Any], d: dict[str, Any]) -> None:
+    state["offered"] = True
+    state["offer"] = list(d["queue"]) or None
+
+
+def _on_answered(state: dict[str, Any], d: dict[str, Any]) -> None:
+    if state["offer"] and d["seat"] in state["offer"]:
+        _replaced(state, "offer").remove(d["seat"])
+    state["offer"] = state["offer"] or None
+    if d["accept"]:
+        _replaced(state, "auto")[d["seat"]] = True
+
+
+def _on_resigned(state: dict[str, Any], d: dict[str, Any]) -> None:
+    seat = d["seat"]
+    _replaced(state, "resigned")[seat] = True
+    _replaced(state, "auto")[seat] = False
+    if state["offer"] and seat in state["offer"]:
+        _replaced(state, "offer").remove(seat)
+        state["offer"] = state["offer"] or None
+    if d.get("next") is not None:
+        state["turn"] = d["next"]
+
+
+def _on_ended(state: dict[str, Any], d: dict[str, Any]) -> None:
+    state["phase"] = "over"
+    state["offer"] = None
+    state["ended"] = dict(d)
+    state["result"] = {
+        "ranks": list(d["ranks"]), "scores": list(d["scores"]), "winners": list(d["winners"]),
+        "summary": d["summary"],
+    }
+
+
+# how each event type changes the state (a type not listed changes nothing)
+EVOLVE: Final[dict[str, Callable[[dict[str, Any], dict[str, Any]], None]]] = {
+    "setup": _on_setup,
+    "restarted": _on_restarted,
+    "chosen": _on_chosen,
+    "race_started": _on_race_started,
+    "played": _on_played,
+    "drew": _on_drew,
+    "offered": _on_offered,
+    "answered": _on_answered,
+    "resigned": _on_resigned,
+    "ended": _on_ended,
+}
+
+
+def evolve(state: dict[str, Any], ev: dict[str, Any]) -> dict[str, Any]:
+    """The state after ``ev``. Every list or dict of the state that changes is replaced by a
+    changed copy (``_replaced``), never changed in place, so decide's scratch state (``_copy``)
+    can share all the others with the state it was given."""
+    t: str = ev["type"]
+    d: dict[str, Any] = ev["data"]
+    handler = EVOLVE.get(t)
+    if handler is not None:
+        handler(state, d)
+    return state
+
+
+def _replaced(state, key):
+    """``state[key]``, replaced by a copy of its own to change (see ``evolve``)."""
+    value = state[key] = state[key].copy()
+    return value
 
 
 _INDEX: Final[dict[str, int]] = {k: i for i, k in enumerate(KNONSTERS)}
@@ -1003,33 +1067,57 @@ def decide_state(state: Any, seat: Any, action: Any, rng: Any) -> tuple[list[dic
         raise IllegalAction("You have left this game.")
     kind: str = action["type"]
     if kind == "resign":
-        out = _Out(state)
-        st = out.st
-        nxt = None
-        if st["phase"] == "race" and st["turn"] == seat:
-            nxt = _next_seat(st, seat)
-        out.emit(event("resigned", seat=seat, next=nxt))
-        if len(_active(st)) <= 1:
-            out.emit(_end_event(st, "resign"))
-            return out.events, out.st
-        if st["phase"] == "choose":
-            _check_choices_complete(out, rng)
-        _after(out, rng)
-        return out.events, out.st
+        return _decide_resign(state, seat, rng)
     clean = _normalise(state, action) if kind == "favourites" else action
     moves = _legal_moves(state, seat, clean)
     if moves is None:
         raise IllegalAction(_why(state, seat, action))
     out = _Out(state)
-    if kind == "favourites":
-        out.emit(event("chosen", seat=seat, knonsters=list(clean["knonsters"]), bet=clean.get("bet")))
-        _check_choices_complete(out, rng)
-    elif kind == "auto":
-        out.emit(event("answered", seat=seat, accept=bool(action["accept"])))
-    else:
-        _play(out, seat, action["card"], action.get("knonster") if kind == "power" else None, rng, moves=moves)
+    DECIDE[kind](out, seat, clean, moves, rng)
     _after(out, rng)
     return out.events, out.st
+
+
+def _decide_resign(state: dict[str, Any], seat: int, rng: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A resignation, which is legal whenever the seat is still in the game."""
+    out = _Out(state)
+    st = out.st
+    nxt = None
+    if st["phase"] == "race" and st["turn"] == seat:
+        nxt = _next_seat(st, seat)
+    out.emit(event("resigned", seat=seat, next=nxt))
+    if len(_active(st)) <= 1:
+        out.emit(_end_event(st, "resign"))
+        return out.events, out.st
+    if st["phase"] == "choose":
+        _check_choices_complete(out, rng)
+    _after(out, rng)
+    return out.events, out.st
+
+
+def _decide_favourites(out: _Out, seat: int, action: dict[str, Any], moves: list[dict[str, Any]], rng: Any) -> None:
+    out.emit(event("chosen", seat=seat, knonsters=list(action["knonsters"]), bet=action.get("bet")))
+    _check_choices_complete(out, rng)
+
+
+def _decide_auto(out: _Out, seat: int, action: dict[str, Any], moves: list[dict[str, Any]], rng: Any) -> None:
+    out.emit(event("answered", seat=seat, accept=bool(action["accept"])))
+
+
+def _decide_card(out: _Out, seat: int, action: dict[str, Any], moves: list[dict[str, Any]], rng: Any) -> None:
+    """Play, discard, or play with a superpower (``moves``: what the card does, worked out by the check)."""
+    power = action.get("knonster") if action["type"] == "power" else None
+    _play(out, seat, action["card"], power, rng, moves=moves)
+
+
+# the events of each legal action type but resign (the moves: those _legal_moves worked out)
+DECIDE: Final[dict[str, Callable[[_Out, int, dict[str, Any], list[dict[str, Any]], Any], None]]] = {
+    "favourites": _decide_favourites,
+    "auto": _decide_auto,
+    "play": _decide_card,
+    "discard": _decide_card,
+    "power": _decide_card,
+}
 
 
 def _legal_moves(state: dict[str, Any], seat: int, action: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -1176,53 +1264,92 @@ def redact(ev, seat):
     return clone(ev)
 
 
+def _nm(names: Any, s: Any) -> str:
+    return names[s] if s is not None and 0 <= s < len(names) else f"Seat {s}"
+
+
+def _describe_setup(d: dict[str, Any], names: Any) -> str:
+    counts = d.get("hand_counts") or [len(h) for h in d.get("hands", [])]
+    return (f"The cards are dealt ({counts[0] if counts else '?'} each); {_nm(names, d['first'])} will start. "
+            "Everyone chooses two favourites.")
+
+
+def _describe_restarted(d: dict[str, Any], names: Any) -> str:
+    return ("Everyone chose the same favourites: the game restarts with a new deal. "
+            + f"{_nm(names, d['first'])} will start.")
+
+
+def _describe_chosen(d: dict[str, Any], names: Any) -> str:
+    if "knonsters" in d:
+        bet = f", betting on {d['bet']}" if d.get("bet") else ""
+        return f"{_nm(names, d['seat'])} chose {d['knonsters'][0]} and {d['knonsters'][1]} as favourites{bet}."
+    return f"{_nm(names, d['seat'])} has chosen their favourites."
+
+
+def _describe_race_started(d: dict[str, Any], names: Any) -> str:
+    return f"The race starts. {_nm(names, d['first'])} plays first."
+
+
+def _describe_played(d: dict[str, Any], names: Any) -> str:
+    who = _nm(names, d["seat"]) + (" (automatic)" if d.get("auto") else "")
+    card = card_label(d["card"])
+    if not d["moves"]:
+        return f"{who} discarded {card}: no effect."
+    parts = []
+    for m in d["moves"]:
+        steps = m["to"] - m["from"]
+        word = "forward" if steps > 0 else "back"
+        p = f"{m['knonster']} {abs(steps)} {word} to {m['to']}"
+        if m["place"]:
+            p += f" and onto the podium, place {m['place']}"
+        parts.append(p)
+    power = f" revealed {d['power']} as a favourite and used its superpower with" if d.get("power") else " played"
+    return f"{who}{power} {card}: " + "; ".join(parts) + "."
+
+
+def _describe_drew(d: dict[str, Any], names: Any) -> str:
+    if "card" in d:
+        return f"{_nm(names, d['seat'])} drew {card_label(d['card'])}."
+    return f"{_nm(names, d['seat'])} drew a card."
+
+
+def _describe_offered(d: dict[str, Any], names: Any) -> str:
+    return ("The ranking of the players can no longer change: "
+            "each player is asked whether the system may finish the game for them.")
+
+
+def _describe_answered(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} " + ("lets the system play for them." if d["accept"] else "keeps playing.")
+
+
+def _describe_resigned(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} resigned and takes the last place."
+
+
+def _describe_ended(d: dict[str, Any], names: Any) -> str:
+    fav = "; ".join(
+        f"{_nm(names, s)}: {' and '.join(f) if f else '—'}" + (f" (bet {d['bets'][s]})" if d["bets"][s] else "")
+        for s, f in enumerate(d["favourites"]))
+    return f"Game over. {fill_seats(d['summary'], names)} Favourites: {fav}. Points: " + ", ".join(
+        f"{_nm(names, s)} {p}" for s, p in enumerate(d["scores"])) + "."
+
+
+# the log line of each event type (a type not listed is shown as its name)
+DESCRIBE: Final[dict[str, Callable[[dict[str, Any], Any], str]]] = {
+    "setup": _describe_setup,
+    "restarted": _describe_restarted,
+    "chosen": _describe_chosen,
+    "race_started": _describe_race_started,
+    "played": _describe_played,
+    "drew": _describe_drew,
+    "offered": _describe_offered,
+    "answered": _describe_answered,
+    "resigned": _describe_resigned,
+    "ended": _describe_ended,
+}
+
+
 def describe(ev, names):
     t, d = ev["type"], ev["data"]
-
-    def nm(s):
-        return names[s] if s is not None and 0 <= s < len(names) else f"Seat {s}"
-
-    if t == "setup":
-        counts = d.get("hand_counts") or [len(h) for h in d.get("hands", [])]
-        return f"The cards are dealt ({counts[0] if counts else '?'} each); {nm(d['first'])} will start. Everyone chooses two favourites."
-    if t == "restarted":
-        return "Everyone chose the same favourites: the game restarts with a new deal. " + f"{nm(d['first'])} will start."
-    if t == "chosen":
-        if "knonsters" in d:
-            bet = f", betting on {d['bet']}" if d.get("bet") else ""
-            return f"{nm(d['seat'])} chose {d['knonsters'][0]} and {d['knonsters'][1]} as favourites{bet}."
-        return f"{nm(d['seat'])} has chosen their favourites."
-    if t == "race_started":
-        return f"The race starts. {nm(d['first'])} plays first."
-    if t == "played":
-        who = nm(d["seat"]) + (" (automatic)" if d.get("auto") else "")
-        card = card_label(d["card"])
-        if not d["moves"]:
-            return f"{who} discarded {card}: no effect."
-        parts = []
-        for m in d["moves"]:
-            steps = m["to"] - m["from"]
-            word = "forward" if steps > 0 else "back"
-            p = f"{m['knonster']} {abs(steps)} {word} to {m['to']}"
-            if m["place"]:
-                p += f" and onto the podium, place {m['place']}"
-            parts.append(p)
-        power = f" revealed {d['power']} as a favourite and used its superpower with" if d.get("power") else " played"
-        return f"{who}{power} {card}: " + "; ".join(parts) + "."
-    if t == "drew":
-        if "card" in d:
-            return f"{nm(d['seat'])} drew {card_label(d['card'])}."
-        return f"{nm(d['seat'])} drew a card."
-    if t == "offered":
-        return "The ranking of the players can no longer change: each player is asked whether the system may finish the game for them."
-    if t == "answered":
-        return f"{nm(d['seat'])} " + ("lets the system play for them." if d["accept"] else "keeps playing.")
-    if t == "resigned":
-        return f"{nm(d['seat'])} resigned and takes the last place."
-    if t == "ended":
-        fav = "; ".join(
-            f"{nm(s)}: {' and '.join(f) if f else '—'}" + (f" (bet {d['bets'][s]})" if d["bets"][s] else "")
-            for s, f in enumerate(d["favourites"]))
-        return f"Game over. {fill_seats(d['summary'], names)} Favourites: {fav}. Points: " + ", ".join(
-            f"{nm(s)} {p}" for s, p in enumerate(d["scores"])) + "."
-    return t
+    handler = DESCRIBE.get(t)
+    return handler(d, names) if handler is not None else t
