@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from typing import Any, Final
 
 from games.engine import IllegalAction, seat_ref
@@ -397,194 +398,268 @@ def pending(s: dict[str, Any]) -> tuple[Any, str, Any] | None:
 
 
 # --------------------------------------------------------------------------------------------
-# evolve: applies one stored event; never draws, never fails on a stored event.
+# evolve: applies one stored event; never draws, never fails on a stored event. One handler per
+# event type, in EVOLVE; each changes the state in place, replacing (never changing) the lists
+# and dicts it alters (``_own``).
 
 def evolve(state: dict[str, Any], e: dict[str, Any]) -> dict[str, Any]:
-    t: str = e["type"]
-    d: dict[str, Any] = e["data"]
-    s = state
-    # the commonest events first (a replay tries each type in turn)
-    if t == "draw":
-        s["pile"] = s["pile"].partition(" ")[2]
-        _keep_or_discard(s, d["seat"], d["card"], d["kept"])
-    elif t == "move":
-        pos = s["pos"] = s["pos"][:]  # replaced, not changed: decide's working copy shares it
-        for m in d["moves"]:
-            pos[m["seat"]] = m["to"]
-    elif t == "pass":
-        r = s["react"]
-        if r is not None:
-            if d["seat"] in r["waiting"]:
-                r = _own(s, "react")
-                _own(r, "waiting").remove(d["seat"])
-            if not r["waiting"]:
-                s["react"] = None
-    elif t == "vote":
-        v = s["vote"]
-        if v is not None:
-            v = _own(s, "vote")
-            _own(v, "ballots")[d["seat"]] = d.get("marker")
-            if d["seat"] in v["waiting"]:
-                _own(v, "waiting").remove(d["seat"])
-    elif t == "act":
-        s["stage"] = "after_act"
-    elif t == "cards":
-        s["stage"] = "cards"
-    elif t == "turn":
-        s.update(active=d["seat"], stage="roll", uses=0, dice=None, value=None, playing=None)
-        s["turn_no"] += 1
-    elif t == "roll":
-        s["dice"] = {"black": d["black"], "white": d["white"]}
-        if d["black"] == d["white"]:
-            s["disc"] = "white" if s["disc"] == "black" else "black"
-            s["value"] = d["black"]
-            s["stage"] = "doubles"
-        else:
-            s["stage"] = "choose"
-    elif t == "effect":
-        p = _own(s, "playing")
-        p["step"] += 1
-        p["dirs"] = []
-        if "target" in d:
-            p["target"] = d["target"]
-    elif t == "die":
-        s["disc"] = d["color"]
-        s["value"] = d["value"]
-        s["stage"] = "action"
-    elif t == "swap":
-        _take(_hand(s, d["seat"]), d["card"])
-        s["discard"] = _discard(s["discard"], d["card"])
-        s["uses"] += 1
-    elif t == "announce":
-        _take(_hand(s, d["seat"]), d["card"])
-        s["playing"] = {"seat": d["seat"], "card": d["card"], "step": 0, "target": None,
-                        "dirs": [], "given": False}
-        s["uses"] += 1
-        s["stage"] = "resolve"
-        s["react"] = {"waiting": list(d["window"])} if d["window"] else None
-    elif t == "done":
-        p = s["playing"]
-        if p is not None and not p["given"]:
-            s["discard"] = _discard(s["discard"], p["card"])
-        if p is not None:
-            s["last_card"] = {"seat": p["seat"], "card": p["card"], "stopped_by": None}
-        s["playing"] = None
-        s["stage"] = "cards"
-    elif t == "vote_reveal":
-        v = s["vote"]
-        s["vote"] = None
-        if d["kind"] == "line":
-            s["line"] = d["line"]
-        if v is not None and not s["race_over"]:
-            s["stage"] = v["next"]
-    elif t == "vote_open":
-        s["vote"] = {"kind": d["kind"], "why": d["why"], "voters": list(d["voters"]),
-                     "waiting": list(d["voters"]), "ballots": [None] * s["n"],
-                     "candidates": list(d.get("candidates") or []), "next": d["next"]}
-    elif t == "hot":
-        i = HOT.index(d["square"])
-        hot_passed = s["hot_passed"] = s["hot_passed"][:]  # replaced, not changed (as "move")
-        hot_passed[i] = hot_passed[i][:]
-        points = s["points"] = s["points"][:]
-        for seat, pts in zip(d["seats"], d["points"]):
-            if seat not in hot_passed[i]:
-                hot_passed[i].append(seat)
-            points[seat] += pts
-    elif t == "line":
-        s["line"] = d["line"]
-        if "stage" in d:
-            s["stage"] = d["stage"]
-    elif t == "dir":
-        p = _own(s, "playing")
-        p["dirs"] = p["dirs"] + [[d["mover"], d["dir"]]]
-    elif t == "hot_stop":
-        s["stage"] = "hot_line"
-    elif t == "stop":
-        _take(_hand(s, d["seat"]), d["card"])
-        s["discard"] = _discard(s["discard"], d["card"])
-        if s["playing"] is not None:
-            s["discard"] = _discard(s["discard"], s["playing"]["card"])
-            s["points"] = s["points"][:]  # replaced, not changed (as "move")
-            s["points"][s["playing"]["seat"]] += 1
-            s["last_card"] = {"seat": s["playing"]["seat"], "card": s["playing"]["card"],
-                              "stopped_by": d["seat"]}
-        s["playing"] = None
-        s["react"] = None
-        s["stage"] = "cards"
-    elif t == "disc":
-        s["disc"] = d["color"]
-    elif t == "race_end":
-        s["race_over"] = True
-        s["stage"] = "over"
-        s["react"] = None
-        s["end"] = {k: fast_copy(d[k]) for k in ("why", "race_ranks", "objective_points", "card_points",
-                                      "totals", "final", "cards", "hands", "objectives", "line")}
-        s["hands"] = [list(h) for h in d["hands"]]
-        s["objectives"] = list(d["objectives"])
-    elif t == "game_over":
-        s["over"] = True
-        s["vote"] = None
-        s["react"] = None
-        s["stage"] = "over"
-        s["outcome"] = {k: d[k] for k in ("ranks", "scores", "winners", "summary", "why")}
-    elif t == "give":
-        if d["what"] == "hand":
-            _take(_hand(s, d["from"]), d["card"])
-        elif s["playing"] is not None:
-            _own(s, "playing")["given"] = True
-        _keep_or_discard(s, d["to"], d["card"], d["kept"])
-    elif t == "reshuffle":
-        s["pile"] = " ".join(d["pile"])
-        s["discard"] = ""
-        s["pile_round"] = 2
-    elif t == "discard":
-        _take(_hand(s, d["seat"]), d["card"])
-        s["discard"] = _discard(s["discard"], d["card"])
-    elif t == "setup":
-        n = d["n"]
-        s.clear()
-        s.update({
-            "n": n, "options": dict(d["options"]),
-            "disc": d["disc"], "line": d["line"], "pos": [0] * n, "points": [0] * n,
-            "hot_passed": [[] for _ in HOT], "hands": [list(h) for h in d["hands"]],
-            "objectives": list(d["objectives"]), "pile": " ".join(d["pile"]), "discard": "",
-            "colors": list(d.get("colors") or COLORS[:n]),
-            "pile_round": 1, "resigned": [False] * n, "active": d["first"], "stage": "start",
-            "dice": None, "value": None, "uses": 0, "playing": None, "react": None, "vote": None,
-            "race_over": False, "end": None, "over": False, "outcome": None, "turn_no": 0,
-            "last_card": None,
-        })
-        for h in s["hands"]:
-            _hand_sort(h)
-    elif t == "resign":
-        seat = d["seat"]
-        s["resigned"] = s["resigned"][:]  # replaced, not changed (as "move")
-        s["resigned"][seat] = True
-        v = s["vote"]
-        if v is not None:
-            v = _own(s, "vote")
-            for key in ("waiting", "voters", "candidates"):
-                if seat in v[key]:
-                    _own(v, key).remove(seat)
-            _own(v, "ballots")[seat] = None
-            if v["kind"] == "winner" and len(v["candidates"]) <= 1:
-                v["waiting"] = []
-        r = s["react"]
-        if r is not None and seat in r["waiting"]:
+    handler = EVOLVE.get(e["type"])
+    if handler is not None:  # an unknown event type leaves the state as it is
+        handler(state, e["data"])
+    return state
+
+
+def _on_setup(s: dict[str, Any], d: dict[str, Any]) -> None:
+    n = d["n"]
+    s.clear()
+    s.update({
+        "n": n, "options": dict(d["options"]),
+        "disc": d["disc"], "line": d["line"], "pos": [0] * n, "points": [0] * n,
+        "hot_passed": [[] for _ in HOT], "hands": [list(h) for h in d["hands"]],
+        "objectives": list(d["objectives"]), "pile": " ".join(d["pile"]), "discard": "",
+        "colors": list(d.get("colors") or COLORS[:n]),
+        "pile_round": 1, "resigned": [False] * n, "active": d["first"], "stage": "start",
+        "dice": None, "value": None, "uses": 0, "playing": None, "react": None, "vote": None,
+        "race_over": False, "end": None, "over": False, "outcome": None, "turn_no": 0,
+        "last_card": None,
+    })
+    for h in s["hands"]:
+        _hand_sort(h)
+
+
+def _on_turn(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s.update(active=d["seat"], stage="roll", uses=0, dice=None, value=None, playing=None)
+    s["turn_no"] += 1
+
+
+def _on_roll(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["dice"] = {"black": d["black"], "white": d["white"]}
+    if d["black"] == d["white"]:
+        s["disc"] = "white" if s["disc"] == "black" else "black"
+        s["value"] = d["black"]
+        s["stage"] = "doubles"
+    else:
+        s["stage"] = "choose"
+
+
+def _on_die(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["disc"] = d["color"]
+    s["value"] = d["value"]
+    s["stage"] = "action"
+
+
+def _on_act(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["stage"] = "after_act"
+
+
+def _on_cards(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["stage"] = "cards"
+
+
+def _on_hot_stop(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["stage"] = "hot_line"
+
+
+def _on_move(s: dict[str, Any], d: dict[str, Any]) -> None:
+    pos = s["pos"] = s["pos"][:]  # replaced, not changed: decide's working copy shares it
+    for m in d["moves"]:
+        pos[m["seat"]] = m["to"]
+
+
+def _on_hot(s: dict[str, Any], d: dict[str, Any]) -> None:
+    i = HOT.index(d["square"])
+    hot_passed = s["hot_passed"] = s["hot_passed"][:]  # replaced, not changed (as "move")
+    hot_passed[i] = hot_passed[i][:]
+    points = s["points"] = s["points"][:]
+    for seat, pts in zip(d["seats"], d["points"]):
+        if seat not in hot_passed[i]:
+            hot_passed[i].append(seat)
+        points[seat] += pts
+
+
+def _on_line(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["line"] = d["line"]
+    if "stage" in d:
+        s["stage"] = d["stage"]
+
+
+def _on_disc(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["disc"] = d["color"]
+
+
+def _on_draw(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["pile"] = s["pile"].partition(" ")[2]
+    _keep_or_discard(s, d["seat"], d["card"], d["kept"])
+
+
+def _on_reshuffle(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["pile"] = " ".join(d["pile"])
+    s["discard"] = ""
+    s["pile_round"] = 2
+
+
+def _on_discard(s: dict[str, Any], d: dict[str, Any]) -> None:
+    _take(_hand(s, d["seat"]), d["card"])
+    s["discard"] = _discard(s["discard"], d["card"])
+
+
+def _on_swap(s: dict[str, Any], d: dict[str, Any]) -> None:
+    """A card discarded to draw another (the draw is an event of its own): one of the two uses."""
+    _on_discard(s, d)
+    s["uses"] += 1
+
+
+def _on_announce(s: dict[str, Any], d: dict[str, Any]) -> None:
+    _take(_hand(s, d["seat"]), d["card"])
+    s["playing"] = {"seat": d["seat"], "card": d["card"], "step": 0, "target": None,
+                    "dirs": [], "given": False}
+    s["uses"] += 1
+    s["stage"] = "resolve"
+    s["react"] = {"waiting": list(d["window"])} if d["window"] else None
+
+
+def _on_pass(s: dict[str, Any], d: dict[str, Any]) -> None:
+    r = s["react"]
+    if r is not None:
+        if d["seat"] in r["waiting"]:
             r = _own(s, "react")
-            _own(r, "waiting").remove(seat)
-            if not r["waiting"]:
-                s["react"] = None
-        if not s["race_over"] and seat == s["active"]:
-            p = s["playing"]
-            if p is not None and not p["given"]:
-                s["discard"] = _discard(s["discard"], p["card"])
-            s["playing"] = None
+            _own(r, "waiting").remove(d["seat"])
+        if not r["waiting"]:
             s["react"] = None
-            if s["vote"] is not None and s["vote"]["kind"] == "line":
-                s["vote"] = None
-            s["stage"] = "next"
-    return s
+
+
+def _on_stop(s: dict[str, Any], d: dict[str, Any]) -> None:
+    _take(_hand(s, d["seat"]), d["card"])
+    s["discard"] = _discard(s["discard"], d["card"])
+    if s["playing"] is not None:
+        s["discard"] = _discard(s["discard"], s["playing"]["card"])
+        s["points"] = s["points"][:]  # replaced, not changed (as "move")
+        s["points"][s["playing"]["seat"]] += 1
+        s["last_card"] = {"seat": s["playing"]["seat"], "card": s["playing"]["card"],
+                          "stopped_by": d["seat"]}
+    s["playing"] = None
+    s["react"] = None
+    s["stage"] = "cards"
+
+
+def _on_effect(s: dict[str, Any], d: dict[str, Any]) -> None:
+    p = _own(s, "playing")
+    p["step"] += 1
+    p["dirs"] = []
+    if "target" in d:
+        p["target"] = d["target"]
+
+
+def _on_dir(s: dict[str, Any], d: dict[str, Any]) -> None:
+    p = _own(s, "playing")
+    p["dirs"] = p["dirs"] + [[d["mover"], d["dir"]]]
+
+
+def _on_give(s: dict[str, Any], d: dict[str, Any]) -> None:
+    if d["what"] == "hand":
+        _take(_hand(s, d["from"]), d["card"])
+    elif s["playing"] is not None:
+        _own(s, "playing")["given"] = True
+    _keep_or_discard(s, d["to"], d["card"], d["kept"])
+
+
+def _on_done(s: dict[str, Any], d: dict[str, Any]) -> None:
+    p = s["playing"]
+    if p is not None and not p["given"]:
+        s["discard"] = _discard(s["discard"], p["card"])
+    if p is not None:
+        s["last_card"] = {"seat": p["seat"], "card": p["card"], "stopped_by": None}
+    s["playing"] = None
+    s["stage"] = "cards"
+
+
+def _on_vote_open(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["vote"] = {"kind": d["kind"], "why": d["why"], "voters": list(d["voters"]),
+                 "waiting": list(d["voters"]), "ballots": [None] * s["n"],
+                 "candidates": list(d.get("candidates") or []), "next": d["next"]}
+
+
+def _on_vote(s: dict[str, Any], d: dict[str, Any]) -> None:
+    v = s["vote"]
+    if v is not None:
+        v = _own(s, "vote")
+        _own(v, "ballots")[d["seat"]] = d.get("marker")
+        if d["seat"] in v["waiting"]:
+            _own(v, "waiting").remove(d["seat"])
+
+
+def _on_vote_reveal(s: dict[str, Any], d: dict[str, Any]) -> None:
+    v = s["vote"]
+    s["vote"] = None
+    if d["kind"] == "line":
+        s["line"] = d["line"]
+    if v is not None and not s["race_over"]:
+        s["stage"] = v["next"]
+
+
+def _on_race_end(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["race_over"] = True
+    s["stage"] = "over"
+    s["react"] = None
+    s["end"] = {k: fast_copy(d[k]) for k in ("why", "race_ranks", "objective_points", "card_points",
+                                          "totals", "final", "cards", "hands", "objectives", "line")}
+    s["hands"] = [list(h) for h in d["hands"]]
+    s["objectives"] = list(d["objectives"])
+
+
+def _on_game_over(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["over"] = True
+    s["vote"] = None
+    s["react"] = None
+    s["stage"] = "over"
+    s["outcome"] = {k: d[k] for k in ("ranks", "scores", "winners", "summary", "why")}
+
+
+def _on_resign(s: dict[str, Any], d: dict[str, Any]) -> None:
+    seat = d["seat"]
+    s["resigned"] = s["resigned"][:]  # replaced, not changed (as "move")
+    s["resigned"][seat] = True
+    v = s["vote"]
+    if v is not None:
+        v = _own(s, "vote")
+        for key in ("waiting", "voters", "candidates"):
+            if seat in v[key]:
+                _own(v, key).remove(seat)
+        _own(v, "ballots")[seat] = None
+        if v["kind"] == "winner" and len(v["candidates"]) <= 1:
+            v["waiting"] = []
+    r = s["react"]
+    if r is not None and seat in r["waiting"]:
+        r = _own(s, "react")
+        _own(r, "waiting").remove(seat)
+        if not r["waiting"]:
+            s["react"] = None
+    if not s["race_over"] and seat == s["active"]:
+        _drop_the_turn(s)
+
+
+def _drop_the_turn(s: dict[str, Any]) -> None:
+    """The active player resigned: the card they were playing is discarded (unless given away),
+    a finish-line vote of their turn lapses, and play passes on."""
+    p = s["playing"]
+    if p is not None and not p["given"]:
+        s["discard"] = _discard(s["discard"], p["card"])
+    s["playing"] = None
+    s["react"] = None
+    if s["vote"] is not None and s["vote"]["kind"] == "line":
+        s["vote"] = None
+    s["stage"] = "next"
+
+
+EVOLVE: Final[dict[str, Callable[[dict[str, Any], dict[str, Any]], None]]] = {
+    "setup": _on_setup, "turn": _on_turn, "roll": _on_roll, "die": _on_die, "act": _on_act,
+    "cards": _on_cards, "hot_stop": _on_hot_stop, "move": _on_move, "hot": _on_hot, "line": _on_line,
+    "disc": _on_disc, "draw": _on_draw, "reshuffle": _on_reshuffle, "discard": _on_discard,
+    "swap": _on_swap, "announce": _on_announce, "pass": _on_pass, "stop": _on_stop,
+    "effect": _on_effect, "dir": _on_dir, "give": _on_give, "done": _on_done,
+    "vote_open": _on_vote_open, "vote": _on_vote, "vote_reveal": _on_vote_reveal,
+    "race_end": _on_race_end, "game_over": _on_game_over, "resign": _on_resign,
+}
 
 
 def cards_of(text: str) -> list[str]:
