@@ -1462,115 +1462,191 @@ def card_text(key):
 
 def describe(e, names):
     t, d = e["type"], e["data"]
+    say = DESCRIBE.get(t)
+    return t if say is None else say(d, names)  # an unknown event type is logged by its name
 
-    def nm(p):
-        return names[p] if p is not None and 0 <= p < len(names) else f"Seat {p}"
 
-    def cn(k):
-        return CARDS[k]["name"] if k in CARDS else str(k)
+def _nm(names: Any, p: Any) -> Any:
+    """A seat's name in the log (``Seat p`` when the list has none for it)."""
+    return names[p] if p is not None and 0 <= p < len(names) else f"Seat {p}"
 
-    if t == "setup":
-        return (f"The race begins: the Kenta disc shows {d['disc']}, the finish line is on square "
-                f"{d['line']}, and {nm(d['first'])} starts.")
-    if t == "turn":
-        return f"It is {nm(d['seat'])}'s turn."
-    if t == "roll":
-        txt = f"{nm(d['seat'])} rolled black {ROMAN[d['black']]} and white {ROMAN[d['white']]}"
-        if d["black"] == d["white"]:
-            return txt + ": doubles! The disc flips and everyone votes on the finish line."
-        return txt + "."
-    if t == "die":
-        return f"{nm(d['seat'])} chose the {d['color']} die ({ROMAN[d['value']]}); the disc shows {d['color']}."
-    if t == "act":
-        if d["value"] <= 3:
-            return f"{nm(d['seat'])} moves {d['value']} square{'s' if d['value'] > 1 else ''}."
-        return f"{nm(d['seat'])} draws a card (IV)."
-    if t == "vote_open":
-        who = ", ".join(nm(p) for p in d["voters"])
-        if d["kind"] == "winner":
-            return f"Tie for the win: {who} vote in secret for the winner."
-        return f"Secret vote on the finish line: {who}."
-    if t == "vote":
-        if "marker" in d:
-            m = d["marker"]
-            what = "no marker" if m == "none" else (f"a vote for {nm(m)}" if _int(m) else f"the {m} marker")
-            if d.get("timeout"):
-                return f"{nm(d['seat'])}'s time to vote ran out: no marker."
-            return f"{nm(d['seat'])} voted in secret ({what})."
-        return f"{nm(d['seat'])} voted in secret."
-    if t == "vote_reveal":
-        parts = []
-        for p, b in enumerate(d["ballots"]):
-            if b is None:
-                continue
-            parts.append(f"{nm(p)}: " + ("no marker (time ran out)" if b == "none" else (nm(b) if _int(b) else b)))
-        shown = "; ".join(parts) or "no votes"
-        if d["kind"] == "line":
-            return f"Votes revealed ({shown}): the finish line moves {d['delta']:+d} to square {d['line']}."
-        return f"Votes revealed ({shown}): {' and '.join(nm(w) for w in d['winners'])} win the tie."
-    if t == "move":
-        why = {"die": "", "card": " (card)", "arrow": " (active square arrow)"}.get(d["why"], "")
-        parts = [f"{nm(m['seat'])} {m['from']}→{m['to']}" for m in d["moves"]]
-        return "Pawns move" + why + ": " + ", ".join(parts) + "."
-    if t == "hot":
-        who = ", ".join(f"{nm(p)} +{pt}" for p, pt in zip(d["seats"], d["points"]))
-        return f"Hot spot sprint on square {d['square']}: {who}."
-    if t == "draw":
-        if not d["kept"]:
-            return f"{nm(d['seat'])} already holds five cards: the drawn {cn(d['card'])} is discarded."
-        if "card" in d:
-            return f"{nm(d['seat'])} drew {cn(d['card'])}."
-        return f"{nm(d['seat'])} drew a card."
-    if t == "reshuffle":
-        return f"The pile ran out: the discard pile is shuffled into a new pile of {d.get('pile_count', len(d.get('pile', [])))} cards."
-    if t == "hot_stop":
-        return f"{nm(d['seat'])} stopped on the hot spot sprint on square {d['square']} and moves the finish line."
-    if t == "line":
-        return f"{nm(d['seat'])} moved the finish line {'forward' if d['delta'] > 0 else 'back'} to square {d['line']}."
-    if t == "disc":
-        return f"{nm(d['seat'])} flipped the Kenta disc to {d['color']}."
-    if t == "cards":
-        return f"{nm(d['seat'])} may now use up to two cards."
-    if t == "announce":
-        return f"{nm(d['seat'])} plays {cn(d['card'])}: {card_text(d['card'])}"
-    if t == "swap":
-        return f"{nm(d['seat'])} discarded {cn(d['card'])} to draw a new card."
-    if t == "pass":
-        return f"{nm(d['seat'])} lets the card resolve."
-    if t == "stop":
-        return (f"{nm(d['seat'])} played STOP: {nm(d['against'])}'s {cn(d['cancelled'])} is cancelled "
-                f"and {nm(d['against'])} scores 1 point.")
-    if t == "effect":
-        c = CARDS.get(d["card"])
-        eff = c["effects"][d["step"]] if c and d["step"] < len(c["effects"]) else None
-        txt = _effect_text(eff) if eff else "effect"
-        if d.get("skipped"):
-            return f"{cn(d['card'])}: {txt}: nothing to do."
-        if "target" in d:
-            return f"{cn(d['card'])}: {nm(d['seat'])} chose {nm(d['target'])}."
-        if "choice" in d:
-            return f"{cn(d['card'])}: {nm(d['seat'])} chose to " + {
-                "flip": "flip the Kenta disc.", "forward": "move the finish line forward.",
-                "back": "move the finish line back."}[d["choice"]]
-        return f"{cn(d['card'])}: {txt}."
-    if t == "dir":
-        whom = "their own pawn" if d["mover"] == d["seat"] else f"{nm(d['mover'])}'s pawn"
-        return f"{nm(d['seat'])} will move {whom} {'forward' if d['dir'] == 'forward' else 'back'}."
-    if t == "discard":
-        return f"{nm(d['seat'])} discarded {cn(d['card'])}."
-    if t == "give":
-        what = cn(d["card"]) if "card" in d else "a card"
-        txt = f"{nm(d['from'])} gave {what} to {nm(d['to'])}"
-        return txt + ("." if d["kept"] else ", who holds five cards, so it is discarded.")
-    if t == "done":
-        return f"{nm(d['seat'])}'s {cn(d['card'])} is resolved."
-    if t == "race_end":
-        why = {"pawn": "a pawn reached the finish line", "line": "the finish line reached the leading pawn",
-               "pile": "the pile was drawn out for the second time"}.get(d["why"], d["why"])
-        fin = ", ".join(f"{nm(p)} {f}" for p, f in enumerate(d["final"]) if f is not None)
-        return f"The race is over: {why}. Objectives revealed; final squares: {fin}."
-    if t == "game_over":
-        return f"Game over: {' and '.join(nm(w) for w in d['winners'])} win{'s' if len(d['winners']) == 1 else ''}."
-    if t == "resign":
-        return f"{nm(d['seat'])} resigned."
-    return t
+
+def _cn(k: Any) -> str:
+    """A card's name in the log (its key when the card is unknown)."""
+    return CARDS[k]["name"] if k in CARDS else str(k)
+
+
+def _log_setup(d: dict[str, Any], names: Any) -> str:
+    return (f"The race begins: the Kenta disc shows {d['disc']}, the finish line is on square "
+            f"{d['line']}, and {_nm(names, d['first'])} starts.")
+
+
+def _log_turn(d: dict[str, Any], names: Any) -> str:
+    return f"It is {_nm(names, d['seat'])}'s turn."
+
+
+def _log_roll(d: dict[str, Any], names: Any) -> str:
+    txt = f"{_nm(names, d['seat'])} rolled black {ROMAN[d['black']]} and white {ROMAN[d['white']]}"
+    if d["black"] == d["white"]:
+        return txt + ": doubles! The disc flips and everyone votes on the finish line."
+    return txt + "."
+
+
+def _log_die(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} chose the {d['color']} die ({ROMAN[d['value']]}); the disc shows {d['color']}."
+
+
+def _log_act(d: dict[str, Any], names: Any) -> str:
+    if d["value"] <= 3:
+        return f"{_nm(names, d['seat'])} moves {d['value']} square{'s' if d['value'] > 1 else ''}."
+    return f"{_nm(names, d['seat'])} draws a card (IV)."
+
+
+def _log_vote_open(d: dict[str, Any], names: Any) -> str:
+    who = ", ".join(_nm(names, p) for p in d["voters"])
+    if d["kind"] == "winner":
+        return f"Tie for the win: {who} vote in secret for the winner."
+    return f"Secret vote on the finish line: {who}."
+
+
+def _log_vote(d: dict[str, Any], names: Any) -> str:
+    if "marker" in d:  # the voter's own copy (``redact``)
+        m = d["marker"]
+        what = "no marker" if m == "none" else (f"a vote for {_nm(names, m)}" if _int(m) else f"the {m} marker")
+        if d.get("timeout"):
+            return f"{_nm(names, d['seat'])}'s time to vote ran out: no marker."
+        return f"{_nm(names, d['seat'])} voted in secret ({what})."
+    return f"{_nm(names, d['seat'])} voted in secret."
+
+
+def _log_vote_reveal(d: dict[str, Any], names: Any) -> str:
+    parts = []
+    for p, b in enumerate(d["ballots"]):
+        if b is None:
+            continue
+        parts.append(f"{_nm(names, p)}: "
+                     + ("no marker (time ran out)" if b == "none" else (_nm(names, b) if _int(b) else b)))
+    shown = "; ".join(parts) or "no votes"
+    if d["kind"] == "line":
+        return f"Votes revealed ({shown}): the finish line moves {d['delta']:+d} to square {d['line']}."
+    return f"Votes revealed ({shown}): {' and '.join(_nm(names, w) for w in d['winners'])} win the tie."
+
+
+def _log_move(d: dict[str, Any], names: Any) -> str:
+    why = {"die": "", "card": " (card)", "arrow": " (active square arrow)"}.get(d["why"], "")
+    parts = [f"{_nm(names, m['seat'])} {m['from']}→{m['to']}" for m in d["moves"]]
+    return "Pawns move" + why + ": " + ", ".join(parts) + "."
+
+
+def _log_hot(d: dict[str, Any], names: Any) -> str:
+    who = ", ".join(f"{_nm(names, p)} +{pt}" for p, pt in zip(d["seats"], d["points"]))
+    return f"Hot spot sprint on square {d['square']}: {who}."
+
+
+def _log_draw(d: dict[str, Any], names: Any) -> str:
+    if not d["kept"]:
+        return f"{_nm(names, d['seat'])} already holds five cards: the drawn {_cn(d['card'])} is discarded."
+    if "card" in d:
+        return f"{_nm(names, d['seat'])} drew {_cn(d['card'])}."
+    return f"{_nm(names, d['seat'])} drew a card."
+
+
+def _log_reshuffle(d: dict[str, Any], names: Any) -> str:
+    return ("The pile ran out: the discard pile is shuffled into a new pile of "
+            f"{d.get('pile_count', len(d.get('pile', [])))} cards.")
+
+
+def _log_hot_stop(d: dict[str, Any], names: Any) -> str:
+    return (f"{_nm(names, d['seat'])} stopped on the hot spot sprint on square {d['square']} "
+            "and moves the finish line.")
+
+
+def _log_line(d: dict[str, Any], names: Any) -> str:
+    return (f"{_nm(names, d['seat'])} moved the finish line {'forward' if d['delta'] > 0 else 'back'} "
+            f"to square {d['line']}.")
+
+
+def _log_disc(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} flipped the Kenta disc to {d['color']}."
+
+
+def _log_cards(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} may now use up to two cards."
+
+
+def _log_announce(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} plays {_cn(d['card'])}: {card_text(d['card'])}"
+
+
+def _log_swap(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} discarded {_cn(d['card'])} to draw a new card."
+
+
+def _log_pass(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} lets the card resolve."
+
+
+def _log_stop(d: dict[str, Any], names: Any) -> str:
+    return (f"{_nm(names, d['seat'])} played STOP: {_nm(names, d['against'])}'s {_cn(d['cancelled'])} is cancelled "
+            f"and {_nm(names, d['against'])} scores 1 point.")
+
+
+def _log_effect(d: dict[str, Any], names: Any) -> str:
+    c = CARDS.get(d["card"])
+    eff = c["effects"][d["step"]] if c and d["step"] < len(c["effects"]) else None
+    txt = _effect_text(eff) if eff else "effect"
+    if d.get("skipped"):
+        return f"{_cn(d['card'])}: {txt}: nothing to do."
+    if "target" in d:
+        return f"{_cn(d['card'])}: {_nm(names, d['seat'])} chose {_nm(names, d['target'])}."
+    if "choice" in d:
+        return f"{_cn(d['card'])}: {_nm(names, d['seat'])} chose to " + {
+            "flip": "flip the Kenta disc.", "forward": "move the finish line forward.",
+            "back": "move the finish line back."}[d["choice"]]
+    return f"{_cn(d['card'])}: {txt}."
+
+
+def _log_dir(d: dict[str, Any], names: Any) -> str:
+    whom = "their own pawn" if d["mover"] == d["seat"] else f"{_nm(names, d['mover'])}'s pawn"
+    return f"{_nm(names, d['seat'])} will move {whom} {'forward' if d['dir'] == 'forward' else 'back'}."
+
+
+def _log_discard(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} discarded {_cn(d['card'])}."
+
+
+def _log_give(d: dict[str, Any], names: Any) -> str:
+    what = _cn(d["card"]) if "card" in d else "a card"
+    txt = f"{_nm(names, d['from'])} gave {what} to {_nm(names, d['to'])}"
+    return txt + ("." if d["kept"] else ", who holds five cards, so it is discarded.")
+
+
+def _log_done(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])}'s {_cn(d['card'])} is resolved."
+
+
+def _log_race_end(d: dict[str, Any], names: Any) -> str:
+    why = {"pawn": "a pawn reached the finish line", "line": "the finish line reached the leading pawn",
+           "pile": "the pile was drawn out for the second time"}.get(d["why"], d["why"])
+    fin = ", ".join(f"{_nm(names, p)} {f}" for p, f in enumerate(d["final"]) if f is not None)
+    return f"The race is over: {why}. Objectives revealed; final squares: {fin}."
+
+
+def _log_game_over(d: dict[str, Any], names: Any) -> str:
+    winners = d["winners"]
+    return f"Game over: {' and '.join(_nm(names, w) for w in winners)} win{'s' if len(winners) == 1 else ''}."
+
+
+def _log_resign(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} resigned."
+
+
+DESCRIBE: Final[dict[str, Callable[[dict[str, Any], Any], str]]] = {
+    "setup": _log_setup, "turn": _log_turn, "roll": _log_roll, "die": _log_die, "act": _log_act,
+    "vote_open": _log_vote_open, "vote": _log_vote, "vote_reveal": _log_vote_reveal, "move": _log_move,
+    "hot": _log_hot, "draw": _log_draw, "reshuffle": _log_reshuffle, "hot_stop": _log_hot_stop,
+    "line": _log_line, "disc": _log_disc, "cards": _log_cards, "announce": _log_announce,
+    "swap": _log_swap, "pass": _log_pass, "stop": _log_stop, "effect": _log_effect, "dir": _log_dir,
+    "discard": _log_discard, "give": _log_give, "done": _log_done, "race_end": _log_race_end,
+    "game_over": _log_game_over, "resign": _log_resign,
+}
