@@ -160,62 +160,7 @@ def load_cards(path):
         key = c.get("key")
         if not isinstance(key, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", key) or key in out:
             raise ValueError(f"{name}: card {i} needs a unique key of lower-case letters, digits and dashes")
-        where = f"{name}: card {key}"
-        if not isinstance(c.get("name"), str) or not c["name"].strip():
-            raise ValueError(f"{where} needs a name")
-        if not _int(c.get("copies")) or c["copies"] < 1:
-            raise ValueError(f"{where}: 'copies' must be a positive integer")
-        stop = c.get("stop", False)
-        points = c.get("points", 0)
-        if not isinstance(stop, bool) or not _int(points) or points < 0:
-            raise ValueError(f"{where}: 'stop' must be true/false and 'points' a non-negative integer")
-        effects = c.get("effects")
-        if not isinstance(effects, list):
-            raise ValueError(f"{where}: 'effects' must be a list")
-        if stop and effects:
-            raise ValueError(f"{where}: a STOP card has no effects of its own")
-        if not stop and not effects:
-            raise ValueError(f"{where}: an action card needs at least one effect")
-        has_target = False
-        for j, e in enumerate(effects):
-            w = f"{where} effect {j + 1}"
-            if not isinstance(e, dict):
-                raise ValueError(f"{w} must be an object")
-            do = e.get("do")
-            if do == "target":
-                if j != 0 or set(e) != {"do"}:
-                    raise ValueError(f"{w}: 'target' may only be the first effect, with no other field")
-                has_target = True
-            elif do == "move":
-                if set(e) != {"do", "who", "steps", "dir"} or e["who"] not in WHO:
-                    raise ValueError(f"{w}: a move needs who (me/you/others/all), steps and dir")
-                if not _int(e["steps"]) or not 1 <= e["steps"] <= 6:
-                    raise ValueError(f"{w}: steps must be 1 to 6")
-                if e["dir"] not in ("forward", "backward", "either"):
-                    raise ValueError(f"{w}: dir must be forward, backward or either")
-            elif do == "kenta":
-                if set(e) != {"do"}:
-                    raise ValueError(f"{w}: 'kenta' takes no field")
-            elif do == "draw":
-                if set(e) != {"do", "who"} or e["who"] not in WHO:
-                    raise ValueError(f"{w}: a draw needs who (me/you/others/all)")
-            elif do == "discard":
-                if set(e) != {"do", "who"} or e["who"] not in ("me", "you"):
-                    raise ValueError(f"{w}: a discard needs who (me/you)")
-            elif do == "give":
-                if set(e) != {"do", "what", "to"} or e["what"] not in ("this", "hand") or e["to"] != "you":
-                    raise ValueError(f"{w}: a give needs what (this/hand) and to (you)")
-            else:
-                raise ValueError(f"{w}: unknown effect {do!r}")
-            if e.get("who") == "you" or e.get("to") == "you":
-                if not has_target:
-                    raise ValueError(f"{w}: 'you' needs a target effect first")
-        ex = c.get("example")
-        if ex is not None and ex not in (1, 2, 3, 4):
-            raise ValueError(f"{where}: 'example' must be 1 to 4")
-        out[key] = {"key": key, "name": c["name"].strip(), "copies": c["copies"], "stop": stop,
-                    "points": points, "effects": [dict(e) for e in effects], "example": ex,
-                    "target": has_target}
+        out[key] = _load_card(f"{name}: card {key}", key, c)
         order.append(key)
     total = sum(c["copies"] for c in out.values())
     if total != size:
@@ -223,6 +168,71 @@ def load_cards(path):
     if not any(c["stop"] for c in out.values()):
         raise ValueError(f"{name}: the deck needs STOP cards")
     return out, order
+
+
+def _load_card(where: str, key: str, c: dict[str, Any]) -> dict[str, Any]:
+    """One card of cards.json, checked (``where`` names it in the errors)."""
+    if not isinstance(c.get("name"), str) or not c["name"].strip():
+        raise ValueError(f"{where} needs a name")
+    if not _int(c.get("copies")) or c["copies"] < 1:
+        raise ValueError(f"{where}: 'copies' must be a positive integer")
+    stop = c.get("stop", False)
+    points = c.get("points", 0)
+    if not isinstance(stop, bool) or not _int(points) or points < 0:
+        raise ValueError(f"{where}: 'stop' must be true/false and 'points' a non-negative integer")
+    effects = c.get("effects")
+    if not isinstance(effects, list):
+        raise ValueError(f"{where}: 'effects' must be a list")
+    if stop and effects:
+        raise ValueError(f"{where}: a STOP card has no effects of its own")
+    if not stop and not effects:
+        raise ValueError(f"{where}: an action card needs at least one effect")
+    has_target = False
+    for j, e in enumerate(effects):
+        w = f"{where} effect {j + 1}"
+        _check_effect(w, j, e)
+        if e["do"] == "target":
+            has_target = True
+        if e.get("who") == "you" or e.get("to") == "you":
+            if not has_target:
+                raise ValueError(f"{w}: 'you' needs a target effect first")
+    ex = c.get("example")
+    if ex is not None and ex not in (1, 2, 3, 4):
+        raise ValueError(f"{where}: 'example' must be 1 to 4")
+    return {"key": key, "name": c["name"].strip(), "copies": c["copies"], "stop": stop,
+            "points": points, "effects": [dict(e) for e in effects], "example": ex,
+            "target": has_target}
+
+
+def _check_effect(w: str, j: int, e: Any) -> None:
+    """The ``j``-th effect of a card has the fields its kind (``do``) needs (``w`` names it)."""
+    if not isinstance(e, dict):
+        raise ValueError(f"{w} must be an object")
+    do = e.get("do")
+    if do == "target":
+        if j != 0 or set(e) != {"do"}:
+            raise ValueError(f"{w}: 'target' may only be the first effect, with no other field")
+    elif do == "move":
+        if set(e) != {"do", "who", "steps", "dir"} or e["who"] not in WHO:
+            raise ValueError(f"{w}: a move needs who (me/you/others/all), steps and dir")
+        if not _int(e["steps"]) or not 1 <= e["steps"] <= 6:
+            raise ValueError(f"{w}: steps must be 1 to 6")
+        if e["dir"] not in ("forward", "backward", "either"):
+            raise ValueError(f"{w}: dir must be forward, backward or either")
+    elif do == "kenta":
+        if set(e) != {"do"}:
+            raise ValueError(f"{w}: 'kenta' takes no field")
+    elif do == "draw":
+        if set(e) != {"do", "who"} or e["who"] not in WHO:
+            raise ValueError(f"{w}: a draw needs who (me/you/others/all)")
+    elif do == "discard":
+        if set(e) != {"do", "who"} or e["who"] not in ("me", "you"):
+            raise ValueError(f"{w}: a discard needs who (me/you)")
+    elif do == "give":
+        if set(e) != {"do", "what", "to"} or e["what"] not in ("this", "hand") or e["to"] != "you":
+            raise ValueError(f"{w}: a give needs what (this/hand) and to (you)")
+    else:
+        raise ValueError(f"{w}: unknown effect {do!r}")
 
 
 BOARD: Final[dict[str, Any]] = load_board(os.path.join(DATA_DIR, "board.json"))
@@ -998,71 +1008,112 @@ def reveal(sim):
 def run(sim: Sim) -> None:
     """Advance everything that needs no player decision."""
     for _ in range(10000):
-        s = sim.state
-        if s["over"]:
-            return
-        if s["resigned"].count(False) <= 1:  # before any open vote: the last player left wins at once
-            game_over(sim, players(s), "resign")
-            return
-        if s["vote"] is not None:
-            if not s["vote"]["waiting"]:
-                reveal(sim)
-                continue
-            return
-        if s["race_over"]:
-            return
-        if s["react"] is not None:
-            return
-        if s["stage"] != "resolve" and not all(s["hands"]):  # some hand is empty
-            empty = [p for p, h in enumerate(s["hands"]) if not h and not s["resigned"][p]]
-            if empty:
-                draw(sim, empty[0], "refill")
-                continue
-        a = s["active"]
-        stage: str = s["stage"]
-        if stage == "roll":
-            sim.emit("roll", {"seat": a, "black": sim.rng.choice(FACES), "white": sim.rng.choice(FACES)})
-        elif stage == "doubles":
-            sim.emit("vote_open", {"kind": "line", "why": "doubles", "voters": players(s), "next": "action"})
-        elif stage == "action":
-            v = s["value"]
-            sim.emit("act", {"seat": a, "value": v})
-            if v <= 3:
-                do_move(sim, [(a, v)], "die")
-            else:
-                draw(sim, a, "die")
-        elif stage == "after_act":
-            if s["value"] <= 3 and square(s["pos"][a])["hot_spot"]:
-                sim.emit("hot_stop", {"seat": a, "square": s["pos"][a] % LENGTH})
-            else:
-                sim.emit("cards", {"seat": a})
-        elif stage == "hot_vote":
-            voters = [p for p in players(s) if square(s["pos"][p])["hot_spot"]]
-            if len(voters) >= 2:
-                sim.emit("vote_open", {"kind": "line", "why": "hot", "voters": voters, "next": "to_cards"})
-            else:
-                sim.emit("cards", {"seat": a})
-        elif stage == "to_cards":
-            sim.emit("cards", {"seat": a})
-        elif stage == "cards":
-            if s["uses"] >= 2:
-                next_turn(sim)
-            else:
-                return
-        elif stage == "next":
-            next_turn(sim)
-        elif stage == "resolve":
-            p = s["playing"]
-            effects = CARDS[p["card"]]["effects"]
-            if p["step"] >= len(effects):
-                sim.emit("done", {"seat": p["seat"], "card": p["card"]})
-                continue
-            if pending(s) is not None:
-                return
-            auto_step(sim)
-        else:
+        if not _advance(sim):
             return
     raise RuntimeError("Kenta: the game loop did not settle")  # pragma: no cover
+
+
+def _advance(sim: Sim) -> bool:
+    """One step of ``run``: whether the game went on by itself (False: it waits for a player,
+    or is over)."""
+    s = sim.state
+    if s["over"]:
+        return False
+    if s["resigned"].count(False) <= 1:  # before any open vote: the last player left wins at once
+        game_over(sim, players(s), "resign")
+        return False
+    if s["vote"] is not None:
+        if not s["vote"]["waiting"]:
+            reveal(sim)
+            return True
+        return False
+    if s["race_over"]:
+        return False
+    if s["react"] is not None:
+        return False
+    if s["stage"] != "resolve" and not all(s["hands"]):  # some hand is empty
+        empty = [p for p, h in enumerate(s["hands"]) if not h and not s["resigned"][p]]
+        if empty:
+            draw(sim, empty[0], "refill")
+            return True
+    step = STAGES.get(s["stage"])
+    return step is not None and step(sim, s, s["active"])
+
+
+# What each stage of a turn does by itself (``_advance``), with the state ``s`` and the active
+# seat ``a``: whether the game went on (False: it waits for the active player).
+
+def _stage_roll(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    sim.emit("roll", {"seat": a, "black": sim.rng.choice(FACES), "white": sim.rng.choice(FACES)})
+    return True
+
+
+def _stage_doubles(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    sim.emit("vote_open", {"kind": "line", "why": "doubles", "voters": players(s), "next": "action"})
+    return True
+
+
+def _stage_action(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    v = s["value"]
+    sim.emit("act", {"seat": a, "value": v})
+    if v <= 3:
+        do_move(sim, [(a, v)], "die")
+    else:
+        draw(sim, a, "die")
+    return True
+
+
+def _stage_after_act(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    if s["value"] <= 3 and square(s["pos"][a])["hot_spot"]:
+        sim.emit("hot_stop", {"seat": a, "square": s["pos"][a] % LENGTH})
+    else:
+        sim.emit("cards", {"seat": a})
+    return True
+
+
+def _stage_hot_vote(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    voters = [p for p in players(s) if square(s["pos"][p])["hot_spot"]]
+    if len(voters) >= 2:
+        sim.emit("vote_open", {"kind": "line", "why": "hot", "voters": voters, "next": "to_cards"})
+    else:
+        sim.emit("cards", {"seat": a})
+    return True
+
+
+def _stage_to_cards(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    sim.emit("cards", {"seat": a})
+    return True
+
+
+def _stage_cards(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    if s["uses"] >= 2:
+        next_turn(sim)
+        return True
+    return False
+
+
+def _stage_next(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    next_turn(sim)
+    return True
+
+
+def _stage_resolve(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    p = s["playing"]
+    effects = CARDS[p["card"]]["effects"]
+    if p["step"] >= len(effects):
+        sim.emit("done", {"seat": p["seat"], "card": p["card"]})
+        return True
+    if pending(s) is not None:
+        return False
+    auto_step(sim)
+    return True
+
+
+STAGES: Final[dict[str, Callable[[Sim, dict[str, Any], Any], bool]]] = {
+    "roll": _stage_roll, "doubles": _stage_doubles, "action": _stage_action,
+    "after_act": _stage_after_act, "hot_vote": _stage_hot_vote, "to_cards": _stage_to_cards,
+    "cards": _stage_cards, "next": _stage_next, "resolve": _stage_resolve,
+}
 
 
 def auto_step(sim: Sim) -> None:
@@ -1260,50 +1311,93 @@ def decide_state(state, seat, action, rng):
         if not to_act(s).get(seat):
             raise IllegalAction("It is not your move now.")
         raise IllegalAction("That is not one of your moves now.")
-    t = action["type"]
-    st = sim.state
-    if t == "vote":
-        sim.emit("vote", {"seat": seat, "marker": action["marker"], **({"timeout": True} if timed_out else {})})
-    elif t == "pass":
-        sim.emit("pass", {"seat": seat})
-    elif t == "stop":
-        k = next(k for k in st["hands"][seat] if CARDS[k]["stop"])
-        sim.emit("stop", {"seat": seat, "card": k, "cancelled": st["playing"]["card"], "against": st["playing"]["seat"]})
-    elif t == "die":
-        sim.emit("die", {"seat": seat, "color": action["color"], "value": st["dice"][action["color"]]})
-    elif t == "line":
-        move_line(sim, seat, 1 if action["dir"] == "forward" else -1, "hot", stage="hot_vote")
-    elif t == "play":
-        window = others(st, seat) if stop_possible(st) else []
-        sim.emit("announce", {"seat": seat, "card": action["card"], "window": window})
-    elif t == "swap":
-        sim.emit("swap", {"seat": seat, "card": action["card"]})
-        draw(sim, seat, "swap")
-    elif t == "end":
-        next_turn(sim)
-    else:
-        p = st["playing"]
-        base = {"seat": p["seat"], "card": p["card"], "step": p["step"]}
-        if t == "target":
-            sim.emit("effect", {"target": action["seat"], **base})
-        elif t == "dir":
-            sim.emit("dir", {"seat": seat, "mover": action["mover"], "dir": action["dir"]})
-        elif t == "kenta":
-            sim.emit("effect", {"choice": action["choice"], **base})
-            if action["choice"] == "flip":
-                sim.emit("disc", {"seat": seat, "color": "white" if st["disc"] == "black" else "black", "why": "card"})
-            else:
-                move_line(sim, seat, 1 if action["choice"] == "forward" else -1, "card")
-        elif t == "discard":
-            sim.emit("effect", {**base})
-            sim.emit("discard", {"seat": seat, "card": action["card"], "why": "card"})
-        elif t == "give":
-            to = p["target"]
-            sim.emit("effect", {**base})
-            sim.emit("give", {"what": "hand", "card": action["card"], "to": to,
-                     "kept": len(st["hands"][to]) < 5, "from": seat})
+    DECIDE[action["type"]](sim, seat, action)  # every allowed action's type has its handler
     run(sim)
     return sim.events, sim.state
+
+
+# The events of one allowed action, by its type (``decide_state`` checked it; ``run`` follows).
+
+def _do_vote(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    # no move offers "no marker": only a voter's time running out (NO_MARKER) gets here with it
+    timed_out = action == NO_MARKER
+    sim.emit("vote", {"seat": seat, "marker": action["marker"], **({"timeout": True} if timed_out else {})})
+
+
+def _do_pass(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    sim.emit("pass", {"seat": seat})
+
+
+def _do_stop(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    st = sim.state
+    k = next(k for k in st["hands"][seat] if CARDS[k]["stop"])
+    sim.emit("stop", {"seat": seat, "card": k, "cancelled": st["playing"]["card"], "against": st["playing"]["seat"]})
+
+
+def _do_die(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    sim.emit("die", {"seat": seat, "color": action["color"], "value": sim.state["dice"][action["color"]]})
+
+
+def _do_line(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    move_line(sim, seat, 1 if action["dir"] == "forward" else -1, "hot", stage="hot_vote")
+
+
+def _do_play(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    st = sim.state
+    window = others(st, seat) if stop_possible(st) else []
+    sim.emit("announce", {"seat": seat, "card": action["card"], "window": window})
+
+
+def _do_swap(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    sim.emit("swap", {"seat": seat, "card": action["card"]})
+    draw(sim, seat, "swap")
+
+
+def _do_end(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    next_turn(sim)
+
+
+def _step_of(st: dict[str, Any]) -> dict[str, Any]:
+    """The card being resolved and its step: what an "effect" event names."""
+    p = st["playing"]
+    return {"seat": p["seat"], "card": p["card"], "step": p["step"]}
+
+
+def _do_target(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    sim.emit("effect", {"target": action["seat"], **_step_of(sim.state)})
+
+
+def _do_dir(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    sim.emit("dir", {"seat": seat, "mover": action["mover"], "dir": action["dir"]})
+
+
+def _do_kenta(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    st = sim.state
+    sim.emit("effect", {"choice": action["choice"], **_step_of(st)})
+    if action["choice"] == "flip":
+        sim.emit("disc", {"seat": seat, "color": "white" if st["disc"] == "black" else "black", "why": "card"})
+    else:
+        move_line(sim, seat, 1 if action["choice"] == "forward" else -1, "card")
+
+
+def _do_discard(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    sim.emit("effect", {**_step_of(sim.state)})
+    sim.emit("discard", {"seat": seat, "card": action["card"], "why": "card"})
+
+
+def _do_give(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    st = sim.state
+    to = st["playing"]["target"]
+    sim.emit("effect", {**_step_of(st)})
+    sim.emit("give", {"what": "hand", "card": action["card"], "to": to,
+             "kept": len(st["hands"][to]) < 5, "from": seat})
+
+
+DECIDE: Final[dict[str, Callable[[Sim, Any, dict[str, Any]], None]]] = {
+    "vote": _do_vote, "pass": _do_pass, "stop": _do_stop, "die": _do_die, "line": _do_line,
+    "play": _do_play, "swap": _do_swap, "end": _do_end, "target": _do_target, "dir": _do_dir,
+    "kenta": _do_kenta, "discard": _do_discard, "give": _do_give,
+}
 
 
 def _allowed(s: dict[str, Any], seat: Any, action: dict[str, Any]) -> bool:
