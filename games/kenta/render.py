@@ -52,39 +52,50 @@ def _ring():
 
 def _board(view, names):
     pts, w, width, height = _ring()
-    disc = view["disc"]
     out = [f'<svg class="kenta-board" viewBox="0 0 {width} {height + 10}" role="img" '
            f'aria-label="Kenta track">']
     for i, sq in enumerate(rules.BOARD["squares"]):
-        x, y = pts[i]
-        fill = "#f3f4f6"
-        stroke, sw = "#9ca3af", 1
-        if sq["color"] == "black":
-            fill = "#111827"
-        elif sq["color"] == "white":
-            fill = "#ffffff"
-        if sq["hot_spot"]:
-            fill = "#fdba74"
-        if sq["card"]:
-            fill = "#fde68a"
-        if sq["color"] and sq["color"] == disc:
-            stroke, sw = "#f59e0b", 3
-        out.append(f'<rect x="{x}" y="{y}" width="{w - 2}" height="{w - 2}" rx="4" fill="{fill}" '
-                   f'stroke="{stroke}" stroke-width="{sw}"><title>square {i}</title></rect>')
-        tc = "#fff" if sq["color"] == "black" else "#374151"
-        out.append(f'<text x="{x + 3}" y="{y + 10}" font-size="8" fill="{tc}">{i}</text>')
-        label = ""
-        if sq["color"]:
-            label = "+2" if sq["arrow"] > 0 else "−2"
-        elif sq["card"]:
-            out.append(icon_at("card", x + w / 2 - 8, y + w - 20, 14, "card square: draw a card"))
-        elif sq["hot_spot"]:
-            out.append(icon_at("star", x + w / 2 - 8, y + w - 20, 14, "hot spot"))
-        if label:
-            out.append(f'<text x="{x + w / 2 - 1}" y="{y + w - 8}" font-size="11" text-anchor="middle" '
-                       f'fill="{tc}">{escape(label)}</text>')
-    # Finish line marker.
-    fx, fy = pts[view["line"] % rules.LENGTH]
+        _square(out, i, sq, pts[i], w, view["disc"])
+    _finish_line(out, view["line"], pts, w, width, height)
+    _pawns(out, view, names, pts)
+    _centre(out, view, width / 2, height / 2)
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _square(out, i, sq, at, w, disc):
+    """Square ``i`` of the track, drawn at ``at``; its colour ringed when the disc shows it."""
+    x, y = at
+    fill = "#f3f4f6"
+    stroke, sw = "#9ca3af", 1
+    if sq["color"] == "black":
+        fill = "#111827"
+    elif sq["color"] == "white":
+        fill = "#ffffff"
+    if sq["hot_spot"]:
+        fill = "#fdba74"
+    if sq["card"]:
+        fill = "#fde68a"
+    if sq["color"] and sq["color"] == disc:
+        stroke, sw = "#f59e0b", 3
+    out.append(f'<rect x="{x}" y="{y}" width="{w - 2}" height="{w - 2}" rx="4" fill="{fill}" '
+               f'stroke="{stroke}" stroke-width="{sw}"><title>square {i}</title></rect>')
+    tc = "#fff" if sq["color"] == "black" else "#374151"
+    out.append(f'<text x="{x + 3}" y="{y + 10}" font-size="8" fill="{tc}">{i}</text>')
+    label = ""
+    if sq["color"]:
+        label = "+2" if sq["arrow"] > 0 else "−2"
+    elif sq["card"]:
+        out.append(icon_at("card", x + w / 2 - 8, y + w - 20, 14, "card square: draw a card"))
+    elif sq["hot_spot"]:
+        out.append(icon_at("star", x + w / 2 - 8, y + w - 20, 14, "hot spot"))
+    if label:
+        out.append(f'<text x="{x + w / 2 - 1}" y="{y + w - 8}" font-size="11" text-anchor="middle" '
+                   f'fill="{tc}">{escape(label)}</text>')
+
+
+def _finish_line(out, line, pts, w, width, height):
+    fx, fy = pts[line % rules.LENGTH]
     out.append(f'<rect x="{fx - 3}" y="{fy - 3}" width="{w + 4}" height="{w + 4}" rx="6" fill="none" '
                f'stroke="#ea580c" stroke-width="3" stroke-dasharray="5 3"/>')
     # The label goes on the inner side of the track, never over a neighbouring square.
@@ -97,8 +108,10 @@ def _board(view, names):
     else:  # bottom row
         lx, ly, anchor = fx + w / 2, fy - 7, "middle"
     out.append(f'<text x="{lx}" y="{ly}" font-size="10" font-weight="bold" '
-               f'text-anchor="{anchor}" fill="#ea580c">finish {view["line"]}</text>')
-    # Pawns.
+               f'text-anchor="{anchor}" fill="#ea580c">finish {line}</text>')
+
+
+def _pawns(out, view, names, pts):
     per_square = {}
     for seat, p in enumerate(view["positions"]):
         if view["resigned"][seat]:
@@ -114,8 +127,11 @@ def _board(view, names):
             lap = f" (square {view['positions'][seat]})" if view["positions"][seat] >= rules.LENGTH else ""
             out.append(f'<circle cx="{cx}" cy="{cy}" r="5" fill="{PAWN.get(col, "#888")}" stroke="#fff" '
                        f'stroke-width="1.5"><title>{escape(name)}{escape(lap)}</title></circle>')
-    # Centre: disc, dice, pile.
-    cx, cy = width / 2, height / 2
+
+
+def _centre(out, view, cx, cy):
+    """The middle of the board: the Kenta disc, the dice, the pile and the discards."""
+    disc = view["disc"]
     dfill = "#111827" if disc == "black" else "#ffffff"
     out.append(f'<circle cx="{cx - 90}" cy="{cy}" r="24" fill="{dfill}" stroke="#111827" stroke-width="2"/>')
     out.append(f'<text x="{cx - 90}" y="{cy + 40}" font-size="10" text-anchor="middle">Kenta disc: '
@@ -134,8 +150,6 @@ def _board(view, names):
                f'{" (2nd)" if view["pile_round"] == 2 else ""}</text>')
     out.append(f'<text x="{cx + 90}" y="{cy + 10}" font-size="10" text-anchor="middle">discards '
                f'{len(view["discard"])}</text>')
-    out.append("</svg>")
-    return "".join(out)
 
 
 LEGEND = legend([
@@ -185,10 +199,30 @@ def render(view, seat, names):
     v = dict(view)
     v["_die_notations"] = my_turn_kind == "die"
     parts = [CSS, '<div class="kenta">', _board(v, names)]
+    parts.append(f'<p class="kenta-note">{" ".join(_notes(view, names, waiting))}</p>')
+    if view["playing"]:
+        parts.append('<div class="kenta-row">' + _card_html(view["playing"]["card"]) + "</div>")
+    parts.append(_players_table(view, names))
+    if view.get("end"):
+        parts.append(_scoring_table(view, names))
+    if me:
+        parts += _my_hand(view, me, my_turn_kind)
+    if view["discard"]:
+        last = view["discard"][-1]
+        parts.append(f'<p class="kenta-note">Top of the discard pile: {escape(rules.CARDS[last]["name"])}</p>')
+    parts.append("</div>")
+    return "".join(parts)
 
-    # What is going on now.
+
+# What the player must do, in the note over the table, by ``waiting_for``'s kind.
+_MUST = {"die": "choose a die", "line": "move the finish line", "cards": "use up to two cards",
+        "target": "choose a player", "dir": "choose a direction", "kenta": "flip the disc or move the line",
+        "discard": "discard a card", "give": "give a card"}
+
+
+def _notes(view, names, waiting):
+    """What is going on now, in sentences."""
     note = []
-    active = view["active"]
     if view["over"] and view.get("result"):
         note.append(escape(view["result"]["summary"]))
     elif view["vote"]:
@@ -201,10 +235,7 @@ def render(view, seat, names):
         note.append(f"{escape(names[p['seat']])} plays {escape(rules.CARDS[p['card']]['name'])}. "
                     f"Other players may answer with STOP.")
     elif waiting:
-        kinds = {"die": "choose a die", "line": "move the finish line", "cards": "use up to two cards",
-                 "target": "choose a player", "dir": "choose a direction", "kenta": "flip the disc or move the line",
-                 "discard": "discard a card", "give": "give a card"}
-        note.append(f"{escape(names[waiting['seat']])} must {kinds.get(waiting['kind'], 'act')}.")
+        note.append(f"{escape(names[waiting['seat']])} must {_MUST.get(waiting['kind'], 'act')}.")
     if view["playing"] and not view["react"]:
         p = view["playing"]
         note.append(f"Resolving {escape(rules.CARDS[p['card']]['name'])} of {escape(names[p['seat']])}.")
@@ -215,13 +246,13 @@ def render(view, seat, names):
         note.append(f"Last card: {escape(names[last['seat']])}'s "
                     f"{escape(rules.CARDS[last['card']]['name'])} ({how}).")
     if view["dice"] and not view["race_over"]:
-        note.append(f"{escape(names[active])} rolled black {ROMAN[view['dice']['black']]} and "
+        note.append(f"{escape(names[view['active']])} rolled black {ROMAN[view['dice']['black']]} and "
                     f"white {ROMAN[view['dice']['white']]}.")
-    parts.append(f'<p class="kenta-note">{" ".join(note)}</p>')
-    if view["playing"]:
-        parts.append('<div class="kenta-row">' + _card_html(view["playing"]["card"]) + "</div>")
+    return note
 
-    # The table.
+
+def _players_table(view, names):
+    active = view["active"]
     rows = ['<table><tr><th>Player</th><th>Square</th><th>Points</th><th>Cards</th><th>Hot spots</th></tr>']
     for p in range(view["n"]):
         col = view["colors"][p]
@@ -233,52 +264,57 @@ def render(view, seat, names):
                     f'{escape(names[p])}{escape(status)}{acting}</td><td>{view["positions"][p]}</td>'
                     f'<td>{view["points"][p]}</td><td>{view["hand_counts"][p]}</td><td>{hot}/{len(view["hot_passed"])}</td></tr>')
     rows.append("</table>")
-    parts.append("".join(rows))
+    return "".join(rows)
 
-    end = view.get("end")
-    if end:
-        rows = ['<table><tr><th>Player</th><th>Race</th><th>Objective</th><th>Point cards</th>'
-                '<th>Total</th><th>Final square</th></tr>']
-        for p in range(view["n"]):
-            if end["final"][p] is None:
-                continue
-            rows.append(f'<tr><td>{escape(names[p])}</td><td>{end["race_ranks"][p]}</td>'
-                        f'<td>{escape(end["objectives"][p].replace("-", " "))}: {end["objective_points"][p]:+d}</td>'
-                        f'<td>{end["card_points"][p]}</td><td>{end["totals"][p]}</td><td>{end["final"][p]}</td></tr>')
-        rows.append("</table>")
-        parts.append("".join(rows))
 
-    # My hand and objective.
-    if me:
-        cards = []
-        seen = set()
-        for key in me["hand"]:
-            notation = None
-            c = rules.CARDS[key]
-            if my_turn_kind == "cards" and key not in seen and not c["stop"]:
-                pos = view["positions"]
-                mine = pos[me["seat"]]
-                ok = not c["target"] or any(
-                    (pos[q] > mine if view["disc"] == "black" else pos[q] < mine)
-                    for q in range(view["n"]) if q != me["seat"] and not view["resigned"][q])
-                notation = f"play {key}" if ok else None
-            elif my_turn_kind in ("discard", "give") and key not in seen:
-                notation = f"{my_turn_kind} {key}"
-            elif view["react"] and c["stop"] and me["seat"] in view["react"]["waiting"] and key not in seen:
-                notation = "stop"
-            seen.add(key)
-            cards.append(_card_html(key, notation))
-        obj = (f'<div class="kenta-card kenta-obj"><b>Objective (secret)</b>'
-               f'{escape(_objective_text(me["objective"], me["color"]))}</div>')
-        parts.append(f'<p class="kenta-note">Your hand ({escape(me["color"])}):</p>'
-                     f'<div class="kenta-row">{"".join(cards)}{obj}</div>')
-        if me.get("ballot") is not None:
-            parts.append(f'<p class="kenta-note">Your sealed vote: {escape(str(me["ballot"]))}</p>')
-    if view["discard"]:
-        last = view["discard"][-1]
-        parts.append(f'<p class="kenta-note">Top of the discard pile: {escape(rules.CARDS[last]["name"])}</p>')
-    parts.append("</div>")
-    return "".join(parts)
+def _scoring_table(view, names):
+    """The scoring once the race is over, for the seats still playing."""
+    end = view["end"]
+    rows = ['<table><tr><th>Player</th><th>Race</th><th>Objective</th><th>Point cards</th>'
+            '<th>Total</th><th>Final square</th></tr>']
+    for p in range(view["n"]):
+        if end["final"][p] is None:
+            continue
+        rows.append(f'<tr><td>{escape(names[p])}</td><td>{end["race_ranks"][p]}</td>'
+                    f'<td>{escape(end["objectives"][p].replace("-", " "))}: {end["objective_points"][p]:+d}</td>'
+                    f'<td>{end["card_points"][p]}</td><td>{end["totals"][p]}</td><td>{end["final"][p]}</td></tr>')
+    rows.append("</table>")
+    return "".join(rows)
+
+
+def _my_hand(view, me, my_turn_kind):
+    """My cards (those I may use now carry their move's notation), my objective and my vote."""
+    cards = []
+    seen = set()
+    for key in me["hand"]:
+        # a second copy of a card carries no move: the first one does
+        notation = None if key in seen else _card_notation(view, me, my_turn_kind, key)
+        seen.add(key)
+        cards.append(_card_html(key, notation))
+    obj = (f'<div class="kenta-card kenta-obj"><b>Objective (secret)</b>'
+           f'{escape(_objective_text(me["objective"], me["color"]))}</div>')
+    parts = [f'<p class="kenta-note">Your hand ({escape(me["color"])}):</p>'
+             f'<div class="kenta-row">{"".join(cards)}{obj}</div>']
+    if me.get("ballot") is not None:
+        parts.append(f'<p class="kenta-note">Your sealed vote: {escape(str(me["ballot"]))}</p>')
+    return parts
+
+
+def _card_notation(view, me, my_turn_kind, key):
+    """The move a card of my hand stands for now, if any."""
+    c = rules.CARDS[key]
+    if my_turn_kind == "cards" and not c["stop"]:
+        pos = view["positions"]
+        mine = pos[me["seat"]]
+        ok = not c["target"] or any(
+            (pos[q] > mine if view["disc"] == "black" else pos[q] < mine)
+            for q in range(view["n"]) if q != me["seat"] and not view["resigned"][q])
+        return f"play {key}" if ok else None
+    if my_turn_kind in ("discard", "give"):
+        return f"{my_turn_kind} {key}"
+    if view["react"] and c["stop"] and me["seat"] in view["react"]["waiting"]:
+        return "stop"
+    return None
 
 
 def _n(k, unit):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from typing import Any, Final
 
 from games.engine import IllegalAction, seat_ref
@@ -159,62 +160,7 @@ def load_cards(path):
         key = c.get("key")
         if not isinstance(key, str) or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", key) or key in out:
             raise ValueError(f"{name}: card {i} needs a unique key of lower-case letters, digits and dashes")
-        where = f"{name}: card {key}"
-        if not isinstance(c.get("name"), str) or not c["name"].strip():
-            raise ValueError(f"{where} needs a name")
-        if not _int(c.get("copies")) or c["copies"] < 1:
-            raise ValueError(f"{where}: 'copies' must be a positive integer")
-        stop = c.get("stop", False)
-        points = c.get("points", 0)
-        if not isinstance(stop, bool) or not _int(points) or points < 0:
-            raise ValueError(f"{where}: 'stop' must be true/false and 'points' a non-negative integer")
-        effects = c.get("effects")
-        if not isinstance(effects, list):
-            raise ValueError(f"{where}: 'effects' must be a list")
-        if stop and effects:
-            raise ValueError(f"{where}: a STOP card has no effects of its own")
-        if not stop and not effects:
-            raise ValueError(f"{where}: an action card needs at least one effect")
-        has_target = False
-        for j, e in enumerate(effects):
-            w = f"{where} effect {j + 1}"
-            if not isinstance(e, dict):
-                raise ValueError(f"{w} must be an object")
-            do = e.get("do")
-            if do == "target":
-                if j != 0 or set(e) != {"do"}:
-                    raise ValueError(f"{w}: 'target' may only be the first effect, with no other field")
-                has_target = True
-            elif do == "move":
-                if set(e) != {"do", "who", "steps", "dir"} or e["who"] not in WHO:
-                    raise ValueError(f"{w}: a move needs who (me/you/others/all), steps and dir")
-                if not _int(e["steps"]) or not 1 <= e["steps"] <= 6:
-                    raise ValueError(f"{w}: steps must be 1 to 6")
-                if e["dir"] not in ("forward", "backward", "either"):
-                    raise ValueError(f"{w}: dir must be forward, backward or either")
-            elif do == "kenta":
-                if set(e) != {"do"}:
-                    raise ValueError(f"{w}: 'kenta' takes no field")
-            elif do == "draw":
-                if set(e) != {"do", "who"} or e["who"] not in WHO:
-                    raise ValueError(f"{w}: a draw needs who (me/you/others/all)")
-            elif do == "discard":
-                if set(e) != {"do", "who"} or e["who"] not in ("me", "you"):
-                    raise ValueError(f"{w}: a discard needs who (me/you)")
-            elif do == "give":
-                if set(e) != {"do", "what", "to"} or e["what"] not in ("this", "hand") or e["to"] != "you":
-                    raise ValueError(f"{w}: a give needs what (this/hand) and to (you)")
-            else:
-                raise ValueError(f"{w}: unknown effect {do!r}")
-            if e.get("who") == "you" or e.get("to") == "you":
-                if not has_target:
-                    raise ValueError(f"{w}: 'you' needs a target effect first")
-        ex = c.get("example")
-        if ex is not None and ex not in (1, 2, 3, 4):
-            raise ValueError(f"{where}: 'example' must be 1 to 4")
-        out[key] = {"key": key, "name": c["name"].strip(), "copies": c["copies"], "stop": stop,
-                    "points": points, "effects": [dict(e) for e in effects], "example": ex,
-                    "target": has_target}
+        out[key] = _load_card(f"{name}: card {key}", key, c)
         order.append(key)
     total = sum(c["copies"] for c in out.values())
     if total != size:
@@ -222,6 +168,71 @@ def load_cards(path):
     if not any(c["stop"] for c in out.values()):
         raise ValueError(f"{name}: the deck needs STOP cards")
     return out, order
+
+
+def _load_card(where: str, key: str, c: dict[str, Any]) -> dict[str, Any]:
+    """One card of cards.json, checked (``where`` names it in the errors)."""
+    if not isinstance(c.get("name"), str) or not c["name"].strip():
+        raise ValueError(f"{where} needs a name")
+    if not _int(c.get("copies")) or c["copies"] < 1:
+        raise ValueError(f"{where}: 'copies' must be a positive integer")
+    stop = c.get("stop", False)
+    points = c.get("points", 0)
+    if not isinstance(stop, bool) or not _int(points) or points < 0:
+        raise ValueError(f"{where}: 'stop' must be true/false and 'points' a non-negative integer")
+    effects = c.get("effects")
+    if not isinstance(effects, list):
+        raise ValueError(f"{where}: 'effects' must be a list")
+    if stop and effects:
+        raise ValueError(f"{where}: a STOP card has no effects of its own")
+    if not stop and not effects:
+        raise ValueError(f"{where}: an action card needs at least one effect")
+    has_target = False
+    for j, e in enumerate(effects):
+        w = f"{where} effect {j + 1}"
+        _check_effect(w, j, e)
+        if e["do"] == "target":
+            has_target = True
+        if e.get("who") == "you" or e.get("to") == "you":
+            if not has_target:
+                raise ValueError(f"{w}: 'you' needs a target effect first")
+    ex = c.get("example")
+    if ex is not None and ex not in (1, 2, 3, 4):
+        raise ValueError(f"{where}: 'example' must be 1 to 4")
+    return {"key": key, "name": c["name"].strip(), "copies": c["copies"], "stop": stop,
+            "points": points, "effects": [dict(e) for e in effects], "example": ex,
+            "target": has_target}
+
+
+def _check_effect(w: str, j: int, e: Any) -> None:
+    """The ``j``-th effect of a card has the fields its kind (``do``) needs (``w`` names it)."""
+    if not isinstance(e, dict):
+        raise ValueError(f"{w} must be an object")
+    do = e.get("do")
+    if do == "target":
+        if j != 0 or set(e) != {"do"}:
+            raise ValueError(f"{w}: 'target' may only be the first effect, with no other field")
+    elif do == "move":
+        if set(e) != {"do", "who", "steps", "dir"} or e["who"] not in WHO:
+            raise ValueError(f"{w}: a move needs who (me/you/others/all), steps and dir")
+        if not _int(e["steps"]) or not 1 <= e["steps"] <= 6:
+            raise ValueError(f"{w}: steps must be 1 to 6")
+        if e["dir"] not in ("forward", "backward", "either"):
+            raise ValueError(f"{w}: dir must be forward, backward or either")
+    elif do == "kenta":
+        if set(e) != {"do"}:
+            raise ValueError(f"{w}: 'kenta' takes no field")
+    elif do == "draw":
+        if set(e) != {"do", "who"} or e["who"] not in WHO:
+            raise ValueError(f"{w}: a draw needs who (me/you/others/all)")
+    elif do == "discard":
+        if set(e) != {"do", "who"} or e["who"] not in ("me", "you"):
+            raise ValueError(f"{w}: a discard needs who (me/you)")
+    elif do == "give":
+        if set(e) != {"do", "what", "to"} or e["what"] not in ("this", "hand") or e["to"] != "you":
+            raise ValueError(f"{w}: a give needs what (this/hand) and to (you)")
+    else:
+        raise ValueError(f"{w}: unknown effect {do!r}")
 
 
 BOARD: Final[dict[str, Any]] = load_board(os.path.join(DATA_DIR, "board.json"))
@@ -397,194 +408,268 @@ def pending(s: dict[str, Any]) -> tuple[Any, str, Any] | None:
 
 
 # --------------------------------------------------------------------------------------------
-# evolve: applies one stored event; never draws, never fails on a stored event.
+# evolve: applies one stored event; never draws, never fails on a stored event. One handler per
+# event type, in EVOLVE; each changes the state in place, replacing (never changing) the lists
+# and dicts it alters (``_own``).
 
 def evolve(state: dict[str, Any], e: dict[str, Any]) -> dict[str, Any]:
-    t: str = e["type"]
-    d: dict[str, Any] = e["data"]
-    s = state
-    # the commonest events first (a replay tries each type in turn)
-    if t == "draw":
-        s["pile"] = s["pile"].partition(" ")[2]
-        _keep_or_discard(s, d["seat"], d["card"], d["kept"])
-    elif t == "move":
-        pos = s["pos"] = s["pos"][:]  # replaced, not changed: decide's working copy shares it
-        for m in d["moves"]:
-            pos[m["seat"]] = m["to"]
-    elif t == "pass":
-        r = s["react"]
-        if r is not None:
-            if d["seat"] in r["waiting"]:
-                r = _own(s, "react")
-                _own(r, "waiting").remove(d["seat"])
-            if not r["waiting"]:
-                s["react"] = None
-    elif t == "vote":
-        v = s["vote"]
-        if v is not None:
-            v = _own(s, "vote")
-            _own(v, "ballots")[d["seat"]] = d.get("marker")
-            if d["seat"] in v["waiting"]:
-                _own(v, "waiting").remove(d["seat"])
-    elif t == "act":
-        s["stage"] = "after_act"
-    elif t == "cards":
-        s["stage"] = "cards"
-    elif t == "turn":
-        s.update(active=d["seat"], stage="roll", uses=0, dice=None, value=None, playing=None)
-        s["turn_no"] += 1
-    elif t == "roll":
-        s["dice"] = {"black": d["black"], "white": d["white"]}
-        if d["black"] == d["white"]:
-            s["disc"] = "white" if s["disc"] == "black" else "black"
-            s["value"] = d["black"]
-            s["stage"] = "doubles"
-        else:
-            s["stage"] = "choose"
-    elif t == "effect":
-        p = _own(s, "playing")
-        p["step"] += 1
-        p["dirs"] = []
-        if "target" in d:
-            p["target"] = d["target"]
-    elif t == "die":
-        s["disc"] = d["color"]
-        s["value"] = d["value"]
-        s["stage"] = "action"
-    elif t == "swap":
-        _take(_hand(s, d["seat"]), d["card"])
-        s["discard"] = _discard(s["discard"], d["card"])
-        s["uses"] += 1
-    elif t == "announce":
-        _take(_hand(s, d["seat"]), d["card"])
-        s["playing"] = {"seat": d["seat"], "card": d["card"], "step": 0, "target": None,
-                        "dirs": [], "given": False}
-        s["uses"] += 1
-        s["stage"] = "resolve"
-        s["react"] = {"waiting": list(d["window"])} if d["window"] else None
-    elif t == "done":
-        p = s["playing"]
-        if p is not None and not p["given"]:
-            s["discard"] = _discard(s["discard"], p["card"])
-        if p is not None:
-            s["last_card"] = {"seat": p["seat"], "card": p["card"], "stopped_by": None}
-        s["playing"] = None
-        s["stage"] = "cards"
-    elif t == "vote_reveal":
-        v = s["vote"]
-        s["vote"] = None
-        if d["kind"] == "line":
-            s["line"] = d["line"]
-        if v is not None and not s["race_over"]:
-            s["stage"] = v["next"]
-    elif t == "vote_open":
-        s["vote"] = {"kind": d["kind"], "why": d["why"], "voters": list(d["voters"]),
-                     "waiting": list(d["voters"]), "ballots": [None] * s["n"],
-                     "candidates": list(d.get("candidates") or []), "next": d["next"]}
-    elif t == "hot":
-        i = HOT.index(d["square"])
-        hot_passed = s["hot_passed"] = s["hot_passed"][:]  # replaced, not changed (as "move")
-        hot_passed[i] = hot_passed[i][:]
-        points = s["points"] = s["points"][:]
-        for seat, pts in zip(d["seats"], d["points"]):
-            if seat not in hot_passed[i]:
-                hot_passed[i].append(seat)
-            points[seat] += pts
-    elif t == "line":
-        s["line"] = d["line"]
-        if "stage" in d:
-            s["stage"] = d["stage"]
-    elif t == "dir":
-        p = _own(s, "playing")
-        p["dirs"] = p["dirs"] + [[d["mover"], d["dir"]]]
-    elif t == "hot_stop":
-        s["stage"] = "hot_line"
-    elif t == "stop":
-        _take(_hand(s, d["seat"]), d["card"])
-        s["discard"] = _discard(s["discard"], d["card"])
-        if s["playing"] is not None:
-            s["discard"] = _discard(s["discard"], s["playing"]["card"])
-            s["points"] = s["points"][:]  # replaced, not changed (as "move")
-            s["points"][s["playing"]["seat"]] += 1
-            s["last_card"] = {"seat": s["playing"]["seat"], "card": s["playing"]["card"],
-                              "stopped_by": d["seat"]}
-        s["playing"] = None
-        s["react"] = None
-        s["stage"] = "cards"
-    elif t == "disc":
-        s["disc"] = d["color"]
-    elif t == "race_end":
-        s["race_over"] = True
-        s["stage"] = "over"
-        s["react"] = None
-        s["end"] = {k: fast_copy(d[k]) for k in ("why", "race_ranks", "objective_points", "card_points",
-                                      "totals", "final", "cards", "hands", "objectives", "line")}
-        s["hands"] = [list(h) for h in d["hands"]]
-        s["objectives"] = list(d["objectives"])
-    elif t == "game_over":
-        s["over"] = True
-        s["vote"] = None
-        s["react"] = None
-        s["stage"] = "over"
-        s["outcome"] = {k: d[k] for k in ("ranks", "scores", "winners", "summary", "why")}
-    elif t == "give":
-        if d["what"] == "hand":
-            _take(_hand(s, d["from"]), d["card"])
-        elif s["playing"] is not None:
-            _own(s, "playing")["given"] = True
-        _keep_or_discard(s, d["to"], d["card"], d["kept"])
-    elif t == "reshuffle":
-        s["pile"] = " ".join(d["pile"])
-        s["discard"] = ""
-        s["pile_round"] = 2
-    elif t == "discard":
-        _take(_hand(s, d["seat"]), d["card"])
-        s["discard"] = _discard(s["discard"], d["card"])
-    elif t == "setup":
-        n = d["n"]
-        s.clear()
-        s.update({
-            "n": n, "options": dict(d["options"]),
-            "disc": d["disc"], "line": d["line"], "pos": [0] * n, "points": [0] * n,
-            "hot_passed": [[] for _ in HOT], "hands": [list(h) for h in d["hands"]],
-            "objectives": list(d["objectives"]), "pile": " ".join(d["pile"]), "discard": "",
-            "colors": list(d.get("colors") or COLORS[:n]),
-            "pile_round": 1, "resigned": [False] * n, "active": d["first"], "stage": "start",
-            "dice": None, "value": None, "uses": 0, "playing": None, "react": None, "vote": None,
-            "race_over": False, "end": None, "over": False, "outcome": None, "turn_no": 0,
-            "last_card": None,
-        })
-        for h in s["hands"]:
-            _hand_sort(h)
-    elif t == "resign":
-        seat = d["seat"]
-        s["resigned"] = s["resigned"][:]  # replaced, not changed (as "move")
-        s["resigned"][seat] = True
-        v = s["vote"]
-        if v is not None:
-            v = _own(s, "vote")
-            for key in ("waiting", "voters", "candidates"):
-                if seat in v[key]:
-                    _own(v, key).remove(seat)
-            _own(v, "ballots")[seat] = None
-            if v["kind"] == "winner" and len(v["candidates"]) <= 1:
-                v["waiting"] = []
-        r = s["react"]
-        if r is not None and seat in r["waiting"]:
+    handler = EVOLVE.get(e["type"])
+    if handler is not None:  # an unknown event type leaves the state as it is
+        handler(state, e["data"])
+    return state
+
+
+def _on_setup(s: dict[str, Any], d: dict[str, Any]) -> None:
+    n = d["n"]
+    s.clear()
+    s.update({
+        "n": n, "options": dict(d["options"]),
+        "disc": d["disc"], "line": d["line"], "pos": [0] * n, "points": [0] * n,
+        "hot_passed": [[] for _ in HOT], "hands": [list(h) for h in d["hands"]],
+        "objectives": list(d["objectives"]), "pile": " ".join(d["pile"]), "discard": "",
+        "colors": list(d.get("colors") or COLORS[:n]),
+        "pile_round": 1, "resigned": [False] * n, "active": d["first"], "stage": "start",
+        "dice": None, "value": None, "uses": 0, "playing": None, "react": None, "vote": None,
+        "race_over": False, "end": None, "over": False, "outcome": None, "turn_no": 0,
+        "last_card": None,
+    })
+    for h in s["hands"]:
+        _hand_sort(h)
+
+
+def _on_turn(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s.update(active=d["seat"], stage="roll", uses=0, dice=None, value=None, playing=None)
+    s["turn_no"] += 1
+
+
+def _on_roll(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["dice"] = {"black": d["black"], "white": d["white"]}
+    if d["black"] == d["white"]:
+        s["disc"] = "white" if s["disc"] == "black" else "black"
+        s["value"] = d["black"]
+        s["stage"] = "doubles"
+    else:
+        s["stage"] = "choose"
+
+
+def _on_die(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["disc"] = d["color"]
+    s["value"] = d["value"]
+    s["stage"] = "action"
+
+
+def _on_act(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["stage"] = "after_act"
+
+
+def _on_cards(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["stage"] = "cards"
+
+
+def _on_hot_stop(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["stage"] = "hot_line"
+
+
+def _on_move(s: dict[str, Any], d: dict[str, Any]) -> None:
+    pos = s["pos"] = s["pos"][:]  # replaced, not changed: decide's working copy shares it
+    for m in d["moves"]:
+        pos[m["seat"]] = m["to"]
+
+
+def _on_hot(s: dict[str, Any], d: dict[str, Any]) -> None:
+    i = HOT.index(d["square"])
+    hot_passed = s["hot_passed"] = s["hot_passed"][:]  # replaced, not changed (as "move")
+    hot_passed[i] = hot_passed[i][:]
+    points = s["points"] = s["points"][:]
+    for seat, pts in zip(d["seats"], d["points"]):
+        if seat not in hot_passed[i]:
+            hot_passed[i].append(seat)
+        points[seat] += pts
+
+
+def _on_line(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["line"] = d["line"]
+    if "stage" in d:
+        s["stage"] = d["stage"]
+
+
+def _on_disc(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["disc"] = d["color"]
+
+
+def _on_draw(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["pile"] = s["pile"].partition(" ")[2]
+    _keep_or_discard(s, d["seat"], d["card"], d["kept"])
+
+
+def _on_reshuffle(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["pile"] = " ".join(d["pile"])
+    s["discard"] = ""
+    s["pile_round"] = 2
+
+
+def _on_discard(s: dict[str, Any], d: dict[str, Any]) -> None:
+    _take(_hand(s, d["seat"]), d["card"])
+    s["discard"] = _discard(s["discard"], d["card"])
+
+
+def _on_swap(s: dict[str, Any], d: dict[str, Any]) -> None:
+    """A card discarded to draw another (the draw is an event of its own): one of the two uses."""
+    _on_discard(s, d)
+    s["uses"] += 1
+
+
+def _on_announce(s: dict[str, Any], d: dict[str, Any]) -> None:
+    _take(_hand(s, d["seat"]), d["card"])
+    s["playing"] = {"seat": d["seat"], "card": d["card"], "step": 0, "target": None,
+                    "dirs": [], "given": False}
+    s["uses"] += 1
+    s["stage"] = "resolve"
+    s["react"] = {"waiting": list(d["window"])} if d["window"] else None
+
+
+def _on_pass(s: dict[str, Any], d: dict[str, Any]) -> None:
+    r = s["react"]
+    if r is not None:
+        if d["seat"] in r["waiting"]:
             r = _own(s, "react")
-            _own(r, "waiting").remove(seat)
-            if not r["waiting"]:
-                s["react"] = None
-        if not s["race_over"] and seat == s["active"]:
-            p = s["playing"]
-            if p is not None and not p["given"]:
-                s["discard"] = _discard(s["discard"], p["card"])
-            s["playing"] = None
+            _own(r, "waiting").remove(d["seat"])
+        if not r["waiting"]:
             s["react"] = None
-            if s["vote"] is not None and s["vote"]["kind"] == "line":
-                s["vote"] = None
-            s["stage"] = "next"
-    return s
+
+
+def _on_stop(s: dict[str, Any], d: dict[str, Any]) -> None:
+    _take(_hand(s, d["seat"]), d["card"])
+    s["discard"] = _discard(s["discard"], d["card"])
+    if s["playing"] is not None:
+        s["discard"] = _discard(s["discard"], s["playing"]["card"])
+        s["points"] = s["points"][:]  # replaced, not changed (as "move")
+        s["points"][s["playing"]["seat"]] += 1
+        s["last_card"] = {"seat": s["playing"]["seat"], "card": s["playing"]["card"],
+                          "stopped_by": d["seat"]}
+    s["playing"] = None
+    s["react"] = None
+    s["stage"] = "cards"
+
+
+def _on_effect(s: dict[str, Any], d: dict[str, Any]) -> None:
+    p = _own(s, "playing")
+    p["step"] += 1
+    p["dirs"] = []
+    if "target" in d:
+        p["target"] = d["target"]
+
+
+def _on_dir(s: dict[str, Any], d: dict[str, Any]) -> None:
+    p = _own(s, "playing")
+    p["dirs"] = p["dirs"] + [[d["mover"], d["dir"]]]
+
+
+def _on_give(s: dict[str, Any], d: dict[str, Any]) -> None:
+    if d["what"] == "hand":
+        _take(_hand(s, d["from"]), d["card"])
+    elif s["playing"] is not None:
+        _own(s, "playing")["given"] = True
+    _keep_or_discard(s, d["to"], d["card"], d["kept"])
+
+
+def _on_done(s: dict[str, Any], d: dict[str, Any]) -> None:
+    p = s["playing"]
+    if p is not None and not p["given"]:
+        s["discard"] = _discard(s["discard"], p["card"])
+    if p is not None:
+        s["last_card"] = {"seat": p["seat"], "card": p["card"], "stopped_by": None}
+    s["playing"] = None
+    s["stage"] = "cards"
+
+
+def _on_vote_open(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["vote"] = {"kind": d["kind"], "why": d["why"], "voters": list(d["voters"]),
+                 "waiting": list(d["voters"]), "ballots": [None] * s["n"],
+                 "candidates": list(d.get("candidates") or []), "next": d["next"]}
+
+
+def _on_vote(s: dict[str, Any], d: dict[str, Any]) -> None:
+    v = s["vote"]
+    if v is not None:
+        v = _own(s, "vote")
+        _own(v, "ballots")[d["seat"]] = d.get("marker")
+        if d["seat"] in v["waiting"]:
+            _own(v, "waiting").remove(d["seat"])
+
+
+def _on_vote_reveal(s: dict[str, Any], d: dict[str, Any]) -> None:
+    v = s["vote"]
+    s["vote"] = None
+    if d["kind"] == "line":
+        s["line"] = d["line"]
+    if v is not None and not s["race_over"]:
+        s["stage"] = v["next"]
+
+
+def _on_race_end(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["race_over"] = True
+    s["stage"] = "over"
+    s["react"] = None
+    s["end"] = {k: fast_copy(d[k]) for k in ("why", "race_ranks", "objective_points", "card_points",
+                                          "totals", "final", "cards", "hands", "objectives", "line")}
+    s["hands"] = [list(h) for h in d["hands"]]
+    s["objectives"] = list(d["objectives"])
+
+
+def _on_game_over(s: dict[str, Any], d: dict[str, Any]) -> None:
+    s["over"] = True
+    s["vote"] = None
+    s["react"] = None
+    s["stage"] = "over"
+    s["outcome"] = {k: d[k] for k in ("ranks", "scores", "winners", "summary", "why")}
+
+
+def _on_resign(s: dict[str, Any], d: dict[str, Any]) -> None:
+    seat = d["seat"]
+    s["resigned"] = s["resigned"][:]  # replaced, not changed (as "move")
+    s["resigned"][seat] = True
+    v = s["vote"]
+    if v is not None:
+        v = _own(s, "vote")
+        for key in ("waiting", "voters", "candidates"):
+            if seat in v[key]:
+                _own(v, key).remove(seat)
+        _own(v, "ballots")[seat] = None
+        if v["kind"] == "winner" and len(v["candidates"]) <= 1:
+            v["waiting"] = []
+    r = s["react"]
+    if r is not None and seat in r["waiting"]:
+        r = _own(s, "react")
+        _own(r, "waiting").remove(seat)
+        if not r["waiting"]:
+            s["react"] = None
+    if not s["race_over"] and seat == s["active"]:
+        _drop_the_turn(s)
+
+
+def _drop_the_turn(s: dict[str, Any]) -> None:
+    """The active player resigned: the card they were playing is discarded (unless given away),
+    a finish-line vote of their turn lapses, and play passes on."""
+    p = s["playing"]
+    if p is not None and not p["given"]:
+        s["discard"] = _discard(s["discard"], p["card"])
+    s["playing"] = None
+    s["react"] = None
+    if s["vote"] is not None and s["vote"]["kind"] == "line":
+        s["vote"] = None
+    s["stage"] = "next"
+
+
+EVOLVE: Final[dict[str, Callable[[dict[str, Any], dict[str, Any]], None]]] = {
+    "setup": _on_setup, "turn": _on_turn, "roll": _on_roll, "die": _on_die, "act": _on_act,
+    "cards": _on_cards, "hot_stop": _on_hot_stop, "move": _on_move, "hot": _on_hot, "line": _on_line,
+    "disc": _on_disc, "draw": _on_draw, "reshuffle": _on_reshuffle, "discard": _on_discard,
+    "swap": _on_swap, "announce": _on_announce, "pass": _on_pass, "stop": _on_stop,
+    "effect": _on_effect, "dir": _on_dir, "give": _on_give, "done": _on_done,
+    "vote_open": _on_vote_open, "vote": _on_vote, "vote_reveal": _on_vote_reveal,
+    "race_end": _on_race_end, "game_over": _on_game_over, "resign": _on_resign,
+}
 
 
 def cards_of(text: str) -> list[str]:
@@ -923,71 +1008,112 @@ def reveal(sim):
 def run(sim: Sim) -> None:
     """Advance everything that needs no player decision."""
     for _ in range(10000):
-        s = sim.state
-        if s["over"]:
-            return
-        if s["resigned"].count(False) <= 1:  # before any open vote: the last player left wins at once
-            game_over(sim, players(s), "resign")
-            return
-        if s["vote"] is not None:
-            if not s["vote"]["waiting"]:
-                reveal(sim)
-                continue
-            return
-        if s["race_over"]:
-            return
-        if s["react"] is not None:
-            return
-        if s["stage"] != "resolve" and not all(s["hands"]):  # some hand is empty
-            empty = [p for p, h in enumerate(s["hands"]) if not h and not s["resigned"][p]]
-            if empty:
-                draw(sim, empty[0], "refill")
-                continue
-        a = s["active"]
-        stage: str = s["stage"]
-        if stage == "roll":
-            sim.emit("roll", {"seat": a, "black": sim.rng.choice(FACES), "white": sim.rng.choice(FACES)})
-        elif stage == "doubles":
-            sim.emit("vote_open", {"kind": "line", "why": "doubles", "voters": players(s), "next": "action"})
-        elif stage == "action":
-            v = s["value"]
-            sim.emit("act", {"seat": a, "value": v})
-            if v <= 3:
-                do_move(sim, [(a, v)], "die")
-            else:
-                draw(sim, a, "die")
-        elif stage == "after_act":
-            if s["value"] <= 3 and square(s["pos"][a])["hot_spot"]:
-                sim.emit("hot_stop", {"seat": a, "square": s["pos"][a] % LENGTH})
-            else:
-                sim.emit("cards", {"seat": a})
-        elif stage == "hot_vote":
-            voters = [p for p in players(s) if square(s["pos"][p])["hot_spot"]]
-            if len(voters) >= 2:
-                sim.emit("vote_open", {"kind": "line", "why": "hot", "voters": voters, "next": "to_cards"})
-            else:
-                sim.emit("cards", {"seat": a})
-        elif stage == "to_cards":
-            sim.emit("cards", {"seat": a})
-        elif stage == "cards":
-            if s["uses"] >= 2:
-                next_turn(sim)
-            else:
-                return
-        elif stage == "next":
-            next_turn(sim)
-        elif stage == "resolve":
-            p = s["playing"]
-            effects = CARDS[p["card"]]["effects"]
-            if p["step"] >= len(effects):
-                sim.emit("done", {"seat": p["seat"], "card": p["card"]})
-                continue
-            if pending(s) is not None:
-                return
-            auto_step(sim)
-        else:
+        if not _advance(sim):
             return
     raise RuntimeError("Kenta: the game loop did not settle")  # pragma: no cover
+
+
+def _advance(sim: Sim) -> bool:
+    """One step of ``run``: whether the game went on by itself (False: it waits for a player,
+    or is over)."""
+    s = sim.state
+    if s["over"]:
+        return False
+    if s["resigned"].count(False) <= 1:  # before any open vote: the last player left wins at once
+        game_over(sim, players(s), "resign")
+        return False
+    if s["vote"] is not None:
+        if not s["vote"]["waiting"]:
+            reveal(sim)
+            return True
+        return False
+    if s["race_over"]:
+        return False
+    if s["react"] is not None:
+        return False
+    if s["stage"] != "resolve" and not all(s["hands"]):  # some hand is empty
+        empty = [p for p, h in enumerate(s["hands"]) if not h and not s["resigned"][p]]
+        if empty:
+            draw(sim, empty[0], "refill")
+            return True
+    step = STAGES.get(s["stage"])
+    return step is not None and step(sim, s, s["active"])
+
+
+# What each stage of a turn does by itself (``_advance``), with the state ``s`` and the active
+# seat ``a``: whether the game went on (False: it waits for the active player).
+
+def _stage_roll(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    sim.emit("roll", {"seat": a, "black": sim.rng.choice(FACES), "white": sim.rng.choice(FACES)})
+    return True
+
+
+def _stage_doubles(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    sim.emit("vote_open", {"kind": "line", "why": "doubles", "voters": players(s), "next": "action"})
+    return True
+
+
+def _stage_action(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    v = s["value"]
+    sim.emit("act", {"seat": a, "value": v})
+    if v <= 3:
+        do_move(sim, [(a, v)], "die")
+    else:
+        draw(sim, a, "die")
+    return True
+
+
+def _stage_after_act(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    if s["value"] <= 3 and square(s["pos"][a])["hot_spot"]:
+        sim.emit("hot_stop", {"seat": a, "square": s["pos"][a] % LENGTH})
+    else:
+        sim.emit("cards", {"seat": a})
+    return True
+
+
+def _stage_hot_vote(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    voters = [p for p in players(s) if square(s["pos"][p])["hot_spot"]]
+    if len(voters) >= 2:
+        sim.emit("vote_open", {"kind": "line", "why": "hot", "voters": voters, "next": "to_cards"})
+    else:
+        sim.emit("cards", {"seat": a})
+    return True
+
+
+def _stage_to_cards(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    sim.emit("cards", {"seat": a})
+    return True
+
+
+def _stage_cards(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    if s["uses"] >= 2:
+        next_turn(sim)
+        return True
+    return False
+
+
+def _stage_next(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    next_turn(sim)
+    return True
+
+
+def _stage_resolve(sim: Sim, s: dict[str, Any], a: Any) -> bool:
+    p = s["playing"]
+    effects = CARDS[p["card"]]["effects"]
+    if p["step"] >= len(effects):
+        sim.emit("done", {"seat": p["seat"], "card": p["card"]})
+        return True
+    if pending(s) is not None:
+        return False
+    auto_step(sim)
+    return True
+
+
+STAGES: Final[dict[str, Callable[[Sim, dict[str, Any], Any], bool]]] = {
+    "roll": _stage_roll, "doubles": _stage_doubles, "action": _stage_action,
+    "after_act": _stage_after_act, "hot_vote": _stage_hot_vote, "to_cards": _stage_to_cards,
+    "cards": _stage_cards, "next": _stage_next, "resolve": _stage_resolve,
+}
 
 
 def auto_step(sim: Sim) -> None:
@@ -1185,50 +1311,93 @@ def decide_state(state, seat, action, rng):
         if not to_act(s).get(seat):
             raise IllegalAction("It is not your move now.")
         raise IllegalAction("That is not one of your moves now.")
-    t = action["type"]
-    st = sim.state
-    if t == "vote":
-        sim.emit("vote", {"seat": seat, "marker": action["marker"], **({"timeout": True} if timed_out else {})})
-    elif t == "pass":
-        sim.emit("pass", {"seat": seat})
-    elif t == "stop":
-        k = next(k for k in st["hands"][seat] if CARDS[k]["stop"])
-        sim.emit("stop", {"seat": seat, "card": k, "cancelled": st["playing"]["card"], "against": st["playing"]["seat"]})
-    elif t == "die":
-        sim.emit("die", {"seat": seat, "color": action["color"], "value": st["dice"][action["color"]]})
-    elif t == "line":
-        move_line(sim, seat, 1 if action["dir"] == "forward" else -1, "hot", stage="hot_vote")
-    elif t == "play":
-        window = others(st, seat) if stop_possible(st) else []
-        sim.emit("announce", {"seat": seat, "card": action["card"], "window": window})
-    elif t == "swap":
-        sim.emit("swap", {"seat": seat, "card": action["card"]})
-        draw(sim, seat, "swap")
-    elif t == "end":
-        next_turn(sim)
-    else:
-        p = st["playing"]
-        base = {"seat": p["seat"], "card": p["card"], "step": p["step"]}
-        if t == "target":
-            sim.emit("effect", {"target": action["seat"], **base})
-        elif t == "dir":
-            sim.emit("dir", {"seat": seat, "mover": action["mover"], "dir": action["dir"]})
-        elif t == "kenta":
-            sim.emit("effect", {"choice": action["choice"], **base})
-            if action["choice"] == "flip":
-                sim.emit("disc", {"seat": seat, "color": "white" if st["disc"] == "black" else "black", "why": "card"})
-            else:
-                move_line(sim, seat, 1 if action["choice"] == "forward" else -1, "card")
-        elif t == "discard":
-            sim.emit("effect", {**base})
-            sim.emit("discard", {"seat": seat, "card": action["card"], "why": "card"})
-        elif t == "give":
-            to = p["target"]
-            sim.emit("effect", {**base})
-            sim.emit("give", {"what": "hand", "card": action["card"], "to": to,
-                     "kept": len(st["hands"][to]) < 5, "from": seat})
+    DECIDE[action["type"]](sim, seat, action)  # every allowed action's type has its handler
     run(sim)
     return sim.events, sim.state
+
+
+# The events of one allowed action, by its type (``decide_state`` checked it; ``run`` follows).
+
+def _do_vote(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    # no move offers "no marker": only a voter's time running out (NO_MARKER) gets here with it
+    timed_out = action == NO_MARKER
+    sim.emit("vote", {"seat": seat, "marker": action["marker"], **({"timeout": True} if timed_out else {})})
+
+
+def _do_pass(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    sim.emit("pass", {"seat": seat})
+
+
+def _do_stop(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    st = sim.state
+    k = next(k for k in st["hands"][seat] if CARDS[k]["stop"])
+    sim.emit("stop", {"seat": seat, "card": k, "cancelled": st["playing"]["card"], "against": st["playing"]["seat"]})
+
+
+def _do_die(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    sim.emit("die", {"seat": seat, "color": action["color"], "value": sim.state["dice"][action["color"]]})
+
+
+def _do_line(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    move_line(sim, seat, 1 if action["dir"] == "forward" else -1, "hot", stage="hot_vote")
+
+
+def _do_play(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    st = sim.state
+    window = others(st, seat) if stop_possible(st) else []
+    sim.emit("announce", {"seat": seat, "card": action["card"], "window": window})
+
+
+def _do_swap(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    sim.emit("swap", {"seat": seat, "card": action["card"]})
+    draw(sim, seat, "swap")
+
+
+def _do_end(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    next_turn(sim)
+
+
+def _step_of(st: dict[str, Any]) -> dict[str, Any]:
+    """The card being resolved and its step: what an "effect" event names."""
+    p = st["playing"]
+    return {"seat": p["seat"], "card": p["card"], "step": p["step"]}
+
+
+def _do_target(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    sim.emit("effect", {"target": action["seat"], **_step_of(sim.state)})
+
+
+def _do_dir(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    sim.emit("dir", {"seat": seat, "mover": action["mover"], "dir": action["dir"]})
+
+
+def _do_kenta(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    st = sim.state
+    sim.emit("effect", {"choice": action["choice"], **_step_of(st)})
+    if action["choice"] == "flip":
+        sim.emit("disc", {"seat": seat, "color": "white" if st["disc"] == "black" else "black", "why": "card"})
+    else:
+        move_line(sim, seat, 1 if action["choice"] == "forward" else -1, "card")
+
+
+def _do_discard(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    sim.emit("effect", {**_step_of(sim.state)})
+    sim.emit("discard", {"seat": seat, "card": action["card"], "why": "card"})
+
+
+def _do_give(sim: Sim, seat: Any, action: dict[str, Any]) -> None:
+    st = sim.state
+    to = st["playing"]["target"]
+    sim.emit("effect", {**_step_of(st)})
+    sim.emit("give", {"what": "hand", "card": action["card"], "to": to,
+             "kept": len(st["hands"][to]) < 5, "from": seat})
+
+
+DECIDE: Final[dict[str, Callable[[Sim, Any, dict[str, Any]], None]]] = {
+    "vote": _do_vote, "pass": _do_pass, "stop": _do_stop, "die": _do_die, "line": _do_line,
+    "play": _do_play, "swap": _do_swap, "end": _do_end, "target": _do_target, "dir": _do_dir,
+    "kenta": _do_kenta, "discard": _do_discard, "give": _do_give,
+}
 
 
 def _allowed(s: dict[str, Any], seat: Any, action: dict[str, Any]) -> bool:
@@ -1387,115 +1556,191 @@ def card_text(key):
 
 def describe(e, names):
     t, d = e["type"], e["data"]
+    say = DESCRIBE.get(t)
+    return t if say is None else say(d, names)  # an unknown event type is logged by its name
 
-    def nm(p):
-        return names[p] if p is not None and 0 <= p < len(names) else f"Seat {p}"
 
-    def cn(k):
-        return CARDS[k]["name"] if k in CARDS else str(k)
+def _nm(names: Any, p: Any) -> Any:
+    """A seat's name in the log (``Seat p`` when the list has none for it)."""
+    return names[p] if p is not None and 0 <= p < len(names) else f"Seat {p}"
 
-    if t == "setup":
-        return (f"The race begins: the Kenta disc shows {d['disc']}, the finish line is on square "
-                f"{d['line']}, and {nm(d['first'])} starts.")
-    if t == "turn":
-        return f"It is {nm(d['seat'])}'s turn."
-    if t == "roll":
-        txt = f"{nm(d['seat'])} rolled black {ROMAN[d['black']]} and white {ROMAN[d['white']]}"
-        if d["black"] == d["white"]:
-            return txt + ": doubles! The disc flips and everyone votes on the finish line."
-        return txt + "."
-    if t == "die":
-        return f"{nm(d['seat'])} chose the {d['color']} die ({ROMAN[d['value']]}); the disc shows {d['color']}."
-    if t == "act":
-        if d["value"] <= 3:
-            return f"{nm(d['seat'])} moves {d['value']} square{'s' if d['value'] > 1 else ''}."
-        return f"{nm(d['seat'])} draws a card (IV)."
-    if t == "vote_open":
-        who = ", ".join(nm(p) for p in d["voters"])
-        if d["kind"] == "winner":
-            return f"Tie for the win: {who} vote in secret for the winner."
-        return f"Secret vote on the finish line: {who}."
-    if t == "vote":
-        if "marker" in d:
-            m = d["marker"]
-            what = "no marker" if m == "none" else (f"a vote for {nm(m)}" if _int(m) else f"the {m} marker")
-            if d.get("timeout"):
-                return f"{nm(d['seat'])}'s time to vote ran out: no marker."
-            return f"{nm(d['seat'])} voted in secret ({what})."
-        return f"{nm(d['seat'])} voted in secret."
-    if t == "vote_reveal":
-        parts = []
-        for p, b in enumerate(d["ballots"]):
-            if b is None:
-                continue
-            parts.append(f"{nm(p)}: " + ("no marker (time ran out)" if b == "none" else (nm(b) if _int(b) else b)))
-        shown = "; ".join(parts) or "no votes"
-        if d["kind"] == "line":
-            return f"Votes revealed ({shown}): the finish line moves {d['delta']:+d} to square {d['line']}."
-        return f"Votes revealed ({shown}): {' and '.join(nm(w) for w in d['winners'])} win the tie."
-    if t == "move":
-        why = {"die": "", "card": " (card)", "arrow": " (active square arrow)"}.get(d["why"], "")
-        parts = [f"{nm(m['seat'])} {m['from']}→{m['to']}" for m in d["moves"]]
-        return "Pawns move" + why + ": " + ", ".join(parts) + "."
-    if t == "hot":
-        who = ", ".join(f"{nm(p)} +{pt}" for p, pt in zip(d["seats"], d["points"]))
-        return f"Hot spot sprint on square {d['square']}: {who}."
-    if t == "draw":
-        if not d["kept"]:
-            return f"{nm(d['seat'])} already holds five cards: the drawn {cn(d['card'])} is discarded."
-        if "card" in d:
-            return f"{nm(d['seat'])} drew {cn(d['card'])}."
-        return f"{nm(d['seat'])} drew a card."
-    if t == "reshuffle":
-        return f"The pile ran out: the discard pile is shuffled into a new pile of {d.get('pile_count', len(d.get('pile', [])))} cards."
-    if t == "hot_stop":
-        return f"{nm(d['seat'])} stopped on the hot spot sprint on square {d['square']} and moves the finish line."
-    if t == "line":
-        return f"{nm(d['seat'])} moved the finish line {'forward' if d['delta'] > 0 else 'back'} to square {d['line']}."
-    if t == "disc":
-        return f"{nm(d['seat'])} flipped the Kenta disc to {d['color']}."
-    if t == "cards":
-        return f"{nm(d['seat'])} may now use up to two cards."
-    if t == "announce":
-        return f"{nm(d['seat'])} plays {cn(d['card'])}: {card_text(d['card'])}"
-    if t == "swap":
-        return f"{nm(d['seat'])} discarded {cn(d['card'])} to draw a new card."
-    if t == "pass":
-        return f"{nm(d['seat'])} lets the card resolve."
-    if t == "stop":
-        return (f"{nm(d['seat'])} played STOP: {nm(d['against'])}'s {cn(d['cancelled'])} is cancelled "
-                f"and {nm(d['against'])} scores 1 point.")
-    if t == "effect":
-        c = CARDS.get(d["card"])
-        eff = c["effects"][d["step"]] if c and d["step"] < len(c["effects"]) else None
-        txt = _effect_text(eff) if eff else "effect"
-        if d.get("skipped"):
-            return f"{cn(d['card'])}: {txt}: nothing to do."
-        if "target" in d:
-            return f"{cn(d['card'])}: {nm(d['seat'])} chose {nm(d['target'])}."
-        if "choice" in d:
-            return f"{cn(d['card'])}: {nm(d['seat'])} chose to " + {
-                "flip": "flip the Kenta disc.", "forward": "move the finish line forward.",
-                "back": "move the finish line back."}[d["choice"]]
-        return f"{cn(d['card'])}: {txt}."
-    if t == "dir":
-        whom = "their own pawn" if d["mover"] == d["seat"] else f"{nm(d['mover'])}'s pawn"
-        return f"{nm(d['seat'])} will move {whom} {'forward' if d['dir'] == 'forward' else 'back'}."
-    if t == "discard":
-        return f"{nm(d['seat'])} discarded {cn(d['card'])}."
-    if t == "give":
-        what = cn(d["card"]) if "card" in d else "a card"
-        txt = f"{nm(d['from'])} gave {what} to {nm(d['to'])}"
-        return txt + ("." if d["kept"] else ", who holds five cards, so it is discarded.")
-    if t == "done":
-        return f"{nm(d['seat'])}'s {cn(d['card'])} is resolved."
-    if t == "race_end":
-        why = {"pawn": "a pawn reached the finish line", "line": "the finish line reached the leading pawn",
-               "pile": "the pile was drawn out for the second time"}.get(d["why"], d["why"])
-        fin = ", ".join(f"{nm(p)} {f}" for p, f in enumerate(d["final"]) if f is not None)
-        return f"The race is over: {why}. Objectives revealed; final squares: {fin}."
-    if t == "game_over":
-        return f"Game over: {' and '.join(nm(w) for w in d['winners'])} win{'s' if len(d['winners']) == 1 else ''}."
-    if t == "resign":
-        return f"{nm(d['seat'])} resigned."
-    return t
+
+def _cn(k: Any) -> str:
+    """A card's name in the log (its key when the card is unknown)."""
+    return CARDS[k]["name"] if k in CARDS else str(k)
+
+
+def _log_setup(d: dict[str, Any], names: Any) -> str:
+    return (f"The race begins: the Kenta disc shows {d['disc']}, the finish line is on square "
+            f"{d['line']}, and {_nm(names, d['first'])} starts.")
+
+
+def _log_turn(d: dict[str, Any], names: Any) -> str:
+    return f"It is {_nm(names, d['seat'])}'s turn."
+
+
+def _log_roll(d: dict[str, Any], names: Any) -> str:
+    txt = f"{_nm(names, d['seat'])} rolled black {ROMAN[d['black']]} and white {ROMAN[d['white']]}"
+    if d["black"] == d["white"]:
+        return txt + ": doubles! The disc flips and everyone votes on the finish line."
+    return txt + "."
+
+
+def _log_die(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} chose the {d['color']} die ({ROMAN[d['value']]}); the disc shows {d['color']}."
+
+
+def _log_act(d: dict[str, Any], names: Any) -> str:
+    if d["value"] <= 3:
+        return f"{_nm(names, d['seat'])} moves {d['value']} square{'s' if d['value'] > 1 else ''}."
+    return f"{_nm(names, d['seat'])} draws a card (IV)."
+
+
+def _log_vote_open(d: dict[str, Any], names: Any) -> str:
+    who = ", ".join(_nm(names, p) for p in d["voters"])
+    if d["kind"] == "winner":
+        return f"Tie for the win: {who} vote in secret for the winner."
+    return f"Secret vote on the finish line: {who}."
+
+
+def _log_vote(d: dict[str, Any], names: Any) -> str:
+    if "marker" in d:  # the voter's own copy (``redact``)
+        m = d["marker"]
+        what = "no marker" if m == "none" else (f"a vote for {_nm(names, m)}" if _int(m) else f"the {m} marker")
+        if d.get("timeout"):
+            return f"{_nm(names, d['seat'])}'s time to vote ran out: no marker."
+        return f"{_nm(names, d['seat'])} voted in secret ({what})."
+    return f"{_nm(names, d['seat'])} voted in secret."
+
+
+def _log_vote_reveal(d: dict[str, Any], names: Any) -> str:
+    parts = []
+    for p, b in enumerate(d["ballots"]):
+        if b is None:
+            continue
+        parts.append(f"{_nm(names, p)}: "
+                     + ("no marker (time ran out)" if b == "none" else (_nm(names, b) if _int(b) else b)))
+    shown = "; ".join(parts) or "no votes"
+    if d["kind"] == "line":
+        return f"Votes revealed ({shown}): the finish line moves {d['delta']:+d} to square {d['line']}."
+    return f"Votes revealed ({shown}): {' and '.join(_nm(names, w) for w in d['winners'])} win the tie."
+
+
+def _log_move(d: dict[str, Any], names: Any) -> str:
+    why = {"die": "", "card": " (card)", "arrow": " (active square arrow)"}.get(d["why"], "")
+    parts = [f"{_nm(names, m['seat'])} {m['from']}→{m['to']}" for m in d["moves"]]
+    return "Pawns move" + why + ": " + ", ".join(parts) + "."
+
+
+def _log_hot(d: dict[str, Any], names: Any) -> str:
+    who = ", ".join(f"{_nm(names, p)} +{pt}" for p, pt in zip(d["seats"], d["points"]))
+    return f"Hot spot sprint on square {d['square']}: {who}."
+
+
+def _log_draw(d: dict[str, Any], names: Any) -> str:
+    if not d["kept"]:
+        return f"{_nm(names, d['seat'])} already holds five cards: the drawn {_cn(d['card'])} is discarded."
+    if "card" in d:
+        return f"{_nm(names, d['seat'])} drew {_cn(d['card'])}."
+    return f"{_nm(names, d['seat'])} drew a card."
+
+
+def _log_reshuffle(d: dict[str, Any], names: Any) -> str:
+    return ("The pile ran out: the discard pile is shuffled into a new pile of "
+            f"{d.get('pile_count', len(d.get('pile', [])))} cards.")
+
+
+def _log_hot_stop(d: dict[str, Any], names: Any) -> str:
+    return (f"{_nm(names, d['seat'])} stopped on the hot spot sprint on square {d['square']} "
+            "and moves the finish line.")
+
+
+def _log_line(d: dict[str, Any], names: Any) -> str:
+    return (f"{_nm(names, d['seat'])} moved the finish line {'forward' if d['delta'] > 0 else 'back'} "
+            f"to square {d['line']}.")
+
+
+def _log_disc(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} flipped the Kenta disc to {d['color']}."
+
+
+def _log_cards(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} may now use up to two cards."
+
+
+def _log_announce(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} plays {_cn(d['card'])}: {card_text(d['card'])}"
+
+
+def _log_swap(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} discarded {_cn(d['card'])} to draw a new card."
+
+
+def _log_pass(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} lets the card resolve."
+
+
+def _log_stop(d: dict[str, Any], names: Any) -> str:
+    return (f"{_nm(names, d['seat'])} played STOP: {_nm(names, d['against'])}'s {_cn(d['cancelled'])} is cancelled "
+            f"and {_nm(names, d['against'])} scores 1 point.")
+
+
+def _log_effect(d: dict[str, Any], names: Any) -> str:
+    c = CARDS.get(d["card"])
+    eff = c["effects"][d["step"]] if c and d["step"] < len(c["effects"]) else None
+    txt = _effect_text(eff) if eff else "effect"
+    if d.get("skipped"):
+        return f"{_cn(d['card'])}: {txt}: nothing to do."
+    if "target" in d:
+        return f"{_cn(d['card'])}: {_nm(names, d['seat'])} chose {_nm(names, d['target'])}."
+    if "choice" in d:
+        return f"{_cn(d['card'])}: {_nm(names, d['seat'])} chose to " + {
+            "flip": "flip the Kenta disc.", "forward": "move the finish line forward.",
+            "back": "move the finish line back."}[d["choice"]]
+    return f"{_cn(d['card'])}: {txt}."
+
+
+def _log_dir(d: dict[str, Any], names: Any) -> str:
+    whom = "their own pawn" if d["mover"] == d["seat"] else f"{_nm(names, d['mover'])}'s pawn"
+    return f"{_nm(names, d['seat'])} will move {whom} {'forward' if d['dir'] == 'forward' else 'back'}."
+
+
+def _log_discard(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} discarded {_cn(d['card'])}."
+
+
+def _log_give(d: dict[str, Any], names: Any) -> str:
+    what = _cn(d["card"]) if "card" in d else "a card"
+    txt = f"{_nm(names, d['from'])} gave {what} to {_nm(names, d['to'])}"
+    return txt + ("." if d["kept"] else ", who holds five cards, so it is discarded.")
+
+
+def _log_done(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])}'s {_cn(d['card'])} is resolved."
+
+
+def _log_race_end(d: dict[str, Any], names: Any) -> str:
+    why = {"pawn": "a pawn reached the finish line", "line": "the finish line reached the leading pawn",
+           "pile": "the pile was drawn out for the second time"}.get(d["why"], d["why"])
+    fin = ", ".join(f"{_nm(names, p)} {f}" for p, f in enumerate(d["final"]) if f is not None)
+    return f"The race is over: {why}. Objectives revealed; final squares: {fin}."
+
+
+def _log_game_over(d: dict[str, Any], names: Any) -> str:
+    winners = d["winners"]
+    return f"Game over: {' and '.join(_nm(names, w) for w in winners)} win{'s' if len(winners) == 1 else ''}."
+
+
+def _log_resign(d: dict[str, Any], names: Any) -> str:
+    return f"{_nm(names, d['seat'])} resigned."
+
+
+DESCRIBE: Final[dict[str, Callable[[dict[str, Any], Any], str]]] = {
+    "setup": _log_setup, "turn": _log_turn, "roll": _log_roll, "die": _log_die, "act": _log_act,
+    "vote_open": _log_vote_open, "vote": _log_vote, "vote_reveal": _log_vote_reveal, "move": _log_move,
+    "hot": _log_hot, "draw": _log_draw, "reshuffle": _log_reshuffle, "hot_stop": _log_hot_stop,
+    "line": _log_line, "disc": _log_disc, "cards": _log_cards, "announce": _log_announce,
+    "swap": _log_swap, "pass": _log_pass, "stop": _log_stop, "effect": _log_effect, "dir": _log_dir,
+    "discard": _log_discard, "give": _log_give, "done": _log_done, "race_end": _log_race_end,
+    "game_over": _log_game_over, "resign": _log_resign,
+}
