@@ -11,6 +11,7 @@ import functools
 import json
 import os
 from collections import deque
+from collections.abc import Callable
 from typing import Any, Final
 
 from games.engine import IllegalAction, event, fill_seats, seat_ref
@@ -863,89 +864,194 @@ def setup(n, options, rng):
 
 # --------------------------------------------------------------------------- evolve
 
+_State = dict[str, Any]
+_Data = dict[str, Any]  # an event's data: events are {"type": str, "data": dict} (games.engine.event)
+# the bomb back on its space: nobody carries it, no countdown, no fuse
+_BOMB_GONE: Final[dict[str, Any]] = {"carrier": None, "countdown": None, "fuse": False}
+
+
 def evolve(state, e: dict[str, Any]):
     t = e.get("type")
-    d: dict[str, Any] = e.get("data", {})  # events are {"type": str, "data": dict} (games.engine.event)
-    if t == "setup":
-        state = {
-            "options": d["options"], "pos": encode_positions({p["id"]: (p["at"] if p["zone"] == "board" else p["zone"]) for p in d["pieces"]}), "points": list(d["points"]),
-            "bomb": {"carrier": None, "pickup": 0, "fuse": False, "countdown": None},
-            "turn": {"seat": d["first"], "number": 1, "phase": "start", "roll": None, "piece": None, "extra": False},
-            "result": None, "last_roll": None, "last_move": None,
-        }
-        return state
-    if not state:
-        return state
-    if t == "turn":  # the commonest event first
-        state["turn"] = {"seat": d["seat"], "number": d["number"], "phase": "start", "roll": None,
-                         "piece": None, "extra": False}
-        return state
-    bomb = state["bomb"]
-    turn = state["turn"]
-    if not isinstance(t, str):
-        return state  # no event this engine knows: what the chain below does for it too
-    if t == "rolled":
-        state["turn"] = {**turn, "phase": "move", "roll": d["value"], "piece": d.get("piece")}
-        state["last_roll"] = [d["seat"], d["value"]]
-    elif t == "spawned":
-        _setpos(state, {d["piece"]: d["at"]})
-    elif t == "moved":
-        _setpos(state, {d["piece"]: d["to"]})
-        state["last_move"] = [d["piece"], d["frm"], d["to"]]
-    elif t in ("captured", "eaten"):
-        _setpos(state, {d["piece"]: "spawn"})
-        if bomb["carrier"] == d["piece"]:
-            _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
-        if t == "eaten":
-            _add_points(state, d["seat"], d["points"])
-    elif t == "pushed":
-        _setpos(state, {d["piece"]: d["to"]})
-    elif t == "went_out":
-        _setpos(state, {d["piece"]: "out"})
-        if bomb["carrier"] == d["piece"]:
-            _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
-    elif t == "final_piece":
-        pos = positions(state)
-        _setpos(state, {d["piece"]: pos[d["replaces"]], d["replaces"]: "final"})
-        if bomb["carrier"] == d["replaces"]:
-            _set_bomb(state, {"carrier": d["piece"]})
-    elif t == "bomb_picked":
-        _set_bomb(state, {"carrier": d["piece"], "pickup": d["pickup"], "fuse": bool(d.get("fuse")),
-                    "countdown": {"from": d["seat"], "pos": 0} if d.get("countdown") else None})
-    elif t == "bomb_stolen":
-        _set_bomb(state, {"carrier": d["piece"], "pickup": d["pickup"], "fuse": bool(d.get("fuse")),
-                    "countdown": {"from": d["seat"], "pos": 0}})
-    elif t == "bomb_taken":  # a Sage ate a friendly carrier and keeps the bomb
-        _set_bomb(state, {"carrier": d["piece"]})
-    elif t == "bomb_reset":
-        _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
-    elif t == "bomb_passed":
-        _set_bomb(state, {"carrier": d["to"]})
-    elif t == "countdown":
-        if bomb["countdown"]:
-            _set_bomb(state, {"countdown": {**bomb["countdown"], "pos": d["pos"]}})
-    elif t == "detonated":
-        _setpos(state, {pid: "spawn" for pid in d["killed"]})
-        _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
-    elif t == "defused":
-        _set_bomb(state, {"countdown": None, "fuse": False})
-        _add_points(state, d["seat"], -1)
-    elif t == "special":
-        _add_points(state, d["seat"], -1)
-        pos = positions(state)
-        _setpos(state, {d["piece"]: pos[d["over"]], d["over"]: "extra"})
-        if bomb["carrier"] == d["over"]:
-            _set_bomb(state, {"carrier": d["piece"]})
-    elif t == "split":
-        _add_points(state, d["seat"], -1)
-        _setpos(state, {d["piece"]: d["at"]})
-    elif t == "retake":
-        state["turn"] = {**turn, "extra": True}
-    elif t in ("no_move", "stayed"):
-        pass
-    elif t == "game_over":
-        state["result"] = {"winners": list(d["winners"]), "reason": d["reason"]}
+    handler = EVOLVE.get(t) if isinstance(t, str) else None
+    if handler is None or not (state or t == "setup"):
+        return state  # an event this engine does not know, or one before the game's setup
+    return handler(state, e.get("data", {}))
+
+
+def _on_setup(state: Any, d: _Data) -> _State:
+    """The only event that makes a state rather than updating one."""
+    return {
+        "options": d["options"], "pos": encode_positions({p["id"]: (p["at"] if p["zone"] == "board" else p["zone"]) for p in d["pieces"]}), "points": list(d["points"]),
+        "bomb": {"carrier": None, "pickup": 0, "fuse": False, "countdown": None},
+        "turn": {"seat": d["first"], "number": 1, "phase": "start", "roll": None, "piece": None, "extra": False},
+        "result": None, "last_roll": None, "last_move": None,
+    }
+
+
+def _on_turn(state: _State, d: _Data) -> _State:
+    state["turn"] = {"seat": d["seat"], "number": d["number"], "phase": "start", "roll": None,
+                     "piece": None, "extra": False}
     return state
+
+
+def _on_rolled(state: _State, d: _Data) -> _State:
+    state["turn"] = {**state["turn"], "phase": "move", "roll": d["value"], "piece": d.get("piece")}
+    state["last_roll"] = [d["seat"], d["value"]]
+    return state
+
+
+def _on_spawned(state: _State, d: _Data) -> _State:
+    _setpos(state, {d["piece"]: d["at"]})
+    return state
+
+
+def _on_moved(state: _State, d: _Data) -> _State:
+    _setpos(state, {d["piece"]: d["to"]})
+    state["last_move"] = [d["piece"], d["frm"], d["to"]]
+    return state
+
+
+def _on_pushed(state: _State, d: _Data) -> _State:
+    _setpos(state, {d["piece"]: d["to"]})
+    return state
+
+
+def _on_captured(state: _State, d: _Data) -> _State:
+    _setpos(state, {d["piece"]: "spawn"})
+    if state["bomb"]["carrier"] == d["piece"]:
+        _set_bomb(state, _BOMB_GONE)
+    return state
+
+
+def _on_eaten(state: _State, d: _Data) -> _State:
+    """Captured by a friendly Sage, which gains the points."""
+    _on_captured(state, d)
+    _add_points(state, d["seat"], d["points"])
+    return state
+
+
+def _on_went_out(state: _State, d: _Data) -> _State:
+    _setpos(state, {d["piece"]: "out"})
+    if state["bomb"]["carrier"] == d["piece"]:
+        _set_bomb(state, _BOMB_GONE)
+    return state
+
+
+def _on_final_piece(state: _State, d: _Data) -> _State:
+    pos = positions(state)
+    _setpos(state, {d["piece"]: pos[d["replaces"]], d["replaces"]: "final"})
+    if state["bomb"]["carrier"] == d["replaces"]:
+        _set_bomb(state, {"carrier": d["piece"]})
+    return state
+
+
+def _on_bomb_picked(state: _State, d: _Data) -> _State:
+    _set_bomb(state, {"carrier": d["piece"], "pickup": d["pickup"], "fuse": bool(d.get("fuse")),
+                      "countdown": {"from": d["seat"], "pos": 0} if d.get("countdown") else None})
+    return state
+
+
+def _on_bomb_stolen(state: _State, d: _Data) -> _State:
+    _set_bomb(state, {"carrier": d["piece"], "pickup": d["pickup"], "fuse": bool(d.get("fuse")),
+                      "countdown": {"from": d["seat"], "pos": 0}})
+    return state
+
+
+def _on_bomb_taken(state: _State, d: _Data) -> _State:
+    """A Sage ate a friendly carrier and keeps the bomb."""
+    _set_bomb(state, {"carrier": d["piece"]})
+    return state
+
+
+def _on_bomb_reset(state: _State, d: _Data) -> _State:
+    _set_bomb(state, _BOMB_GONE)
+    return state
+
+
+def _on_bomb_passed(state: _State, d: _Data) -> _State:
+    _set_bomb(state, {"carrier": d["to"]})
+    return state
+
+
+def _on_countdown(state: _State, d: _Data) -> _State:
+    countdown = state["bomb"]["countdown"]
+    if countdown:
+        _set_bomb(state, {"countdown": {**countdown, "pos": d["pos"]}})
+    return state
+
+
+def _on_detonated(state: _State, d: _Data) -> _State:
+    _setpos(state, {pid: "spawn" for pid in d["killed"]})
+    _set_bomb(state, _BOMB_GONE)
+    return state
+
+
+def _on_defused(state: _State, d: _Data) -> _State:
+    _set_bomb(state, {"countdown": None, "fuse": False})
+    _add_points(state, d["seat"], -1)
+    return state
+
+
+def _on_special(state: _State, d: _Data) -> _State:
+    _add_points(state, d["seat"], -1)
+    pos = positions(state)
+    _setpos(state, {d["piece"]: pos[d["over"]], d["over"]: "extra"})
+    if state["bomb"]["carrier"] == d["over"]:
+        _set_bomb(state, {"carrier": d["piece"]})
+    return state
+
+
+def _on_split(state: _State, d: _Data) -> _State:
+    _add_points(state, d["seat"], -1)
+    _setpos(state, {d["piece"]: d["at"]})
+    return state
+
+
+def _on_retake(state: _State, d: _Data) -> _State:
+    state["turn"] = {**state["turn"], "extra": True}
+    return state
+
+
+def _on_game_over(state: _State, d: _Data) -> _State:
+    state["result"] = {"winners": list(d["winners"]), "reason": d["reason"]}
+    return state
+
+
+def _unchanged(state: _State, d: _Data) -> _State:
+    """Events that only tell what happened: the events around them change the state."""
+    return state
+
+
+# event type -> how it changes the state (in place: ``_clone`` says why that is safe)
+EVOLVE: Final[dict[str, Callable[[Any, _Data], _State]]] = {
+    "setup": _on_setup,
+    "turn": _on_turn,
+    "rolled": _on_rolled,
+    "spawned": _on_spawned,
+    "pushed": _on_pushed,
+    "moved": _on_moved,
+    "captured": _on_captured,
+    "eaten": _on_eaten,
+    "went_out": _on_went_out,
+    "final_piece": _on_final_piece,
+    "bomb_picked": _on_bomb_picked,
+    "bomb_stolen": _on_bomb_stolen,
+    "bomb_taken": _on_bomb_taken,
+    "bomb_reset": _on_bomb_reset,
+    "bomb_passed": _on_bomb_passed,
+    "countdown": _on_countdown,
+    "detonated": _on_detonated,
+    "defused": _on_defused,
+    "special": _on_special,
+    "split": _on_split,
+    "retake": _on_retake,
+    "game_over": _on_game_over,
+    "no_move": _unchanged,
+    "stayed": _unchanged,
+    "turret_fired": _unchanged,
+    "delivered": _unchanged,
+    "resigned": _unchanged,
+}
 
 
 def _set_bomb(state: Any, changes: dict[str, Any]) -> None:
@@ -1001,25 +1107,40 @@ def _decide(state: Any, seat: Any, action: Any, rng: Any) -> _B:
         raise IllegalAction("The game is over.")
     typ: str = action["type"]
     if seat is None:
-        if typ != "detonate":
-            raise IllegalAction("Only the bomb fuse acts for the system.")
-        bomb = state["bomb"]
-        if not (bomb["carrier"] and bomb.get("fuse") and action.get("pickup") == bomb["pickup"]
-                and _opts(state)["fuse_seconds"]):
-            raise IllegalAction("That fuse belongs to a bomb that is no longer live; nothing happens.")
-        b = _B(state)
-        _detonate(b, "fuse")
-        if not b.s["result"] and b.s["turn"]["phase"] == "move" and not _move_actions(b.s, b.s["turn"]["seat"]):
-            b.ev("no_move", {"seat": b.s["turn"]["seat"], "value": b.s["turn"]["roll"]})
-            _end_turn(b)
-        return b
+        return _fuse_goes_off(state, typ, action)
     if seat not in (0, 1):
         raise IllegalAction("There is no such seat in this game.")
-    if typ == "resign":
+    if typ == "resign":  # at any time, on either seat's turn
         b = _B(state)
         b.ev("resigned", {"seat": seat})
         b.ev("game_over", {"winners": [1 - seat], "reason": f"{seat_ref(seat)} resigned"})
         return b
+    _check_turn_action(state, seat, typ, action)
+    b = _B(state)
+    handler = ACTIONS.get(typ)
+    if handler is not None:
+        handler(b, seat, action, rng)
+    return b
+
+
+def _fuse_goes_off(state: Any, typ: str, action: dict[str, Any]) -> _B:
+    """The system's only action: a live bomb's wall-clock fuse runs out."""
+    if typ != "detonate":
+        raise IllegalAction("Only the bomb fuse acts for the system.")
+    bomb = state["bomb"]
+    if not (bomb["carrier"] and bomb.get("fuse") and action.get("pickup") == bomb["pickup"]
+            and _opts(state)["fuse_seconds"]):
+        raise IllegalAction("That fuse belongs to a bomb that is no longer live; nothing happens.")
+    b = _B(state)
+    _detonate(b, "fuse")
+    if not b.s["result"] and b.s["turn"]["phase"] == "move" and not _move_actions(b.s, b.s["turn"]["seat"]):
+        b.ev("no_move", {"seat": b.s["turn"]["seat"], "value": b.s["turn"]["roll"]})
+        _end_turn(b)
+    return b
+
+
+def _check_turn_action(state: Any, seat: Any, typ: str, action: dict[str, Any]) -> None:
+    """Refuses, with the reason a player needs, an action that is not one of the seat's legal ones."""
     if typ == "detonate":
         raise IllegalAction("Only the fuse can set off the bomb.")
     if state["turn"]["seat"] != seat:
@@ -1030,45 +1151,72 @@ def _decide(state: Any, seat: Any, action: Any, rng: Any) -> _B:
         if typ in ("roll", "spawn") and state["turn"]["phase"] == "move":
             raise IllegalAction("You have already rolled: choose one of your moves.")
         raise IllegalAction("That move is not allowed now.")
-    b = _B(state)
-    if typ == "roll":
-        b.ev("rolled", {"seat": seat, "value": rng.randint(1, 4)})
+
+
+def _act_roll(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    b.ev("rolled", {"seat": seat, "value": rng.randint(1, 4)})
+    _after_roll(b, seat)
+
+
+def _act_spawn(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    kind, mine = action["kind"], PREFIX[seat]
+    pid = min(pid for pid, loc in positions(b.s).items() if loc == "spawn" and pid[0] == mine and ptype(pid) == kind)
+    b.ev("spawned", {"seat": seat, "piece": pid, "at": BOARD["base"][seat]})
+    if kind == "bulldozer":
+        _end_turn(b)
+    else:
+        b.ev("rolled", {"seat": seat, "value": rng.randint(1, 4), "piece": pid})
         _after_roll(b, seat)
-    elif typ == "spawn":
-        kind, mine = action["kind"], PREFIX[seat]
-        pid = min(pid for pid, loc in positions(b.s).items() if loc == "spawn" and pid[0] == mine and ptype(pid) == kind)
-        b.ev("spawned", {"seat": seat, "piece": pid, "at": BOARD["base"][seat]})
-        if kind == "bulldozer":
-            _end_turn(b)
-        else:
-            b.ev("rolled", {"seat": seat, "value": rng.randint(1, 4), "piece": pid})
-            _after_roll(b, seat)
-    elif typ == "move":
-        _do_move(b, seat, action)
-        if not b.s["result"]:
-            _end_turn(b)
-    elif typ == "stay":
-        b.ev("stayed", {"seat": seat, "piece": action["piece"], "at": _piece(b.s, action["piece"])["at"]})
+
+
+def _act_move(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    _do_move(b, seat, action)
+    if not b.s["result"]:
         _end_turn(b)
-    elif typ == "pass":
-        b.ev("bomb_passed", {"seat": seat, "frm": b.s["bomb"]["carrier"], "to": action["to"]})
+
+
+def _act_stay(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    b.ev("stayed", {"seat": seat, "piece": action["piece"], "at": _piece(b.s, action["piece"])["at"]})
+    _end_turn(b)
+
+
+def _act_pass(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    b.ev("bomb_passed", {"seat": seat, "frm": b.s["bomb"]["carrier"], "to": action["to"]})
+    _end_turn(b)
+
+
+def _act_deliver(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    b.ev("delivered", {"seat": seat, "piece": b.s["bomb"]["carrier"]})
+    b.ev("game_over", {"winners": [seat], "reason": f"{seat_ref(seat)} delivered the bomb from the objective point"})
+
+
+def _act_special(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    king = next(p for p in _on_board(b.s, seat) if p["type"] == "king")
+    new = sorted((q for q in _zone(b.s, seat, "extra") if q["type"] == action["make"]), key=lambda q: q["id"])[0]
+    frm = king["at"]
+    b.ev("special", {"seat": seat, "over": action["over"], "piece": new["id"], "make": action["make"]})
+    b.ev("moved", {"seat": seat, "piece": king["id"], "frm": frm, "to": action["to"], "path": [frm, _piece(b.s, new["id"])["at"], action["to"]]})
+    _land_effects(b, seat, king["id"], action["to"])
+    if not _check_end(b):
         _end_turn(b)
-    elif typ == "deliver":
-        b.ev("delivered", {"seat": seat, "piece": b.s["bomb"]["carrier"]})
-        b.ev("game_over", {"winners": [seat], "reason": f"{seat_ref(seat)} delivered the bomb from the objective point"})
-    elif typ == "special":
-        king = next(p for p in _on_board(b.s, seat) if p["type"] == "king")
-        new = sorted((q for q in _zone(b.s, seat, "extra") if q["type"] == action["make"]), key=lambda q: q["id"])[0]
-        frm = king["at"]
-        b.ev("special", {"seat": seat, "over": action["over"], "piece": new["id"], "make": action["make"]})
-        b.ev("moved", {"seat": seat, "piece": king["id"], "frm": frm, "to": action["to"], "path": [frm, _piece(b.s, new["id"])["at"], action["to"]]})
-        _land_effects(b, seat, king["id"], action["to"])
-        if not _check_end(b):
-            _end_turn(b)
-    elif typ == "defuse":
-        b.ev("defused", {"seat": seat, "piece": action["carrier"]})
-        _end_turn(b)
-    return b
+
+
+def _act_defuse(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    b.ev("defused", {"seat": seat, "piece": action["carrier"]})
+    _end_turn(b)
+
+
+# action type -> the events a legal action of that type makes (``_check_turn_action`` first)
+ACTIONS: Final[dict[str, Callable[[_B, int, dict[str, Any], Any], None]]] = {
+    "roll": _act_roll,
+    "spawn": _act_spawn,
+    "move": _act_move,
+    "stay": _act_stay,
+    "pass": _act_pass,
+    "deliver": _act_deliver,
+    "special": _act_special,
+    "defuse": _act_defuse,
+}
 
 
 def _after_roll(b: _B, seat: int) -> None:
@@ -1337,74 +1485,165 @@ def _nname(n):
 def describe(e, names):
     if e is None:
         return ""
-    t, d = e.get("type"), e.get("data", {})
+    t = e.get("type")
+    builder = DESCRIBE.get(t) if isinstance(t, str) else None
+    if builder is None:
+        return t or ""
+    return builder(e.get("data", {}), names)
 
-    def who(s):
-        try:
-            return names[s]
-        except (IndexError, TypeError, KeyError):
-            return SEAT_NAMES[s] if s in (0, 1) else "The system"
 
-    if t == "setup":
-        rolls = ", ".join(f"{a}-{b}" for a, b in d.get("rolloff", []))
-        return (f"The game begins ({d['options']['mode']}, variant {d['options']['variant']}); "
-                f"roll-off Red-Blue {rolls}: {who(d['first'])} ({SEAT_NAMES[d['first']]}) starts.")
-    if t == "rolled":
-        extra = f" for {d['piece']}" if d.get("piece") else ""
-        return f"{who(d['seat'])} rolled {d['value']}{extra}."
-    if t == "spawned":
-        return f"{who(d['seat'])} spawned {d['piece']} on {_nname(d['at'])}."
-    if t == "moved":
-        how = " (bulldozer)" if d.get("bulldozer") else (" backwards" if d.get("direction") == "backward" else "")
-        return f"{who(d['seat'])} moved {d['piece']}{how} from {_nname(d['frm'])} to {_nname(d['to'])}."
-    if t == "captured":
-        return f"{who(d['seat'])} eliminated {d['piece']} on {_nname(d['at'])}; it returns to its spawn pool."
-    if t == "eaten":
-        return f"{who(d['seat'])}'s Sage ate {d['piece']} and gained {d['points']} ability point(s)."
-    if t == "pushed":
-        return f"{who(d['seat'])}'s Bulldozer pushed {d['piece']} to {_nname(d['to'])}."
-    if t == "went_out":
-        return f"{who(d['seat'])} got {d['piece']} to the enemy base: it goes to the Out Pool."
-    if t == "final_piece":
-        return f"{who(d['seat'])} has three pieces out: {d['piece']}, the red final piece, replaces {d['replaces']}."
-    if t == "bomb_picked":
-        tail = f" The countdown starts: {d['turns']} turns." if d.get("countdown") else ""
-        return f"{who(d['seat'])} picked up the bomb with {d['piece']}.{tail}"
-    if t == "bomb_stolen":
-        return f"{who(d['seat'])} stole the bomb with {d['piece']}: it detonates in {d['turns']} turns."
-    if t == "bomb_taken":
-        return f"{who(d['seat'])}'s Sage {d['piece']} now carries the bomb."
-    if t == "bomb_reset":
-        return f"The bomb goes back to the bomb space ({d.get('reason', 'reset')})."
-    if t == "bomb_passed":
-        return f"{who(d['seat'])} passed the bomb from {d['frm']} to {d['to']}."
-    if t == "countdown":
-        return f"The turn tracker moves on: the bomb detonates in {d['left']} turn(s)."
-    if t == "detonated":
-        why = "its wall-clock fuse ran out" if d.get("cause") == "fuse" else "the turn tracker ran out"
-        return f"The bomb carried by {d['carrier']} detonated on {_nname(d['at'])} ({why}), eliminating {', '.join(d['killed'])}."
-    if t == "defused":
-        return f"{who(d['seat'])}'s King defused the bomb carried by {d['piece']}."
-    if t == "special":
-        return f"{who(d['seat'])}'s King jumped over {d['over']} and made it a {d['make']} ({d['piece']})."
-    if t == "split":
-        return f"{who(d['seat'])} split a piece on the King: {d['piece']} appears on {_nname(d['at'])}."
-    if t == "retake":
-        return f"{who(d['seat'])} landed on a retake space and takes another turn."
-    if t == "turret_fired":
-        return f"{who(d['seat'])}'s turret on {_nname(d['turret'])} shot {d['piece']} on {_nname(d['target'])}."
-    if t == "stayed":
-        return f"{who(d['seat'])} leaves the Wall {d['piece']} on {_nname(d['at'])}."
-    if t == "no_move":
-        return f"{who(d['seat'])} rolled {d['value']} but has no legal move."
-    if t == "delivered":
-        return f"{who(d['seat'])} delivered the bomb from the objective point!"
-    if t == "turn":
-        return f"{'Another' if d.get('extra') else 'Turn ' + str(d['number']) + ':'} turn for {who(d['seat'])}."
-    if t == "resigned":
-        return f"{who(d['seat'])} resigned."
-    if t == "game_over":
-        w = d.get("winners") or []
-        why = fill_seats(d["reason"], names)
-        return f"Game over: {who(w[0])} wins ({why})." if len(w) == 1 else f"Game over: draw ({why})."
-    return t or ""
+def _who(names: Any, s: Any) -> Any:
+    """A seat's player name (as given: the caller's names need not be texts), or its colour
+    when the names do not say."""
+    try:
+        return names[s]
+    except (IndexError, TypeError, KeyError):
+        return SEAT_NAMES[s] if s in (0, 1) else "The system"
+
+
+def _say_setup(d: _Data, names: Any) -> str:
+    rolls = ", ".join(f"{a}-{b}" for a, b in d.get("rolloff", []))
+    return (f"The game begins ({d['options']['mode']}, variant {d['options']['variant']}); "
+            f"roll-off Red-Blue {rolls}: {_who(names, d['first'])} ({SEAT_NAMES[d['first']]}) starts.")
+
+
+def _say_rolled(d: _Data, names: Any) -> str:
+    extra = f" for {d['piece']}" if d.get("piece") else ""
+    return f"{_who(names, d['seat'])} rolled {d['value']}{extra}."
+
+
+def _say_spawned(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} spawned {d['piece']} on {_nname(d['at'])}."
+
+
+def _say_moved(d: _Data, names: Any) -> str:
+    how = " (bulldozer)" if d.get("bulldozer") else (" backwards" if d.get("direction") == "backward" else "")
+    return f"{_who(names, d['seat'])} moved {d['piece']}{how} from {_nname(d['frm'])} to {_nname(d['to'])}."
+
+
+def _say_captured(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} eliminated {d['piece']} on {_nname(d['at'])}; it returns to its spawn pool."
+
+
+def _say_eaten(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])}'s Sage ate {d['piece']} and gained {d['points']} ability point(s)."
+
+
+def _say_pushed(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])}'s Bulldozer pushed {d['piece']} to {_nname(d['to'])}."
+
+
+def _say_went_out(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} got {d['piece']} to the enemy base: it goes to the Out Pool."
+
+
+def _say_final_piece(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} has three pieces out: {d['piece']}, the red final piece, replaces {d['replaces']}."
+
+
+def _say_bomb_picked(d: _Data, names: Any) -> str:
+    tail = f" The countdown starts: {d['turns']} turns." if d.get("countdown") else ""
+    return f"{_who(names, d['seat'])} picked up the bomb with {d['piece']}.{tail}"
+
+
+def _say_bomb_stolen(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} stole the bomb with {d['piece']}: it detonates in {d['turns']} turns."
+
+
+def _say_bomb_taken(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])}'s Sage {d['piece']} now carries the bomb."
+
+
+def _say_bomb_reset(d: _Data, names: Any) -> str:
+    return f"The bomb goes back to the bomb space ({d.get('reason', 'reset')})."
+
+
+def _say_bomb_passed(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} passed the bomb from {d['frm']} to {d['to']}."
+
+
+def _say_countdown(d: _Data, names: Any) -> str:
+    return f"The turn tracker moves on: the bomb detonates in {d['left']} turn(s)."
+
+
+def _say_detonated(d: _Data, names: Any) -> str:
+    why = "its wall-clock fuse ran out" if d.get("cause") == "fuse" else "the turn tracker ran out"
+    return f"The bomb carried by {d['carrier']} detonated on {_nname(d['at'])} ({why}), eliminating {', '.join(d['killed'])}."
+
+
+def _say_defused(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])}'s King defused the bomb carried by {d['piece']}."
+
+
+def _say_special(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])}'s King jumped over {d['over']} and made it a {d['make']} ({d['piece']})."
+
+
+def _say_split(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} split a piece on the King: {d['piece']} appears on {_nname(d['at'])}."
+
+
+def _say_retake(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} landed on a retake space and takes another turn."
+
+
+def _say_turret_fired(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])}'s turret on {_nname(d['turret'])} shot {d['piece']} on {_nname(d['target'])}."
+
+
+def _say_stayed(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} leaves the Wall {d['piece']} on {_nname(d['at'])}."
+
+
+def _say_no_move(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} rolled {d['value']} but has no legal move."
+
+
+def _say_delivered(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} delivered the bomb from the objective point!"
+
+
+def _say_turn(d: _Data, names: Any) -> str:
+    return f"{'Another' if d.get('extra') else 'Turn ' + str(d['number']) + ':'} turn for {_who(names, d['seat'])}."
+
+
+def _say_resigned(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} resigned."
+
+
+def _say_game_over(d: _Data, names: Any) -> str:
+    w = d.get("winners") or []
+    why = fill_seats(d["reason"], names)
+    return f"Game over: {_who(names, w[0])} wins ({why})." if len(w) == 1 else f"Game over: draw ({why})."
+
+
+# event type -> its line in the game's log
+DESCRIBE: Final[dict[str, Callable[[_Data, Any], str]]] = {
+    "setup": _say_setup,
+    "rolled": _say_rolled,
+    "spawned": _say_spawned,
+    "moved": _say_moved,
+    "captured": _say_captured,
+    "eaten": _say_eaten,
+    "pushed": _say_pushed,
+    "went_out": _say_went_out,
+    "final_piece": _say_final_piece,
+    "bomb_picked": _say_bomb_picked,
+    "bomb_stolen": _say_bomb_stolen,
+    "bomb_taken": _say_bomb_taken,
+    "bomb_reset": _say_bomb_reset,
+    "bomb_passed": _say_bomb_passed,
+    "countdown": _say_countdown,
+    "detonated": _say_detonated,
+    "defused": _say_defused,
+    "special": _say_special,
+    "split": _say_split,
+    "retake": _say_retake,
+    "turret_fired": _say_turret_fired,
+    "stayed": _say_stayed,
+    "no_move": _say_no_move,
+    "delivered": _say_delivered,
+    "turn": _say_turn,
+    "resigned": _say_resigned,
+    "game_over": _say_game_over,
+}
