@@ -12,7 +12,7 @@ import json
 import os
 from collections import deque
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from games.engine import IllegalAction, event, fill_seats, seat_ref
 
@@ -65,7 +65,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # --------------------------------------------------------------------------- data loading
 
-def _fail(path, problem):
+def _fail(path: str, problem: str) -> NoReturn:
     raise ValueError(f"{os.path.basename(path)}: {problem}")
 
 
@@ -81,16 +81,63 @@ def _read_object(path, what):
     return raw
 
 
-def load_board(path):
-    """Read and validate a board file; returns the board with derived adjacency."""
+def load_board(path: str) -> dict[str, Any]:
+    """Read and validate a board file; returns the board with derived adjacency.
+
+    The checks run in the order the file's parts depend on each other, and the first one that
+    fails names the problem."""
     raw = _read_object(path, "the board")
+    nodes, edges = _board_lists(path, raw)
+    byid = _checked_nodes(path, nodes)
+    _check_turrets(path, nodes, byid)
+    kinds: dict[str, list[Any]] = {}
+    for nd in nodes:
+        kinds.setdefault(nd["kind"], []).append(nd)
+    base = _one_per_seat(path, kinds, "base")
+    guard = _one_per_seat(path, kinds, "guard")
+    loop = _one_per_seat(path, kinds, "loop")
+    _check_unique_nodes(path, kinds)
+    fwd, back, adjacent = _links(path, edges, byid)
+    _check_ambushes(path, kinds, edges)
+    for s in (0, 1):
+        if not any(x == guard[s] and k == "solid" for x, k in fwd[s][base[s]]):
+            _fail(path, f"guard {guard[s]!r} must be directly connected (forward) to base {base[s]!r}")
+    for s in (0, 1):
+        # the loop home counts as forward and as backward, like a dotted line (RULES.md §4)
+        fwd[s][loop[s]].append((base[s], "loop"))
+        back[s][loop[s]].append((base[s], "loop"))
+    dist = [_forward_distances(path, s, fwd[s], base) for s in (0, 1)]
+    tracker = _checked_tracker(path, raw)
+    _check_pools(path, raw)
+    vb = raw.get("viewbox")
+    if not isinstance(vb, list) or len(vb) != 4 or not all(isinstance(v, (int, float)) for v in vb):
+        _fail(path, "'viewbox' must be four numbers")
+    return {
+        "raw": raw, "nodes": byid, "order": [nd["id"] for nd in nodes], "edges": edges,
+        "fwd": fwd, "back": back, "adjacent": {k: sorted(v) for k, v in adjacent.items()},
+        "base": [base[0], base[1]], "guard": [guard[0], guard[1]], "loop": [loop[0], loop[1]],
+        "bomb": kinds["bomb"][0]["id"], "objective": kinds["objective"][0]["id"],
+        "retake": {nd["id"] for nd in kinds["retake"]},
+        "turrets": {nd["id"]: list(nd["targets"]) for nd in kinds.get("turret", [])},
+        "turret_seat": {nd["id"]: nd["seat"] for nd in kinds.get("turret", [])},
+        "tracker": tracker["length"], "dist": dist,
+    }
+
+
+def _board_lists(path: str, raw: dict[str, Any]) -> tuple[Any, Any]:
+    """The board's nodes and edges, two non-empty lists."""
     nodes = raw.get("nodes")
     edges = raw.get("edges")
     if not isinstance(nodes, list) or not nodes:
         _fail(path, "'nodes' must be a non-empty list")
     if not isinstance(edges, list) or not edges:
         _fail(path, "'edges' must be a non-empty list")
-    byid = {}
+    return nodes, edges
+
+
+def _checked_nodes(path: str, nodes: Any) -> dict[Any, Any]:
+    """{node id: node}, each node checked on its own: id, kind, coordinates, seat."""
+    byid: dict[Any, Any] = {}
     for i, nd in enumerate(nodes):
         if not isinstance(nd, dict):
             _fail(path, f"node #{i} is not an object")
@@ -107,6 +154,11 @@ def load_board(path):
         if nd["kind"] in ("base", "guard", "loop") and nd.get("seat") not in (0, 1):
             _fail(path, f"node {nid!r} of kind {nd['kind']} needs 'seat' 0 or 1")
         byid[nid] = nd
+    return byid
+
+
+def _check_turrets(path: str, nodes: Any, byid: dict[Any, Any]) -> None:
+    """A turret aims at existing nodes and belongs to a side."""
     for nd in nodes:
         if nd["kind"] == "turret":
             t = nd.get("targets")
@@ -114,31 +166,42 @@ def load_board(path):
                 _fail(path, f"turret {nd['id']!r} needs 'targets', a non-empty list of existing node ids")
             if nd.get("seat") not in (0, 1):
                 _fail(path, f"turret {nd['id']!r} needs 'seat' 0 or 1 (the side it belongs to)")
-    kinds = {}
-    for nd in nodes:
-        kinds.setdefault(nd["kind"], []).append(nd)
-    base, guard, loop = {}, {}, {}
-    for kind, store in (("base", base), ("guard", guard), ("loop", loop)):
-        for nd in kinds.get(kind, []):
-            if nd["seat"] in store:
-                _fail(path, f"seat {nd['seat']} has two {kind} nodes ({store[nd['seat']]!r} and {nd['id']!r})")
-            store[nd["seat"]] = nd["id"]
-        for s in (0, 1):
-            if s not in store:
-                _fail(path, f"seat {s} has no {kind} node")
+
+
+def _one_per_seat(path: str, kinds: dict[str, list[Any]], kind: str) -> dict[Any, Any]:
+    """{seat: node id} of the one node of ``kind`` each seat has (its base, guard or loop)."""
+    store: dict[Any, Any] = {}
+    for nd in kinds.get(kind, []):
+        if nd["seat"] in store:
+            _fail(path, f"seat {nd['seat']} has two {kind} nodes ({store[nd['seat']]!r} and {nd['id']!r})")
+        store[nd["seat"]] = nd["id"]
+    for s in (0, 1):
+        if s not in store:
+            _fail(path, f"seat {s} has no {kind} node")
+    return store
+
+
+def _check_unique_nodes(path: str, kinds: dict[str, list[Any]]) -> None:
+    """One bomb space, one objective, at least one retake space."""
     for kind in ("bomb", "objective"):
         if len(kinds.get(kind, [])) != 1:
             _fail(path, f"the board needs exactly one {kind} node, found {len(kinds.get(kind, []))}")
     if not kinds.get("retake"):
         _fail(path, "the board needs at least one retake node")
-    fwd = [{nid: [] for nid in byid}, {nid: [] for nid in byid}]
-    back = [{nid: [] for nid in byid}, {nid: [] for nid in byid}]
-    adjacent = {nid: set() for nid in byid}
-    seen = set()
+
+
+def _links(path: str, edges: Any, byid: dict[Any, Any]) -> tuple[list[Any], list[Any], dict[Any, Any]]:
+    """Per seat, each node's forward and backward links [(node, "solid" or "dotted")], and each
+    node's neighbours; every edge checked on its own, in file order."""
+    fwd: list[Any] = [{nid: [] for nid in byid}, {nid: [] for nid in byid}]
+    back: list[Any] = [{nid: [] for nid in byid}, {nid: [] for nid in byid}]
+    adjacent: dict[Any, Any] = {nid: set() for nid in byid}
+    seen: set[Any] = set()
     for i, e in enumerate(edges):
         if not isinstance(e, dict):
             _fail(path, f"edge #{i} is not an object")
-        a, b = e.get("a"), e.get("b")
+        a: Any = e.get("a")  # any JSON value until the line below checks it
+        b: Any = e.get("b")
         if a not in byid or b not in byid or a == b:
             _fail(path, f"edge #{i} must join two different existing nodes (got {a!r}, {b!r})")
         key = tuple(sorted((a, b)))
@@ -147,59 +210,71 @@ def load_board(path):
         seen.add(key)
         adjacent[a].add(b)
         adjacent[b].add(a)
-        style = e.get("style")
-        if style == "dotted":
-            for s in (0, 1):
-                fwd[s][a].append((b, "dotted"))
-                fwd[s][b].append((a, "dotted"))
-                back[s][a].append((b, "dotted"))
-                back[s][b].append((a, "dotted"))
-        elif style == "solid":
-            f = e.get("forward")
-            if not isinstance(f, list) or len(f) != 2 or any(x not in ("ab", "ba") for x in f):
-                _fail(path, f"solid edge {a!r}-{b!r} needs 'forward': [dir for seat 0, dir for seat 1], each 'ab' or 'ba'")
-            for s in (0, 1):
-                x, y = (a, b) if f[s] == "ab" else (b, a)
-                fwd[s][x].append((y, "solid"))
-                back[s][y].append((x, "solid"))
-        else:
-            _fail(path, f"edge {a!r}-{b!r} has style {style!r}; expected 'solid' or 'dotted'")
+        _link_edge(path, e, a, b, fwd, back)
+    return fwd, back, adjacent
+
+
+def _link_edge(path: str, e: dict[Any, Any], a: Any, b: Any, fwd: list[Any], back: list[Any]) -> None:
+    """A dotted edge goes either way for both seats; a solid one has a forward direction per seat."""
+    style = e.get("style")
+    if style == "dotted":
+        for s in (0, 1):
+            fwd[s][a].append((b, "dotted"))
+            fwd[s][b].append((a, "dotted"))
+            back[s][a].append((b, "dotted"))
+            back[s][b].append((a, "dotted"))
+    elif style == "solid":
+        f = e.get("forward")
+        if not isinstance(f, list) or len(f) != 2 or any(x not in ("ab", "ba") for x in f):
+            _fail(path, f"solid edge {a!r}-{b!r} needs 'forward': [dir for seat 0, dir for seat 1], each 'ab' or 'ba'")
+        for s in (0, 1):
+            x, y = (a, b) if f[s] == "ab" else (b, a)
+            fwd[s][x].append((y, "solid"))
+            back[s][y].append((x, "solid"))
+    else:
+        _fail(path, f"edge {a!r}-{b!r} has style {style!r}; expected 'solid' or 'dotted'")
+
+
+def _check_ambushes(path: str, kinds: dict[str, list[Any]], edges: Any) -> None:
     for nd in kinds.get("ambush", []):
         inc = [e for e in edges if nd["id"] in (e["a"], e["b"])]
         if not inc or any(e["style"] != "dotted" for e in inc):
             _fail(path, f"ambush {nd['id']!r} must be connected to the paths only by dotted edges")
-    for s in (0, 1):
-        if not any(x == guard[s] and k == "solid" for x, k in fwd[s][base[s]]):
-            _fail(path, f"guard {guard[s]!r} must be directly connected (forward) to base {base[s]!r}")
-    for s in (0, 1):
-        # the loop home counts as forward and as backward, like a dotted line (RULES.md §4)
-        fwd[s][loop[s]].append((base[s], "loop"))
-        back[s][loop[s]].append((base[s], "loop"))
-    # forward distance (number of moves along forward/dotted/loop links) to the enemy base
-    dist = []
-    for s in (0, 1):
-        target = base[1 - s]
-        d = {target: 0}
-        q = deque([target])
-        rev = {nid: [] for nid in byid}
-        for x in byid:
-            for y, _k in fwd[s][x]:
-                rev[y].append(x)
-        while q:
-            y = q.popleft()
-            for x in rev[y]:
-                if x not in d:
-                    d[x] = d[y] + 1
-                    q.append(x)
-        if base[s] not in d:
-            _fail(path, f"seat {s} cannot reach the enemy base {target!r} moving forward from {base[s]!r}")
-        dist.append(d)
+
+
+def _forward_distances(path: str, s: int, fwd: dict[Any, Any], base: dict[Any, Any]) -> dict[Any, int]:
+    """Seat ``s``'s forward distance (moves along forward, dotted and loop links) from each node
+    to the enemy base; the seat's own base must reach it."""
+    target = base[1 - s]
+    d = {target: 0}
+    q = deque([target])
+    rev: dict[Any, list[Any]] = {nid: [] for nid in fwd}
+    for x in fwd:
+        for y, _k in fwd[x]:
+            rev[y].append(x)
+    while q:
+        y = q.popleft()
+        for x in rev[y]:
+            if x not in d:
+                d[x] = d[y] + 1
+                q.append(x)
+    if base[s] not in d:
+        _fail(path, f"seat {s} cannot reach the enemy base {target!r} moving forward from {base[s]!r}")
+    return d
+
+
+def _checked_tracker(path: str, raw: dict[str, Any]) -> Any:
     tracker = raw.get("tracker")
     if not isinstance(tracker, dict) or not isinstance(tracker.get("length"), int) or tracker["length"] < 2:
         _fail(path, "'tracker' must be an object with an integer 'length' of at least 2")
     for c in ("x", "y", "w", "h"):
         if not isinstance(tracker.get(c), (int, float)):
             _fail(path, f"'tracker' needs a number '{c}'")
+    return tracker
+
+
+def _check_pools(path: str, raw: dict[str, Any]) -> None:
+    """The boxes the pools are drawn in: one per seat for each zone, one for the dice."""
     pools = raw.get("pools")
     if not isinstance(pools, dict):
         _fail(path, "'pools' must be an object")
@@ -210,19 +285,6 @@ def load_board(path):
     ob = pools.get("object")
     if not isinstance(ob, dict) or not all(isinstance(ob.get(c), (int, float)) for c in "xywh"):
         _fail(path, "pools.object must be a box {x, y, w, h}")
-    vb = raw.get("viewbox")
-    if not isinstance(vb, list) or len(vb) != 4 or not all(isinstance(v, (int, float)) for v in vb):
-        _fail(path, "'viewbox' must be four numbers")
-    return {
-        "raw": raw, "nodes": byid, "order": [nd["id"] for nd in nodes], "edges": edges,
-        "fwd": fwd, "back": back, "adjacent": {k: sorted(v) for k, v in adjacent.items()},
-        "base": [base[0], base[1]], "guard": [guard[0], guard[1]], "loop": [loop[0], loop[1]],
-        "bomb": kinds["bomb"][0]["id"], "objective": kinds["objective"][0]["id"],
-        "retake": {nd["id"] for nd in kinds["retake"]},
-        "turrets": {nd["id"]: list(nd["targets"]) for nd in kinds.get("turret", [])},
-        "turret_seat": {nd["id"]: nd["seat"] for nd in kinds.get("turret", [])},
-        "tracker": tracker["length"], "dist": dist,
-    }
 
 
 def load_pieces(path):
