@@ -69,17 +69,27 @@ def _txt(x, y, s, cls="pk-small", anchor="start"):
 def render(view, seat, names):
     if not view:
         return '<div class="pk-wrap">The game has not started.</div>'
-    board = rules.BOARD
-    raw = board["raw"]
-    nodes = board["nodes"]
     names = [str(names[i]) if i < len(names) else rules.SEAT_NAMES[i] for i in (0, 1)]
-    pieces = view["pieces"]
-    bomb = view["bomb"]
-    turn = view["turn"]
-    result = view.get("result")
-    moves = view.get("moves") or []
+    by_dest, by_piece = _move_targets(view.get("moves") or [], view["turn"])
+    vb = rules.BOARD["raw"]["viewbox"]
+    svg = [f'<svg class="pk-board" viewBox="{vb[0]} {vb[1]} {vb[2]} {vb[3]}" width="100%" role="img" '
+           f'aria-label="Project_Kin board" xmlns="http://www.w3.org/2000/svg">']
+    svg += _edges()
+    svg += _loops()
+    svg += _turret_aims()
+    svg += _nodes(by_dest)
+    svg += _last_move(view)
+    svg += _board_pieces(view, by_dest, by_piece)
+    svg += _pools(view["pieces"])
+    svg += _object_pool(view)
+    svg += _tracker(view["bomb"])
+    svg.append("</svg>")
+    return "".join([CSS, '<div class="pk-wrap">', _status(view, names), "".join(svg), "</div>"])
 
-    # destination -> notation, when a single legal move ends there
+
+def _move_targets(moves, turn):
+    """The notations of the legal moves that a tap on a space (by_dest) or on a piece (by_piece)
+    stands for: a move to a space, or a pass or defuse naming a piece; spawning lands on the base."""
     by_dest, by_piece = {}, {}
     for m in moves:
         a = m["action"]
@@ -88,21 +98,14 @@ def render(view, seat, names):
         elif a["type"] in ("pass", "defuse"):
             by_piece.setdefault(a.get("to") or a.get("carrier"), []).append(m["notation"])
         elif a["type"] == "spawn":
-            by_dest.setdefault(board["base"][turn["seat"]], []).append(m["notation"])
+            by_dest.setdefault(rules.BOARD["base"][turn["seat"]], []).append(m["notation"])
+    return by_dest, by_piece
 
-    out = [CSS, '<div class="pk-wrap">']
-    # status line
-    st = []
-    for s in (0, 1):
-        cls = "pk-red" if s == 0 else "pk-blue"
-        bits = [f"out {view['out'][s]}/{rules.PIECES['pawns']}", f"on board {view['active'][s]}"]
-        if view["options"]["variant"] == "to_kingdom_come":
-            bits.append(f"ability points {view['points'][s]}")
-        if view["immune"][s]:
-            bits.append("safe from elimination")
-        if view["limited"][s]:
-            bits.append("max 3 active")
-        st.append(f'<span><b class="{cls}">{escape(names[s])} ({rules.SEAT_NAMES[s]})</b>: {escape(", ".join(bits))}</span>')
+
+def _status(view, names):
+    """The line above the board: each side's counts, whose turn it is, where the bomb is."""
+    st = [_seat_status(view, names, s) for s in (0, 1)]
+    result, turn, bomb = view.get("result"), view["turn"], view["bomb"]
     if result:
         st.append(f"<span><b>{escape(result['summary'])}</b></span>")
     else:
@@ -120,110 +123,164 @@ def render(view, seat, names):
         st.append(f"<span>{escape(b)}.</span>")
     else:
         st.append("<span>The bomb is on the bomb space.</span>")
-    out.append('<div class="pk-status">' + "".join(st) + "</div>")
+    return '<div class="pk-status">' + "".join(st) + "</div>"
 
-    vb = raw["viewbox"]
-    svg = [f'<svg class="pk-board" viewBox="{vb[0]} {vb[1]} {vb[2]} {vb[3]}" width="100%" role="img" '
-           f'aria-label="Project_Kin board" xmlns="http://www.w3.org/2000/svg">']
-    # edges
-    for e in board["edges"]:
+
+def _seat_status(view, names, s):
+    cls = "pk-red" if s == 0 else "pk-blue"
+    bits = [f"out {view['out'][s]}/{rules.PIECES['pawns']}", f"on board {view['active'][s]}"]
+    if view["options"]["variant"] == "to_kingdom_come":
+        bits.append(f"ability points {view['points'][s]}")
+    if view["immune"][s]:
+        bits.append("safe from elimination")
+    if view["limited"][s]:
+        bits.append("max 3 active")
+    return f'<span><b class="{cls}">{escape(names[s])} ({rules.SEAT_NAMES[s]})</b>: {escape(", ".join(bits))}</span>'
+
+
+def _edges():
+    nodes = rules.BOARD["nodes"]
+    out = []
+    for e in rules.BOARD["edges"]:
         a, c = nodes[e["a"]], nodes[e["b"]]
         cls = "pk-dotted" if e["style"] == "dotted" else "pk-edge"
-        svg.append(f'<line class="{cls}" x1="{a["x"]}" y1="{a["y"]}" x2="{c["x"]}" y2="{c["y"]}"/>')
-    # loops: end of the middle track back to each home base
+        out.append(f'<line class="{cls}" x1="{a["x"]}" y1="{a["y"]}" x2="{c["x"]}" y2="{c["y"]}"/>')
+    return out
+
+
+def _loops():
+    """The arcs from the end of the middle track back to each home base."""
+    board, nodes = rules.BOARD, rules.BOARD["nodes"]
+    out = []
     for s in (0, 1):
         a, c = nodes[board["loop"][s]], nodes[board["base"][s]]
         side = -1 if s == 0 else 1
         cx = min(a["x"], c["x"]) - 40 if s == 0 else max(a["x"], c["x"]) + 40
-        svg.append(f'<path class="pk-loop" stroke="{COLOURS[s]}" d="M{a["x"]},{a["y"]} Q{cx},{(a["y"] + c["y"]) / 2 + side * 5} {c["x"]},{c["y"]}"/>')
-    # turret aims (the red lines)
-    for t, targets in board["turrets"].items():
+        out.append(f'<path class="pk-loop" stroke="{COLOURS[s]}" d="M{a["x"]},{a["y"]} Q{cx},{(a["y"] + c["y"]) / 2 + side * 5} {c["x"]},{c["y"]}"/>')
+    return out
+
+
+def _turret_aims():
+    """The red lines from each turret to the spaces it shoots at."""
+    nodes = rules.BOARD["nodes"]
+    out = []
+    for t, targets in rules.BOARD["turrets"].items():
         for tg in targets:
             a, c = nodes[t], nodes[tg]
-            svg.append(f'<line class="pk-aim" x1="{a["x"]}" y1="{a["y"]}" x2="{c["x"]}" y2="{c["y"]}"/>')
-    # nodes
-    for nid in board["order"]:
-        nd = nodes[nid]
-        r = 5.2 if nd["kind"] == "base" else 4.2
-        fill = KIND_FILL[nd["kind"]]
-        if nd["kind"] in ("base", "guard", "turret"):
-            fill = LIGHT[nd["seat"]]  # a turret shows the side it belongs to
-        notes = by_dest.get(nid, [])
-        title = escape(nd.get("label") or f"{nid} ({nd['kind']})")
-        shape = (f'<rect class="pk-node" x="{nd["x"] - r}" y="{nd["y"] - r}" width="{2 * r}" height="{2 * r}" rx="1.5" fill="{fill}"/>'
-                 if nd["kind"] in ("base", "turret") else
-                 f'<circle class="pk-node" cx="{nd["x"]}" cy="{nd["y"]}" r="{r}" fill="{fill}"/>')
-        if nd["kind"] == "objective":
-            shape = f'<polygon class="pk-node" fill="{fill}" points="{nd["x"]},{nd["y"] - 5} {nd["x"] + 5},{nd["y"]} {nd["x"]},{nd["y"] + 5} {nd["x"] - 5},{nd["y"]}"/>'
-        label = _txt(nd["x"], nd["y"] + r + 3.4, nid, "pk-node-label", "middle")
-        if len(notes) == 1:
-            hit = f'<circle class="pk-hit" cx="{nd["x"]}" cy="{nd["y"] + 1.5}" r="7"/>'  # a finger, not a pixel
-            svg.append(f'<g class="pk-move" data-notation="{escape(notes[0])}"><title>{title}: {escape(notes[0])}</title>{hit}{shape}{label}</g>')
-        else:
-            svg.append(f"<g><title>{title}</title>{shape}{label}</g>")
-    # the last move
+            out.append(f'<line class="pk-aim" x1="{a["x"]}" y1="{a["y"]}" x2="{c["x"]}" y2="{c["y"]}"/>')
+    return out
+
+
+def _nodes(by_dest):
+    return [_node(nid, rules.BOARD["nodes"][nid], by_dest.get(nid, [])) for nid in rules.BOARD["order"]]
+
+
+def _node(nid, nd, notes):
+    """A space, its name under it, and, when one legal move ends there, that move on a tap."""
+    r = 5.2 if nd["kind"] == "base" else 4.2
+    fill = KIND_FILL[nd["kind"]]
+    if nd["kind"] in ("base", "guard", "turret"):
+        fill = LIGHT[nd["seat"]]  # a turret shows the side it belongs to
+    title = escape(nd.get("label") or f"{nid} ({nd['kind']})")
+    shape = (f'<rect class="pk-node" x="{nd["x"] - r}" y="{nd["y"] - r}" width="{2 * r}" height="{2 * r}" rx="1.5" fill="{fill}"/>'
+             if nd["kind"] in ("base", "turret") else
+             f'<circle class="pk-node" cx="{nd["x"]}" cy="{nd["y"]}" r="{r}" fill="{fill}"/>')
+    if nd["kind"] == "objective":
+        shape = f'<polygon class="pk-node" fill="{fill}" points="{nd["x"]},{nd["y"] - 5} {nd["x"] + 5},{nd["y"]} {nd["x"]},{nd["y"] + 5} {nd["x"] - 5},{nd["y"]}"/>'
+    label = _txt(nd["x"], nd["y"] + r + 3.4, nid, "pk-node-label", "middle")
+    if len(notes) == 1:
+        hit = f'<circle class="pk-hit" cx="{nd["x"]}" cy="{nd["y"] + 1.5}" r="7"/>'  # a finger, not a pixel
+        return f'<g class="pk-move" data-notation="{escape(notes[0])}"><title>{title}: {escape(notes[0])}</title>{hit}{shape}{label}</g>'
+    return f"<g><title>{title}</title>{shape}{label}</g>"
+
+
+def _last_move(view):
+    """A ring on the space the last move ended on."""
+    nodes = rules.BOARD["nodes"]
     if view.get("last_move"):
         _pid, frm, to = view["last_move"]
         if frm in nodes and to in nodes:
-            svg.append(f'<circle class="pk-last" cx="{nodes[to]["x"]}" cy="{nodes[to]["y"]}" r="5.6"/>')
-    # pieces on the board
-    for p in pieces:
+            return [f'<circle class="pk-last" cx="{nodes[to]["x"]}" cy="{nodes[to]["y"]}" r="5.6"/>']
+    return []
+
+
+def _board_pieces(view, by_dest, by_piece):
+    """The pieces on the board, and the bomb on its space when nobody carries it."""
+    nodes = rules.BOARD["nodes"]
+    bomb = view["bomb"]
+    out = []
+    for p in view["pieces"]:
         if p["zone"] != "board":
             continue
         nd = nodes[p["at"]]
         own = by_piece.get(p["id"])
         if not (own and len(own) == 1):
             own = by_dest.get(p["at"])  # drawn over the space a move lands on: a tap on it is a tap on the space
-        svg.append(_piece_svg(p, nd["x"], nd["y"], 3.4, bomb["carrier"] == p["id"], own))
+        out.append(_piece_svg(p, nd["x"], nd["y"], 3.4, bomb["carrier"] == p["id"], own))
     if not bomb["carrier"]:
-        nd = nodes[board["bomb"]]
-        svg.append(f'<circle cx="{nd["x"] + 3}" cy="{nd["y"] - 3}" r="1.8" fill="#212121"><title>The bomb</title></circle>')
-    # pools
-    pools = raw["pools"]
-    titles = {"spawn": "Spawn", "out": "Out", "final": "Final", "extra": "Extra"}
-    for kind, boxes in pools.items():
+        nd = nodes[rules.BOARD["bomb"]]
+        out.append(f'<circle cx="{nd["x"] + 3}" cy="{nd["y"] - 3}" r="1.8" fill="#212121"><title>The bomb</title></circle>')
+    return out
+
+
+_POOL_TITLES = {"spawn": "Spawn", "out": "Out", "final": "Final", "extra": "Extra"}
+
+
+def _pools(pieces):
+    out = []
+    for kind, boxes in rules.BOARD["raw"]["pools"].items():
         if kind == "object":
             continue
         for s in (0, 1):
-            box = boxes[s]
-            svg.append(f'<rect x="{box["x"]}" y="{box["y"]}" width="{box["w"]}" height="{box["h"]}" fill="{LIGHT[s]}" stroke="#999" stroke-width=".3" rx="1"/>')
-            svg.append(_txt(box["x"] + 1, box["y"] + 3.2, titles[kind]))
-            inpool = [p for p in pieces if p["seat"] == s and p["zone"] == kind]
-            per_row = max(1, int((box["w"] - 12) // 4.2))
-            rows = max(1, int(box["h"] // 4.4))
-            shown = inpool[:per_row * rows]
-            for i, p in enumerate(shown):
-                row, col = divmod(i, per_row)
-                cy = box["y"] + (box["h"] / 2 if rows == 1 else 2.3 + row * 4.4)
-                svg.append(_piece_svg(p, box["x"] + 12 + col * 4.2, cy, 1.9, False, None, small=True))
-            if len(inpool) > len(shown):
-                svg.append(_txt(box["x"] + 1, box["y"] + box["h"] - 1, f"+{len(inpool) - len(shown)}"))
-    # the object pool (dice and marker) and the turn tracker
-    ob = pools["object"]
-    svg.append(f'<rect x="{ob["x"]}" y="{ob["y"]}" width="{ob["w"]}" height="{ob["h"]}" fill="#f5f5f5" stroke="#999" stroke-width=".3" rx="1"/>')
+            out += _pool(boxes[s], kind, [p for p in pieces if p["seat"] == s and p["zone"] == kind], LIGHT[s])
+    return out
+
+
+def _pool(box, kind, inpool, fill):
+    """One side's pool: its box, its title, its pieces in rows, and how many do not fit."""
+    out = [f'<rect x="{box["x"]}" y="{box["y"]}" width="{box["w"]}" height="{box["h"]}" fill="{fill}" stroke="#999" stroke-width=".3" rx="1"/>',
+           _txt(box["x"] + 1, box["y"] + 3.2, _POOL_TITLES[kind])]
+    per_row = max(1, int((box["w"] - 12) // 4.2))
+    rows = max(1, int(box["h"] // 4.4))
+    shown = inpool[:per_row * rows]
+    for i, p in enumerate(shown):
+        row, col = divmod(i, per_row)
+        cy = box["y"] + (box["h"] / 2 if rows == 1 else 2.3 + row * 4.4)
+        out.append(_piece_svg(p, box["x"] + 12 + col * 4.2, cy, 1.9, False, None, small=True))
+    if len(inpool) > len(shown):
+        out.append(_txt(box["x"] + 1, box["y"] + box["h"] - 1, f"+{len(inpool) - len(shown)}"))
+    return out
+
+
+def _object_pool(view):
+    """The object pool: the die, showing the last roll in the roller's colour."""
+    ob = rules.BOARD["raw"]["pools"]["object"]
+    out = [f'<rect x="{ob["x"]}" y="{ob["y"]}" width="{ob["w"]}" height="{ob["h"]}" fill="#f5f5f5" stroke="#999" stroke-width=".3" rx="1"/>']
     if view.get("last_roll"):
         s, v = view["last_roll"]
-        svg.append(f'<rect x="{ob["x"] + 2}" y="{ob["y"] + 3}" width="10" height="10" rx="2" fill="#fff" stroke="{COLOURS[s]}" stroke-width=".8"/>')
-        svg.append(_txt(ob["x"] + 7, ob["y"] + 10.5, v, "pk-node-label", "middle").replace('class="pk-node-label"', 'class="pk-node-label" style="font-size:6px;fill:#000"'))
-        svg.append(_txt(ob["x"] + 13, ob["y"] + 9, "d4"))
-    tr = raw["tracker"]
-    n = board["tracker"]
-    svg.append(_txt(tr["x"] - 8, tr["y"] - 2, "Turn tracker"))
+        out.append(f'<rect x="{ob["x"] + 2}" y="{ob["y"] + 3}" width="10" height="10" rx="2" fill="#fff" stroke="{COLOURS[s]}" stroke-width=".8"/>')
+        out.append(_txt(ob["x"] + 7, ob["y"] + 10.5, v, "pk-node-label", "middle").replace('class="pk-node-label"', 'class="pk-node-label" style="font-size:6px;fill:#000"'))
+        out.append(_txt(ob["x"] + 13, ob["y"] + 9, "d4"))
+    return out
+
+
+def _tracker(bomb):
+    """The turn tracker, with the countdown's marker on it while a bomb counts down."""
+    tr = rules.BOARD["raw"]["tracker"]
+    n = rules.BOARD["tracker"]
+    out = [_txt(tr["x"] - 8, tr["y"] - 2, "Turn tracker")]
     cell = tr["h"] / n
     for i in range(n):
         y = tr["y"] + i * cell
-        svg.append(f'<rect x="{tr["x"]}" y="{y}" width="{tr["w"]}" height="{cell}" fill="#fff" stroke="#999" stroke-width=".3"/>')
+        out.append(f'<rect x="{tr["x"]}" y="{y}" width="{tr["w"]}" height="{cell}" fill="#fff" stroke="#999" stroke-width=".3"/>')
     if bomb.get("tracker_pos") is not None:
         frm = bomb["countdown_from"]
         i = bomb["tracker_pos"]
         idx = (n - 1 - i) if frm == 0 else i  # Red's side is the bottom, Blue's the top
         y = tr["y"] + idx * cell + cell / 2
-        svg.append(f'<circle cx="{tr["x"] + tr["w"] / 2}" cy="{y}" r="{min(cell, tr["w"]) / 3}" fill="{COLOURS[frm]}"><title>Marker: {bomb["turns_left"]} turn(s) left</title></circle>')
-        svg.append(_txt(tr["x"] + tr["w"] / 2, tr["y"] + tr["h"] + 4, f"{bomb['turns_left']} left", "pk-small", "middle"))
-    svg.append("</svg>")
-    out.append("".join(svg))
-    out.append("</div>")
-    return "".join(out)
+        out.append(f'<circle cx="{tr["x"] + tr["w"] / 2}" cy="{y}" r="{min(cell, tr["w"]) / 3}" fill="{COLOURS[frm]}"><title>Marker: {bomb["turns_left"]} turn(s) left</title></circle>')
+        out.append(_txt(tr["x"] + tr["w"] / 2, tr["y"] + tr["h"] + 4, f"{bomb['turns_left']} left", "pk-small", "middle"))
+    return out
 
 
 def _piece_svg(p, x, y, r, carrier, notations, small=False):

@@ -11,7 +11,8 @@ import functools
 import json
 import os
 from collections import deque
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any, Final, NoReturn
 
 from games.engine import IllegalAction, event, fill_seats, seat_ref
 
@@ -64,7 +65,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # --------------------------------------------------------------------------- data loading
 
-def _fail(path, problem):
+def _fail(path: str, problem: str) -> NoReturn:
     raise ValueError(f"{os.path.basename(path)}: {problem}")
 
 
@@ -80,16 +81,63 @@ def _read_object(path, what):
     return raw
 
 
-def load_board(path):
-    """Read and validate a board file; returns the board with derived adjacency."""
+def load_board(path: str) -> dict[str, Any]:
+    """Read and validate a board file; returns the board with derived adjacency.
+
+    The checks run in the order the file's parts depend on each other, and the first one that
+    fails names the problem."""
     raw = _read_object(path, "the board")
+    nodes, edges = _board_lists(path, raw)
+    byid = _checked_nodes(path, nodes)
+    _check_turrets(path, nodes, byid)
+    kinds: dict[str, list[Any]] = {}
+    for nd in nodes:
+        kinds.setdefault(nd["kind"], []).append(nd)
+    base = _one_per_seat(path, kinds, "base")
+    guard = _one_per_seat(path, kinds, "guard")
+    loop = _one_per_seat(path, kinds, "loop")
+    _check_unique_nodes(path, kinds)
+    fwd, back, adjacent = _links(path, edges, byid)
+    _check_ambushes(path, kinds, edges)
+    for s in (0, 1):
+        if not any(x == guard[s] and k == "solid" for x, k in fwd[s][base[s]]):
+            _fail(path, f"guard {guard[s]!r} must be directly connected (forward) to base {base[s]!r}")
+    for s in (0, 1):
+        # the loop home counts as forward and as backward, like a dotted line (RULES.md §4)
+        fwd[s][loop[s]].append((base[s], "loop"))
+        back[s][loop[s]].append((base[s], "loop"))
+    dist = [_forward_distances(path, s, fwd[s], base) for s in (0, 1)]
+    tracker = _checked_tracker(path, raw)
+    _check_pools(path, raw)
+    vb = raw.get("viewbox")
+    if not isinstance(vb, list) or len(vb) != 4 or not all(isinstance(v, (int, float)) for v in vb):
+        _fail(path, "'viewbox' must be four numbers")
+    return {
+        "raw": raw, "nodes": byid, "order": [nd["id"] for nd in nodes], "edges": edges,
+        "fwd": fwd, "back": back, "adjacent": {k: sorted(v) for k, v in adjacent.items()},
+        "base": [base[0], base[1]], "guard": [guard[0], guard[1]], "loop": [loop[0], loop[1]],
+        "bomb": kinds["bomb"][0]["id"], "objective": kinds["objective"][0]["id"],
+        "retake": {nd["id"] for nd in kinds["retake"]},
+        "turrets": {nd["id"]: list(nd["targets"]) for nd in kinds.get("turret", [])},
+        "turret_seat": {nd["id"]: nd["seat"] for nd in kinds.get("turret", [])},
+        "tracker": tracker["length"], "dist": dist,
+    }
+
+
+def _board_lists(path: str, raw: dict[str, Any]) -> tuple[Any, Any]:
+    """The board's nodes and edges, two non-empty lists."""
     nodes = raw.get("nodes")
     edges = raw.get("edges")
     if not isinstance(nodes, list) or not nodes:
         _fail(path, "'nodes' must be a non-empty list")
     if not isinstance(edges, list) or not edges:
         _fail(path, "'edges' must be a non-empty list")
-    byid = {}
+    return nodes, edges
+
+
+def _checked_nodes(path: str, nodes: Any) -> dict[Any, Any]:
+    """{node id: node}, each node checked on its own: id, kind, coordinates, seat."""
+    byid: dict[Any, Any] = {}
     for i, nd in enumerate(nodes):
         if not isinstance(nd, dict):
             _fail(path, f"node #{i} is not an object")
@@ -106,6 +154,11 @@ def load_board(path):
         if nd["kind"] in ("base", "guard", "loop") and nd.get("seat") not in (0, 1):
             _fail(path, f"node {nid!r} of kind {nd['kind']} needs 'seat' 0 or 1")
         byid[nid] = nd
+    return byid
+
+
+def _check_turrets(path: str, nodes: Any, byid: dict[Any, Any]) -> None:
+    """A turret aims at existing nodes and belongs to a side."""
     for nd in nodes:
         if nd["kind"] == "turret":
             t = nd.get("targets")
@@ -113,31 +166,42 @@ def load_board(path):
                 _fail(path, f"turret {nd['id']!r} needs 'targets', a non-empty list of existing node ids")
             if nd.get("seat") not in (0, 1):
                 _fail(path, f"turret {nd['id']!r} needs 'seat' 0 or 1 (the side it belongs to)")
-    kinds = {}
-    for nd in nodes:
-        kinds.setdefault(nd["kind"], []).append(nd)
-    base, guard, loop = {}, {}, {}
-    for kind, store in (("base", base), ("guard", guard), ("loop", loop)):
-        for nd in kinds.get(kind, []):
-            if nd["seat"] in store:
-                _fail(path, f"seat {nd['seat']} has two {kind} nodes ({store[nd['seat']]!r} and {nd['id']!r})")
-            store[nd["seat"]] = nd["id"]
-        for s in (0, 1):
-            if s not in store:
-                _fail(path, f"seat {s} has no {kind} node")
+
+
+def _one_per_seat(path: str, kinds: dict[str, list[Any]], kind: str) -> dict[Any, Any]:
+    """{seat: node id} of the one node of ``kind`` each seat has (its base, guard or loop)."""
+    store: dict[Any, Any] = {}
+    for nd in kinds.get(kind, []):
+        if nd["seat"] in store:
+            _fail(path, f"seat {nd['seat']} has two {kind} nodes ({store[nd['seat']]!r} and {nd['id']!r})")
+        store[nd["seat"]] = nd["id"]
+    for s in (0, 1):
+        if s not in store:
+            _fail(path, f"seat {s} has no {kind} node")
+    return store
+
+
+def _check_unique_nodes(path: str, kinds: dict[str, list[Any]]) -> None:
+    """One bomb space, one objective, at least one retake space."""
     for kind in ("bomb", "objective"):
         if len(kinds.get(kind, [])) != 1:
             _fail(path, f"the board needs exactly one {kind} node, found {len(kinds.get(kind, []))}")
     if not kinds.get("retake"):
         _fail(path, "the board needs at least one retake node")
-    fwd = [{nid: [] for nid in byid}, {nid: [] for nid in byid}]
-    back = [{nid: [] for nid in byid}, {nid: [] for nid in byid}]
-    adjacent = {nid: set() for nid in byid}
-    seen = set()
+
+
+def _links(path: str, edges: Any, byid: dict[Any, Any]) -> tuple[list[Any], list[Any], dict[Any, Any]]:
+    """Per seat, each node's forward and backward links [(node, "solid" or "dotted")], and each
+    node's neighbours; every edge checked on its own, in file order."""
+    fwd: list[Any] = [{nid: [] for nid in byid}, {nid: [] for nid in byid}]
+    back: list[Any] = [{nid: [] for nid in byid}, {nid: [] for nid in byid}]
+    adjacent: dict[Any, Any] = {nid: set() for nid in byid}
+    seen: set[Any] = set()
     for i, e in enumerate(edges):
         if not isinstance(e, dict):
             _fail(path, f"edge #{i} is not an object")
-        a, b = e.get("a"), e.get("b")
+        a: Any = e.get("a")  # any JSON value until the line below checks it
+        b: Any = e.get("b")
         if a not in byid or b not in byid or a == b:
             _fail(path, f"edge #{i} must join two different existing nodes (got {a!r}, {b!r})")
         key = tuple(sorted((a, b)))
@@ -146,59 +210,71 @@ def load_board(path):
         seen.add(key)
         adjacent[a].add(b)
         adjacent[b].add(a)
-        style = e.get("style")
-        if style == "dotted":
-            for s in (0, 1):
-                fwd[s][a].append((b, "dotted"))
-                fwd[s][b].append((a, "dotted"))
-                back[s][a].append((b, "dotted"))
-                back[s][b].append((a, "dotted"))
-        elif style == "solid":
-            f = e.get("forward")
-            if not isinstance(f, list) or len(f) != 2 or any(x not in ("ab", "ba") for x in f):
-                _fail(path, f"solid edge {a!r}-{b!r} needs 'forward': [dir for seat 0, dir for seat 1], each 'ab' or 'ba'")
-            for s in (0, 1):
-                x, y = (a, b) if f[s] == "ab" else (b, a)
-                fwd[s][x].append((y, "solid"))
-                back[s][y].append((x, "solid"))
-        else:
-            _fail(path, f"edge {a!r}-{b!r} has style {style!r}; expected 'solid' or 'dotted'")
+        _link_edge(path, e, a, b, fwd, back)
+    return fwd, back, adjacent
+
+
+def _link_edge(path: str, e: dict[Any, Any], a: Any, b: Any, fwd: list[Any], back: list[Any]) -> None:
+    """A dotted edge goes either way for both seats; a solid one has a forward direction per seat."""
+    style = e.get("style")
+    if style == "dotted":
+        for s in (0, 1):
+            fwd[s][a].append((b, "dotted"))
+            fwd[s][b].append((a, "dotted"))
+            back[s][a].append((b, "dotted"))
+            back[s][b].append((a, "dotted"))
+    elif style == "solid":
+        f = e.get("forward")
+        if not isinstance(f, list) or len(f) != 2 or any(x not in ("ab", "ba") for x in f):
+            _fail(path, f"solid edge {a!r}-{b!r} needs 'forward': [dir for seat 0, dir for seat 1], each 'ab' or 'ba'")
+        for s in (0, 1):
+            x, y = (a, b) if f[s] == "ab" else (b, a)
+            fwd[s][x].append((y, "solid"))
+            back[s][y].append((x, "solid"))
+    else:
+        _fail(path, f"edge {a!r}-{b!r} has style {style!r}; expected 'solid' or 'dotted'")
+
+
+def _check_ambushes(path: str, kinds: dict[str, list[Any]], edges: Any) -> None:
     for nd in kinds.get("ambush", []):
         inc = [e for e in edges if nd["id"] in (e["a"], e["b"])]
         if not inc or any(e["style"] != "dotted" for e in inc):
             _fail(path, f"ambush {nd['id']!r} must be connected to the paths only by dotted edges")
-    for s in (0, 1):
-        if not any(x == guard[s] and k == "solid" for x, k in fwd[s][base[s]]):
-            _fail(path, f"guard {guard[s]!r} must be directly connected (forward) to base {base[s]!r}")
-    for s in (0, 1):
-        # the loop home counts as forward and as backward, like a dotted line (RULES.md §4)
-        fwd[s][loop[s]].append((base[s], "loop"))
-        back[s][loop[s]].append((base[s], "loop"))
-    # forward distance (number of moves along forward/dotted/loop links) to the enemy base
-    dist = []
-    for s in (0, 1):
-        target = base[1 - s]
-        d = {target: 0}
-        q = deque([target])
-        rev = {nid: [] for nid in byid}
-        for x in byid:
-            for y, _k in fwd[s][x]:
-                rev[y].append(x)
-        while q:
-            y = q.popleft()
-            for x in rev[y]:
-                if x not in d:
-                    d[x] = d[y] + 1
-                    q.append(x)
-        if base[s] not in d:
-            _fail(path, f"seat {s} cannot reach the enemy base {target!r} moving forward from {base[s]!r}")
-        dist.append(d)
+
+
+def _forward_distances(path: str, s: int, fwd: dict[Any, Any], base: dict[Any, Any]) -> dict[Any, int]:
+    """Seat ``s``'s forward distance (moves along forward, dotted and loop links) from each node
+    to the enemy base; the seat's own base must reach it."""
+    target = base[1 - s]
+    d = {target: 0}
+    q = deque([target])
+    rev: dict[Any, list[Any]] = {nid: [] for nid in fwd}
+    for x in fwd:
+        for y, _k in fwd[x]:
+            rev[y].append(x)
+    while q:
+        y = q.popleft()
+        for x in rev[y]:
+            if x not in d:
+                d[x] = d[y] + 1
+                q.append(x)
+    if base[s] not in d:
+        _fail(path, f"seat {s} cannot reach the enemy base {target!r} moving forward from {base[s]!r}")
+    return d
+
+
+def _checked_tracker(path: str, raw: dict[str, Any]) -> Any:
     tracker = raw.get("tracker")
     if not isinstance(tracker, dict) or not isinstance(tracker.get("length"), int) or tracker["length"] < 2:
         _fail(path, "'tracker' must be an object with an integer 'length' of at least 2")
     for c in ("x", "y", "w", "h"):
         if not isinstance(tracker.get(c), (int, float)):
             _fail(path, f"'tracker' needs a number '{c}'")
+    return tracker
+
+
+def _check_pools(path: str, raw: dict[str, Any]) -> None:
+    """The boxes the pools are drawn in: one per seat for each zone, one for the dice."""
     pools = raw.get("pools")
     if not isinstance(pools, dict):
         _fail(path, "'pools' must be an object")
@@ -209,19 +285,6 @@ def load_board(path):
     ob = pools.get("object")
     if not isinstance(ob, dict) or not all(isinstance(ob.get(c), (int, float)) for c in "xywh"):
         _fail(path, "pools.object must be a box {x, y, w, h}")
-    vb = raw.get("viewbox")
-    if not isinstance(vb, list) or len(vb) != 4 or not all(isinstance(v, (int, float)) for v in vb):
-        _fail(path, "'viewbox' must be four numbers")
-    return {
-        "raw": raw, "nodes": byid, "order": [nd["id"] for nd in nodes], "edges": edges,
-        "fwd": fwd, "back": back, "adjacent": {k: sorted(v) for k, v in adjacent.items()},
-        "base": [base[0], base[1]], "guard": [guard[0], guard[1]], "loop": [loop[0], loop[1]],
-        "bomb": kinds["bomb"][0]["id"], "objective": kinds["objective"][0]["id"],
-        "retake": {nd["id"] for nd in kinds["retake"]},
-        "turrets": {nd["id"]: list(nd["targets"]) for nd in kinds.get("turret", [])},
-        "turret_seat": {nd["id"]: nd["seat"] for nd in kinds.get("turret", [])},
-        "tracker": tracker["length"], "dist": dist,
-    }
 
 
 def load_pieces(path):
@@ -863,89 +926,194 @@ def setup(n, options, rng):
 
 # --------------------------------------------------------------------------- evolve
 
+_State = dict[str, Any]
+_Data = dict[str, Any]  # an event's data: events are {"type": str, "data": dict} (games.engine.event)
+# the bomb back on its space: nobody carries it, no countdown, no fuse
+_BOMB_GONE: Final[dict[str, Any]] = {"carrier": None, "countdown": None, "fuse": False}
+
+
 def evolve(state, e: dict[str, Any]):
     t = e.get("type")
-    d: dict[str, Any] = e.get("data", {})  # events are {"type": str, "data": dict} (games.engine.event)
-    if t == "setup":
-        state = {
-            "options": d["options"], "pos": encode_positions({p["id"]: (p["at"] if p["zone"] == "board" else p["zone"]) for p in d["pieces"]}), "points": list(d["points"]),
-            "bomb": {"carrier": None, "pickup": 0, "fuse": False, "countdown": None},
-            "turn": {"seat": d["first"], "number": 1, "phase": "start", "roll": None, "piece": None, "extra": False},
-            "result": None, "last_roll": None, "last_move": None,
-        }
-        return state
-    if not state:
-        return state
-    if t == "turn":  # the commonest event first
-        state["turn"] = {"seat": d["seat"], "number": d["number"], "phase": "start", "roll": None,
-                         "piece": None, "extra": False}
-        return state
-    bomb = state["bomb"]
-    turn = state["turn"]
-    if not isinstance(t, str):
-        return state  # no event this engine knows: what the chain below does for it too
-    if t == "rolled":
-        state["turn"] = {**turn, "phase": "move", "roll": d["value"], "piece": d.get("piece")}
-        state["last_roll"] = [d["seat"], d["value"]]
-    elif t == "spawned":
-        _setpos(state, {d["piece"]: d["at"]})
-    elif t == "moved":
-        _setpos(state, {d["piece"]: d["to"]})
-        state["last_move"] = [d["piece"], d["frm"], d["to"]]
-    elif t in ("captured", "eaten"):
-        _setpos(state, {d["piece"]: "spawn"})
-        if bomb["carrier"] == d["piece"]:
-            _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
-        if t == "eaten":
-            _add_points(state, d["seat"], d["points"])
-    elif t == "pushed":
-        _setpos(state, {d["piece"]: d["to"]})
-    elif t == "went_out":
-        _setpos(state, {d["piece"]: "out"})
-        if bomb["carrier"] == d["piece"]:
-            _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
-    elif t == "final_piece":
-        pos = positions(state)
-        _setpos(state, {d["piece"]: pos[d["replaces"]], d["replaces"]: "final"})
-        if bomb["carrier"] == d["replaces"]:
-            _set_bomb(state, {"carrier": d["piece"]})
-    elif t == "bomb_picked":
-        _set_bomb(state, {"carrier": d["piece"], "pickup": d["pickup"], "fuse": bool(d.get("fuse")),
-                    "countdown": {"from": d["seat"], "pos": 0} if d.get("countdown") else None})
-    elif t == "bomb_stolen":
-        _set_bomb(state, {"carrier": d["piece"], "pickup": d["pickup"], "fuse": bool(d.get("fuse")),
-                    "countdown": {"from": d["seat"], "pos": 0}})
-    elif t == "bomb_taken":  # a Sage ate a friendly carrier and keeps the bomb
-        _set_bomb(state, {"carrier": d["piece"]})
-    elif t == "bomb_reset":
-        _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
-    elif t == "bomb_passed":
-        _set_bomb(state, {"carrier": d["to"]})
-    elif t == "countdown":
-        if bomb["countdown"]:
-            _set_bomb(state, {"countdown": {**bomb["countdown"], "pos": d["pos"]}})
-    elif t == "detonated":
-        _setpos(state, {pid: "spawn" for pid in d["killed"]})
-        _set_bomb(state, {"carrier": None, "countdown": None, "fuse": False})
-    elif t == "defused":
-        _set_bomb(state, {"countdown": None, "fuse": False})
-        _add_points(state, d["seat"], -1)
-    elif t == "special":
-        _add_points(state, d["seat"], -1)
-        pos = positions(state)
-        _setpos(state, {d["piece"]: pos[d["over"]], d["over"]: "extra"})
-        if bomb["carrier"] == d["over"]:
-            _set_bomb(state, {"carrier": d["piece"]})
-    elif t == "split":
-        _add_points(state, d["seat"], -1)
-        _setpos(state, {d["piece"]: d["at"]})
-    elif t == "retake":
-        state["turn"] = {**turn, "extra": True}
-    elif t in ("no_move", "stayed"):
-        pass
-    elif t == "game_over":
-        state["result"] = {"winners": list(d["winners"]), "reason": d["reason"]}
+    handler = EVOLVE.get(t) if isinstance(t, str) else None
+    if handler is None or not (state or t == "setup"):
+        return state  # an event this engine does not know, or one before the game's setup
+    return handler(state, e.get("data", {}))
+
+
+def _on_setup(state: Any, d: _Data) -> _State:
+    """The only event that makes a state rather than updating one."""
+    return {
+        "options": d["options"], "pos": encode_positions({p["id"]: (p["at"] if p["zone"] == "board" else p["zone"]) for p in d["pieces"]}), "points": list(d["points"]),
+        "bomb": {"carrier": None, "pickup": 0, "fuse": False, "countdown": None},
+        "turn": {"seat": d["first"], "number": 1, "phase": "start", "roll": None, "piece": None, "extra": False},
+        "result": None, "last_roll": None, "last_move": None,
+    }
+
+
+def _on_turn(state: _State, d: _Data) -> _State:
+    state["turn"] = {"seat": d["seat"], "number": d["number"], "phase": "start", "roll": None,
+                     "piece": None, "extra": False}
     return state
+
+
+def _on_rolled(state: _State, d: _Data) -> _State:
+    state["turn"] = {**state["turn"], "phase": "move", "roll": d["value"], "piece": d.get("piece")}
+    state["last_roll"] = [d["seat"], d["value"]]
+    return state
+
+
+def _on_spawned(state: _State, d: _Data) -> _State:
+    _setpos(state, {d["piece"]: d["at"]})
+    return state
+
+
+def _on_moved(state: _State, d: _Data) -> _State:
+    _setpos(state, {d["piece"]: d["to"]})
+    state["last_move"] = [d["piece"], d["frm"], d["to"]]
+    return state
+
+
+def _on_pushed(state: _State, d: _Data) -> _State:
+    _setpos(state, {d["piece"]: d["to"]})
+    return state
+
+
+def _on_captured(state: _State, d: _Data) -> _State:
+    _setpos(state, {d["piece"]: "spawn"})
+    if state["bomb"]["carrier"] == d["piece"]:
+        _set_bomb(state, _BOMB_GONE)
+    return state
+
+
+def _on_eaten(state: _State, d: _Data) -> _State:
+    """Captured by a friendly Sage, which gains the points."""
+    _on_captured(state, d)
+    _add_points(state, d["seat"], d["points"])
+    return state
+
+
+def _on_went_out(state: _State, d: _Data) -> _State:
+    _setpos(state, {d["piece"]: "out"})
+    if state["bomb"]["carrier"] == d["piece"]:
+        _set_bomb(state, _BOMB_GONE)
+    return state
+
+
+def _on_final_piece(state: _State, d: _Data) -> _State:
+    pos = positions(state)
+    _setpos(state, {d["piece"]: pos[d["replaces"]], d["replaces"]: "final"})
+    if state["bomb"]["carrier"] == d["replaces"]:
+        _set_bomb(state, {"carrier": d["piece"]})
+    return state
+
+
+def _on_bomb_picked(state: _State, d: _Data) -> _State:
+    _set_bomb(state, {"carrier": d["piece"], "pickup": d["pickup"], "fuse": bool(d.get("fuse")),
+                      "countdown": {"from": d["seat"], "pos": 0} if d.get("countdown") else None})
+    return state
+
+
+def _on_bomb_stolen(state: _State, d: _Data) -> _State:
+    _set_bomb(state, {"carrier": d["piece"], "pickup": d["pickup"], "fuse": bool(d.get("fuse")),
+                      "countdown": {"from": d["seat"], "pos": 0}})
+    return state
+
+
+def _on_bomb_taken(state: _State, d: _Data) -> _State:
+    """A Sage ate a friendly carrier and keeps the bomb."""
+    _set_bomb(state, {"carrier": d["piece"]})
+    return state
+
+
+def _on_bomb_reset(state: _State, d: _Data) -> _State:
+    _set_bomb(state, _BOMB_GONE)
+    return state
+
+
+def _on_bomb_passed(state: _State, d: _Data) -> _State:
+    _set_bomb(state, {"carrier": d["to"]})
+    return state
+
+
+def _on_countdown(state: _State, d: _Data) -> _State:
+    countdown = state["bomb"]["countdown"]
+    if countdown:
+        _set_bomb(state, {"countdown": {**countdown, "pos": d["pos"]}})
+    return state
+
+
+def _on_detonated(state: _State, d: _Data) -> _State:
+    _setpos(state, {pid: "spawn" for pid in d["killed"]})
+    _set_bomb(state, _BOMB_GONE)
+    return state
+
+
+def _on_defused(state: _State, d: _Data) -> _State:
+    _set_bomb(state, {"countdown": None, "fuse": False})
+    _add_points(state, d["seat"], -1)
+    return state
+
+
+def _on_special(state: _State, d: _Data) -> _State:
+    _add_points(state, d["seat"], -1)
+    pos = positions(state)
+    _setpos(state, {d["piece"]: pos[d["over"]], d["over"]: "extra"})
+    if state["bomb"]["carrier"] == d["over"]:
+        _set_bomb(state, {"carrier": d["piece"]})
+    return state
+
+
+def _on_split(state: _State, d: _Data) -> _State:
+    _add_points(state, d["seat"], -1)
+    _setpos(state, {d["piece"]: d["at"]})
+    return state
+
+
+def _on_retake(state: _State, d: _Data) -> _State:
+    state["turn"] = {**state["turn"], "extra": True}
+    return state
+
+
+def _on_game_over(state: _State, d: _Data) -> _State:
+    state["result"] = {"winners": list(d["winners"]), "reason": d["reason"]}
+    return state
+
+
+def _unchanged(state: _State, d: _Data) -> _State:
+    """Events that only tell what happened: the events around them change the state."""
+    return state
+
+
+# event type -> how it changes the state (in place: ``_clone`` says why that is safe)
+EVOLVE: Final[dict[str, Callable[[Any, _Data], _State]]] = {
+    "setup": _on_setup,
+    "turn": _on_turn,
+    "rolled": _on_rolled,
+    "spawned": _on_spawned,
+    "pushed": _on_pushed,
+    "moved": _on_moved,
+    "captured": _on_captured,
+    "eaten": _on_eaten,
+    "went_out": _on_went_out,
+    "final_piece": _on_final_piece,
+    "bomb_picked": _on_bomb_picked,
+    "bomb_stolen": _on_bomb_stolen,
+    "bomb_taken": _on_bomb_taken,
+    "bomb_reset": _on_bomb_reset,
+    "bomb_passed": _on_bomb_passed,
+    "countdown": _on_countdown,
+    "detonated": _on_detonated,
+    "defused": _on_defused,
+    "special": _on_special,
+    "split": _on_split,
+    "retake": _on_retake,
+    "game_over": _on_game_over,
+    "no_move": _unchanged,
+    "stayed": _unchanged,
+    "turret_fired": _unchanged,
+    "delivered": _unchanged,
+    "resigned": _unchanged,
+}
 
 
 def _set_bomb(state: Any, changes: dict[str, Any]) -> None:
@@ -1001,25 +1169,40 @@ def _decide(state: Any, seat: Any, action: Any, rng: Any) -> _B:
         raise IllegalAction("The game is over.")
     typ: str = action["type"]
     if seat is None:
-        if typ != "detonate":
-            raise IllegalAction("Only the bomb fuse acts for the system.")
-        bomb = state["bomb"]
-        if not (bomb["carrier"] and bomb.get("fuse") and action.get("pickup") == bomb["pickup"]
-                and _opts(state)["fuse_seconds"]):
-            raise IllegalAction("That fuse belongs to a bomb that is no longer live; nothing happens.")
-        b = _B(state)
-        _detonate(b, "fuse")
-        if not b.s["result"] and b.s["turn"]["phase"] == "move" and not _move_actions(b.s, b.s["turn"]["seat"]):
-            b.ev("no_move", {"seat": b.s["turn"]["seat"], "value": b.s["turn"]["roll"]})
-            _end_turn(b)
-        return b
+        return _fuse_goes_off(state, typ, action)
     if seat not in (0, 1):
         raise IllegalAction("There is no such seat in this game.")
-    if typ == "resign":
+    if typ == "resign":  # at any time, on either seat's turn
         b = _B(state)
         b.ev("resigned", {"seat": seat})
         b.ev("game_over", {"winners": [1 - seat], "reason": f"{seat_ref(seat)} resigned"})
         return b
+    _check_turn_action(state, seat, typ, action)
+    b = _B(state)
+    handler = ACTIONS.get(typ)
+    if handler is not None:
+        handler(b, seat, action, rng)
+    return b
+
+
+def _fuse_goes_off(state: Any, typ: str, action: dict[str, Any]) -> _B:
+    """The system's only action: a live bomb's wall-clock fuse runs out."""
+    if typ != "detonate":
+        raise IllegalAction("Only the bomb fuse acts for the system.")
+    bomb = state["bomb"]
+    if not (bomb["carrier"] and bomb.get("fuse") and action.get("pickup") == bomb["pickup"]
+            and _opts(state)["fuse_seconds"]):
+        raise IllegalAction("That fuse belongs to a bomb that is no longer live; nothing happens.")
+    b = _B(state)
+    _detonate(b, "fuse")
+    if not b.s["result"] and b.s["turn"]["phase"] == "move" and not _move_actions(b.s, b.s["turn"]["seat"]):
+        b.ev("no_move", {"seat": b.s["turn"]["seat"], "value": b.s["turn"]["roll"]})
+        _end_turn(b)
+    return b
+
+
+def _check_turn_action(state: Any, seat: Any, typ: str, action: dict[str, Any]) -> None:
+    """Refuses, with the reason a player needs, an action that is not one of the seat's legal ones."""
     if typ == "detonate":
         raise IllegalAction("Only the fuse can set off the bomb.")
     if state["turn"]["seat"] != seat:
@@ -1030,45 +1213,72 @@ def _decide(state: Any, seat: Any, action: Any, rng: Any) -> _B:
         if typ in ("roll", "spawn") and state["turn"]["phase"] == "move":
             raise IllegalAction("You have already rolled: choose one of your moves.")
         raise IllegalAction("That move is not allowed now.")
-    b = _B(state)
-    if typ == "roll":
-        b.ev("rolled", {"seat": seat, "value": rng.randint(1, 4)})
+
+
+def _act_roll(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    b.ev("rolled", {"seat": seat, "value": rng.randint(1, 4)})
+    _after_roll(b, seat)
+
+
+def _act_spawn(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    kind, mine = action["kind"], PREFIX[seat]
+    pid = min(pid for pid, loc in positions(b.s).items() if loc == "spawn" and pid[0] == mine and ptype(pid) == kind)
+    b.ev("spawned", {"seat": seat, "piece": pid, "at": BOARD["base"][seat]})
+    if kind == "bulldozer":
+        _end_turn(b)
+    else:
+        b.ev("rolled", {"seat": seat, "value": rng.randint(1, 4), "piece": pid})
         _after_roll(b, seat)
-    elif typ == "spawn":
-        kind, mine = action["kind"], PREFIX[seat]
-        pid = min(pid for pid, loc in positions(b.s).items() if loc == "spawn" and pid[0] == mine and ptype(pid) == kind)
-        b.ev("spawned", {"seat": seat, "piece": pid, "at": BOARD["base"][seat]})
-        if kind == "bulldozer":
-            _end_turn(b)
-        else:
-            b.ev("rolled", {"seat": seat, "value": rng.randint(1, 4), "piece": pid})
-            _after_roll(b, seat)
-    elif typ == "move":
-        _do_move(b, seat, action)
-        if not b.s["result"]:
-            _end_turn(b)
-    elif typ == "stay":
-        b.ev("stayed", {"seat": seat, "piece": action["piece"], "at": _piece(b.s, action["piece"])["at"]})
+
+
+def _act_move(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    _do_move(b, seat, action)
+    if not b.s["result"]:
         _end_turn(b)
-    elif typ == "pass":
-        b.ev("bomb_passed", {"seat": seat, "frm": b.s["bomb"]["carrier"], "to": action["to"]})
+
+
+def _act_stay(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    b.ev("stayed", {"seat": seat, "piece": action["piece"], "at": _piece(b.s, action["piece"])["at"]})
+    _end_turn(b)
+
+
+def _act_pass(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    b.ev("bomb_passed", {"seat": seat, "frm": b.s["bomb"]["carrier"], "to": action["to"]})
+    _end_turn(b)
+
+
+def _act_deliver(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    b.ev("delivered", {"seat": seat, "piece": b.s["bomb"]["carrier"]})
+    b.ev("game_over", {"winners": [seat], "reason": f"{seat_ref(seat)} delivered the bomb from the objective point"})
+
+
+def _act_special(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    king = next(p for p in _on_board(b.s, seat) if p["type"] == "king")
+    new = sorted((q for q in _zone(b.s, seat, "extra") if q["type"] == action["make"]), key=lambda q: q["id"])[0]
+    frm = king["at"]
+    b.ev("special", {"seat": seat, "over": action["over"], "piece": new["id"], "make": action["make"]})
+    b.ev("moved", {"seat": seat, "piece": king["id"], "frm": frm, "to": action["to"], "path": [frm, _piece(b.s, new["id"])["at"], action["to"]]})
+    _land_effects(b, seat, king["id"], action["to"])
+    if not _check_end(b):
         _end_turn(b)
-    elif typ == "deliver":
-        b.ev("delivered", {"seat": seat, "piece": b.s["bomb"]["carrier"]})
-        b.ev("game_over", {"winners": [seat], "reason": f"{seat_ref(seat)} delivered the bomb from the objective point"})
-    elif typ == "special":
-        king = next(p for p in _on_board(b.s, seat) if p["type"] == "king")
-        new = sorted((q for q in _zone(b.s, seat, "extra") if q["type"] == action["make"]), key=lambda q: q["id"])[0]
-        frm = king["at"]
-        b.ev("special", {"seat": seat, "over": action["over"], "piece": new["id"], "make": action["make"]})
-        b.ev("moved", {"seat": seat, "piece": king["id"], "frm": frm, "to": action["to"], "path": [frm, _piece(b.s, new["id"])["at"], action["to"]]})
-        _land_effects(b, seat, king["id"], action["to"])
-        if not _check_end(b):
-            _end_turn(b)
-    elif typ == "defuse":
-        b.ev("defused", {"seat": seat, "piece": action["carrier"]})
-        _end_turn(b)
-    return b
+
+
+def _act_defuse(b: _B, seat: int, action: dict[str, Any], rng: Any) -> None:
+    b.ev("defused", {"seat": seat, "piece": action["carrier"]})
+    _end_turn(b)
+
+
+# action type -> the events a legal action of that type makes (``_check_turn_action`` first)
+ACTIONS: Final[dict[str, Callable[[_B, int, dict[str, Any], Any], None]]] = {
+    "roll": _act_roll,
+    "spawn": _act_spawn,
+    "move": _act_move,
+    "stay": _act_stay,
+    "pass": _act_pass,
+    "deliver": _act_deliver,
+    "special": _act_special,
+    "defuse": _act_defuse,
+}
 
 
 def _after_roll(b: _B, seat: int) -> None:
@@ -1337,74 +1547,165 @@ def _nname(n):
 def describe(e, names):
     if e is None:
         return ""
-    t, d = e.get("type"), e.get("data", {})
+    t = e.get("type")
+    builder = DESCRIBE.get(t) if isinstance(t, str) else None
+    if builder is None:
+        return t or ""
+    return builder(e.get("data", {}), names)
 
-    def who(s):
-        try:
-            return names[s]
-        except (IndexError, TypeError, KeyError):
-            return SEAT_NAMES[s] if s in (0, 1) else "The system"
 
-    if t == "setup":
-        rolls = ", ".join(f"{a}-{b}" for a, b in d.get("rolloff", []))
-        return (f"The game begins ({d['options']['mode']}, variant {d['options']['variant']}); "
-                f"roll-off Red-Blue {rolls}: {who(d['first'])} ({SEAT_NAMES[d['first']]}) starts.")
-    if t == "rolled":
-        extra = f" for {d['piece']}" if d.get("piece") else ""
-        return f"{who(d['seat'])} rolled {d['value']}{extra}."
-    if t == "spawned":
-        return f"{who(d['seat'])} spawned {d['piece']} on {_nname(d['at'])}."
-    if t == "moved":
-        how = " (bulldozer)" if d.get("bulldozer") else (" backwards" if d.get("direction") == "backward" else "")
-        return f"{who(d['seat'])} moved {d['piece']}{how} from {_nname(d['frm'])} to {_nname(d['to'])}."
-    if t == "captured":
-        return f"{who(d['seat'])} eliminated {d['piece']} on {_nname(d['at'])}; it returns to its spawn pool."
-    if t == "eaten":
-        return f"{who(d['seat'])}'s Sage ate {d['piece']} and gained {d['points']} ability point(s)."
-    if t == "pushed":
-        return f"{who(d['seat'])}'s Bulldozer pushed {d['piece']} to {_nname(d['to'])}."
-    if t == "went_out":
-        return f"{who(d['seat'])} got {d['piece']} to the enemy base: it goes to the Out Pool."
-    if t == "final_piece":
-        return f"{who(d['seat'])} has three pieces out: {d['piece']}, the red final piece, replaces {d['replaces']}."
-    if t == "bomb_picked":
-        tail = f" The countdown starts: {d['turns']} turns." if d.get("countdown") else ""
-        return f"{who(d['seat'])} picked up the bomb with {d['piece']}.{tail}"
-    if t == "bomb_stolen":
-        return f"{who(d['seat'])} stole the bomb with {d['piece']}: it detonates in {d['turns']} turns."
-    if t == "bomb_taken":
-        return f"{who(d['seat'])}'s Sage {d['piece']} now carries the bomb."
-    if t == "bomb_reset":
-        return f"The bomb goes back to the bomb space ({d.get('reason', 'reset')})."
-    if t == "bomb_passed":
-        return f"{who(d['seat'])} passed the bomb from {d['frm']} to {d['to']}."
-    if t == "countdown":
-        return f"The turn tracker moves on: the bomb detonates in {d['left']} turn(s)."
-    if t == "detonated":
-        why = "its wall-clock fuse ran out" if d.get("cause") == "fuse" else "the turn tracker ran out"
-        return f"The bomb carried by {d['carrier']} detonated on {_nname(d['at'])} ({why}), eliminating {', '.join(d['killed'])}."
-    if t == "defused":
-        return f"{who(d['seat'])}'s King defused the bomb carried by {d['piece']}."
-    if t == "special":
-        return f"{who(d['seat'])}'s King jumped over {d['over']} and made it a {d['make']} ({d['piece']})."
-    if t == "split":
-        return f"{who(d['seat'])} split a piece on the King: {d['piece']} appears on {_nname(d['at'])}."
-    if t == "retake":
-        return f"{who(d['seat'])} landed on a retake space and takes another turn."
-    if t == "turret_fired":
-        return f"{who(d['seat'])}'s turret on {_nname(d['turret'])} shot {d['piece']} on {_nname(d['target'])}."
-    if t == "stayed":
-        return f"{who(d['seat'])} leaves the Wall {d['piece']} on {_nname(d['at'])}."
-    if t == "no_move":
-        return f"{who(d['seat'])} rolled {d['value']} but has no legal move."
-    if t == "delivered":
-        return f"{who(d['seat'])} delivered the bomb from the objective point!"
-    if t == "turn":
-        return f"{'Another' if d.get('extra') else 'Turn ' + str(d['number']) + ':'} turn for {who(d['seat'])}."
-    if t == "resigned":
-        return f"{who(d['seat'])} resigned."
-    if t == "game_over":
-        w = d.get("winners") or []
-        why = fill_seats(d["reason"], names)
-        return f"Game over: {who(w[0])} wins ({why})." if len(w) == 1 else f"Game over: draw ({why})."
-    return t or ""
+def _who(names: Any, s: Any) -> Any:
+    """A seat's player name (as given: the caller's names need not be texts), or its colour
+    when the names do not say."""
+    try:
+        return names[s]
+    except (IndexError, TypeError, KeyError):
+        return SEAT_NAMES[s] if s in (0, 1) else "The system"
+
+
+def _say_setup(d: _Data, names: Any) -> str:
+    rolls = ", ".join(f"{a}-{b}" for a, b in d.get("rolloff", []))
+    return (f"The game begins ({d['options']['mode']}, variant {d['options']['variant']}); "
+            f"roll-off Red-Blue {rolls}: {_who(names, d['first'])} ({SEAT_NAMES[d['first']]}) starts.")
+
+
+def _say_rolled(d: _Data, names: Any) -> str:
+    extra = f" for {d['piece']}" if d.get("piece") else ""
+    return f"{_who(names, d['seat'])} rolled {d['value']}{extra}."
+
+
+def _say_spawned(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} spawned {d['piece']} on {_nname(d['at'])}."
+
+
+def _say_moved(d: _Data, names: Any) -> str:
+    how = " (bulldozer)" if d.get("bulldozer") else (" backwards" if d.get("direction") == "backward" else "")
+    return f"{_who(names, d['seat'])} moved {d['piece']}{how} from {_nname(d['frm'])} to {_nname(d['to'])}."
+
+
+def _say_captured(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} eliminated {d['piece']} on {_nname(d['at'])}; it returns to its spawn pool."
+
+
+def _say_eaten(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])}'s Sage ate {d['piece']} and gained {d['points']} ability point(s)."
+
+
+def _say_pushed(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])}'s Bulldozer pushed {d['piece']} to {_nname(d['to'])}."
+
+
+def _say_went_out(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} got {d['piece']} to the enemy base: it goes to the Out Pool."
+
+
+def _say_final_piece(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} has three pieces out: {d['piece']}, the red final piece, replaces {d['replaces']}."
+
+
+def _say_bomb_picked(d: _Data, names: Any) -> str:
+    tail = f" The countdown starts: {d['turns']} turns." if d.get("countdown") else ""
+    return f"{_who(names, d['seat'])} picked up the bomb with {d['piece']}.{tail}"
+
+
+def _say_bomb_stolen(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} stole the bomb with {d['piece']}: it detonates in {d['turns']} turns."
+
+
+def _say_bomb_taken(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])}'s Sage {d['piece']} now carries the bomb."
+
+
+def _say_bomb_reset(d: _Data, names: Any) -> str:
+    return f"The bomb goes back to the bomb space ({d.get('reason', 'reset')})."
+
+
+def _say_bomb_passed(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} passed the bomb from {d['frm']} to {d['to']}."
+
+
+def _say_countdown(d: _Data, names: Any) -> str:
+    return f"The turn tracker moves on: the bomb detonates in {d['left']} turn(s)."
+
+
+def _say_detonated(d: _Data, names: Any) -> str:
+    why = "its wall-clock fuse ran out" if d.get("cause") == "fuse" else "the turn tracker ran out"
+    return f"The bomb carried by {d['carrier']} detonated on {_nname(d['at'])} ({why}), eliminating {', '.join(d['killed'])}."
+
+
+def _say_defused(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])}'s King defused the bomb carried by {d['piece']}."
+
+
+def _say_special(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])}'s King jumped over {d['over']} and made it a {d['make']} ({d['piece']})."
+
+
+def _say_split(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} split a piece on the King: {d['piece']} appears on {_nname(d['at'])}."
+
+
+def _say_retake(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} landed on a retake space and takes another turn."
+
+
+def _say_turret_fired(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])}'s turret on {_nname(d['turret'])} shot {d['piece']} on {_nname(d['target'])}."
+
+
+def _say_stayed(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} leaves the Wall {d['piece']} on {_nname(d['at'])}."
+
+
+def _say_no_move(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} rolled {d['value']} but has no legal move."
+
+
+def _say_delivered(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} delivered the bomb from the objective point!"
+
+
+def _say_turn(d: _Data, names: Any) -> str:
+    return f"{'Another' if d.get('extra') else 'Turn ' + str(d['number']) + ':'} turn for {_who(names, d['seat'])}."
+
+
+def _say_resigned(d: _Data, names: Any) -> str:
+    return f"{_who(names, d['seat'])} resigned."
+
+
+def _say_game_over(d: _Data, names: Any) -> str:
+    w = d.get("winners") or []
+    why = fill_seats(d["reason"], names)
+    return f"Game over: {_who(names, w[0])} wins ({why})." if len(w) == 1 else f"Game over: draw ({why})."
+
+
+# event type -> its line in the game's log
+DESCRIBE: Final[dict[str, Callable[[_Data, Any], str]]] = {
+    "setup": _say_setup,
+    "rolled": _say_rolled,
+    "spawned": _say_spawned,
+    "moved": _say_moved,
+    "captured": _say_captured,
+    "eaten": _say_eaten,
+    "pushed": _say_pushed,
+    "went_out": _say_went_out,
+    "final_piece": _say_final_piece,
+    "bomb_picked": _say_bomb_picked,
+    "bomb_stolen": _say_bomb_stolen,
+    "bomb_taken": _say_bomb_taken,
+    "bomb_reset": _say_bomb_reset,
+    "bomb_passed": _say_bomb_passed,
+    "countdown": _say_countdown,
+    "detonated": _say_detonated,
+    "defused": _say_defused,
+    "special": _say_special,
+    "split": _say_split,
+    "retake": _say_retake,
+    "turret_fired": _say_turret_fired,
+    "stayed": _say_stayed,
+    "no_move": _say_no_move,
+    "delivered": _say_delivered,
+    "turn": _say_turn,
+    "resigned": _say_resigned,
+    "game_over": _say_game_over,
+}
