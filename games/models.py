@@ -13,7 +13,7 @@ from itertools import chain
 from django.conf import settings
 from django.db import connections, models, transaction
 
-from kinplay import sql
+from kinplay.infra import sql
 
 # A game row and its seats (with each player's name and address) in one statement: every
 # move and every page starts here, and the ORM's prefetch would take three.

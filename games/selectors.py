@@ -18,7 +18,7 @@ from games.models import Event, Game, Seat
 from games.registry import get
 from games.schema import upcast
 from games.store import load_state, stream
-from kinplay import sql
+from kinplay.infra import sql
 
 
 def seat_names(game) -> list[str]:
@@ -168,7 +168,7 @@ def _ending_forfeit(game, platform=None, rows=None) -> dict | None:
 
 def _platform_event(game, seq=None) -> tuple[int, dict] | None:
     """The game's last platform event (the one at ``seq``, when given) as its seq and the
-    event, or None. A plain statement (as kinplay.sql's): building the ORM's cost a finished
+    event, or None. A plain statement (as kinplay.infra.sql's): building the ORM's cost a finished
     game's answer more than the rest of it."""
     with connections[Event.objects.db].cursor() as cursor:
         cursor.execute(_platform_event_sql(cursor.db.alias, seq is not None),

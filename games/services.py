@@ -21,7 +21,7 @@ from games.models import Event, Game, Seat, game_rows
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
 from games.store import Appender, StaleRow, VersionConflict, load_state, save_all
-from kinplay import sql
+from kinplay.infra import sql
 from kinplay.clocks import scheduling
 from kinplay.clocks.models import Deadline
 from kinplay.notifications.consent import invitation_closed, invite

@@ -16,7 +16,7 @@ from games.engine import clone, replay
 from games.models import Event, Snapshot
 from games.registry import get
 from games.schema import current_version, rules_version, upcast
-from kinplay import sql
+from kinplay.infra import sql
 
 
 class VersionConflict(Exception):

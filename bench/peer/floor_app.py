@@ -4,7 +4,7 @@ with the game row's compare-and-set, as kinplay's usual move does: one statement
 itself (no BEGIN or COMMIT round trip), from the row's version this process wrote last (read
 again only when another wrote since), over psycopg like Django's. FLOOR_MODE=django does the
 same through the stack kinplay is built on: Django's WSGI handler (no middleware), a view in an
-atomic block, the statement through Django's connection (kinplay.postgres, as configured in
+atomic block, the statement through Django's connection (kinplay.infra.postgres, as configured in
 kinplay/settings.py) and an HttpResponse."""
 
 import functools

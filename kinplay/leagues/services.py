@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games import services as games
 from games.registry import get, kinds
-from kinplay import sql
+from kinplay.infra import sql
 from kinplay.leagues import stream
 from kinplay.leagues.models import Division, League, LeagueEvent, Placement
 from kinplay.tournaments import pairing

@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from kinplay import sql
+from kinplay.infra import sql
 from kinplay.accounts.models import Profile
 from kinplay.notifications import digests, picture
 from kinplay.notifications.models import Outbox

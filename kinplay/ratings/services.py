@@ -14,7 +14,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from games.models import Game, Seat
-from kinplay import sql
+from kinplay.infra import sql
 from kinplay.ratings.models import MU, SIGMA, Rating, RatingChange, ordinal
 
 MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
@@ -82,7 +82,7 @@ CHANGE_FIELDS = ("game", "seat", "user", "kind", "rank", "mu_before", "sigma_bef
                  "games", "finished_at")
 RATING_FIELDS = ("user", "kind", "mu", "sigma", "ordinal", "games", "updated_at")
 
-# The game-over path uses plain statements (kinplay.sql): it runs inside every game-over move,
+# The game-over path uses plain statements (kinplay.infra.sql): it runs inside every game-over move,
 # and building its queries cost the ORM several times what running them cost PostgreSQL.
 LOCKED_FIELDS = ("id", *RATING_FIELDS)
 SAVE_FIELDS = ("mu", "sigma", "ordinal", "games", "updated_at")

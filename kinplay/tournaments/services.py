@@ -22,7 +22,7 @@ from games.engine import RESIGN, IllegalAction, clone
 from games.models import Game
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
-from kinplay import sql
+from kinplay.infra import sql
 from kinplay.tournaments import plan, stream
 from kinplay.tournaments.models import Tournament, TournamentEvent, TournamentGame
 
@@ -507,7 +507,7 @@ def _finish(t):
 
 
 # The game-over step runs inside every move that ends a game: plain statements, because
-# building six ORM queries costs more than the database takes to run them (kinplay/sql.py).
+# building six ORM queries costs more than the database takes to run them (kinplay/infra/sql.py).
 _LINK = {
     "postgresql": "SELECT tg.tournament_id, tg.round, tg.\"table\", t.version, t.status, t.format "
                   "FROM tournaments_tournamentgame tg JOIN tournaments_tournament t ON t.id = tg.tournament_id "

@@ -108,7 +108,7 @@ def receivers():
     request_started.connect(reset_queries)
 
 
-REDIS = {"BACKEND": "kinplay.cache.RedisCache", "LOCATION": "redis://127.0.0.1:6379/0"}
+REDIS = {"BACKEND": "kinplay.infra.cache.RedisCache", "LOCATION": "redis://127.0.0.1:6379/0"}
 
 
 def test_it_leaves_out_the_request_receivers_with_nothing_to_do(receivers, settings):

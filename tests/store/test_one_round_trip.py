@@ -1,4 +1,4 @@
-"""A usual move on PostgreSQL is one statement sent on its own (kinplay.postgres
+"""A usual move on PostgreSQL is one statement sent on its own (kinplay.infra.postgres
 ``execute_last``): no BEGIN and no COMMIT, yet still all or nothing, and nothing can slip in
 after it that would no longer be undone with it."""
 
@@ -10,7 +10,7 @@ from django.db.transaction import TransactionManagementError
 from games import services
 from games.models import Event, Game, game_rows
 from games.store import states
-from kinplay import sql
+from kinplay.infra import sql
 from kinplay.notifications.models import Outbox
 from tests.play import bot_action
 

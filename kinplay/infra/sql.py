@@ -271,7 +271,7 @@ def update_if(obj, fields, expected: dict, alias="default", *, then: tuple | Non
     same statement (PostgreSQL's data-modifying WITH; every field plain, ``_recordset``): one
     round trip instead of two, and a statement that writes all or nothing by itself. ``last``:
     no statement of the caller's transaction follows this one, so on PostgreSQL it may run as a
-    transaction of its own (kinplay.postgres ``execute_last``) when none came before it either."""
+    transaction of its own (kinplay.infra.postgres ``execute_last``) when none came before it either."""
     model, fields, conn = type(obj), tuple(fields), connections[alias]
     sql = _update_sql(model, fields, tuple(expected), alias)
     params = [write(getattr(obj, attname)) for attname, write in _writers(model, fields, alias)]
