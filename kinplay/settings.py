@@ -181,7 +181,7 @@ else:
     _broker = VAR_DIR / "broker"
     for sub in ("out", "processed", "control"):
         (_broker / sub).mkdir(parents=True, exist_ok=True)
-    # kombu's filesystem transport, made to set aside unreadable message files (kinplay/broker.py).
+    # kombu's filesystem transport, made to set aside unreadable message files (kinplay/infra/broker.py).
     CELERY_BROKER_URL = "kinplayfs://localhost/"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker / "out"),

@@ -305,12 +305,6 @@ def update_rows(model, objs, fields) -> None:
         model.objects.bulk_create(objs, update_conflicts=True, unique_fields=[model._meta.pk.name], update_fields=list(fields))
 
 
-def is_deadlock(exc: BaseException) -> bool:
-    """Whether PostgreSQL broke a deadlock by aborting this transaction (it let the other one go
-    on): the work may simply be tried again."""
-    return getattr(exc.__cause__, "sqlstate", None) == "40P01"
-
-
 ANY_OF = 200  # conditions a statement: SQLite refuses an expression deeper than 1,000 (about 1,000 ORs)
 
 

@@ -16,8 +16,8 @@ from django.db import connection, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from kinplay.infra import sql
 from kinplay.accounts.models import Profile
+from kinplay.infra import sql
 from kinplay.notifications import digests, picture
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.tokens import reply_address

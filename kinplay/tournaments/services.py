@@ -23,6 +23,7 @@ from games.models import Game
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
 from kinplay.infra import sql
+from kinplay.infra.errors import is_deadlock
 from kinplay.tournaments import plan, stream
 from kinplay.tournaments.models import Tournament, TournamentEvent, TournamentGame
 
@@ -383,7 +384,7 @@ def cancel(tid, user) -> Tournament:
             # The round's adjudication locks the tournament, then its games; a cancel the games,
             # then the tournament (as a game-over does). PostgreSQL aborts one of the two: if
             # it was the cancel, the adjudication has gone through and the cancel tries again.
-            if not sql.is_deadlock(exc) or attempt == 2:
+            if not is_deadlock(exc) or attempt == 2:
                 raise
     raise AssertionError("unreachable")  # pragma: no cover
 
