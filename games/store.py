@@ -8,9 +8,10 @@ writes); everything else reads and writes games through the ORM or through these
 from __future__ import annotations
 
 import marshal
+import operator
 import threading
 from collections import OrderedDict
-from functools import cache
+from functools import cache, reduce
 
 from django.conf import settings
 from django.db import connections, transaction
@@ -179,7 +180,7 @@ def load_state(game, upto: int | None = None, *, cached=True) -> dict:
 
 def load_states(games) -> dict[int, dict]:
     """``load_state`` of many games (each at its last event), by game id, in three queries for
-    each 200 games (``sql.any_of``): a player's list of thirty games costs what one of five does."""
+    each 200 games (``any_of``): a player's list of thirty games costs what one of five does."""
     out, missing = {}, []
     for game in games:
         state = states.get(game, game.version)
@@ -191,13 +192,13 @@ def load_states(games) -> dict[int, dict]:
         return out
     wanted = [Q(game_id=g.pk, seq__lte=g.version, rules_version=rules_version(get(g.kind).rules)) for g in missing]
     nearest: dict[int, int] = {}
-    for game_id, seq in sql.any_of(Snapshot.objects.values_list("game_id", "seq"), wanted):
+    for game_id, seq in any_of(Snapshot.objects.values_list("game_id", "seq"), wanted):
         nearest[game_id] = max(seq, nearest.get(game_id, 0))
-    snaps = dict(sql.any_of(Snapshot.objects.values_list("game_id", "state"),
+    snaps = dict(any_of(Snapshot.objects.values_list("game_id", "state"),
                             [Q(game_id=g, seq=s) for g, s in nearest.items()]))
     after = [Q(game_id=g.pk, seq__gt=nearest.get(g.pk, 0), seq__lte=g.version) for g in missing]
     rows: dict[int, list] = {g.pk: [] for g in missing}
-    for game_id, t, data, v in sql.any_of(Event.objects.order_by("game_id", "seq")
+    for game_id, t, data, v in any_of(Event.objects.order_by("game_id", "seq")
                                           .values_list("game_id", "type", "data", "schema_version"), after):
         rows[game_id].append((t, data, v))
     for game in missing:
@@ -375,3 +376,14 @@ def append(game, version: int, events: list[dict], state_after: dict, *, seat, c
     appender = Appender(game, version)
     appender.add(events, state_after, seat=seat, command=command, idempotency_key=idempotency_key)
     return appender.save()
+
+
+ANY_OF = 200  # conditions a statement: SQLite refuses an expression deeper than 1,000 (about 1,000 ORs)
+
+
+def any_of(qs, conditions: list):
+    """The rows of ``qs`` that match any of ``conditions`` (Q objects, one a game say), read
+    ANY_OF conditions a statement: a list of many games costs a few queries, never an error.
+    Each statement keeps ``qs``'s order; rows of one condition come from one statement."""
+    for i in range(0, len(conditions), ANY_OF):
+        yield from qs.filter(reduce(operator.or_, conditions[i:i + ANY_OF]))

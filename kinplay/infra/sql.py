@@ -7,8 +7,7 @@ move makes five; these do without the query builder. Everything else uses the OR
 from __future__ import annotations
 
 import json
-import operator
-from functools import cache, lru_cache, partial, reduce
+from functools import cache, lru_cache, partial
 
 import orjson
 from django.db import connections
@@ -303,14 +302,3 @@ def update_rows(model, objs, fields) -> None:
     row and field: 0.6 s of CPU for 500 games, where this takes 0.05 s."""
     if objs:
         model.objects.bulk_create(objs, update_conflicts=True, unique_fields=[model._meta.pk.name], update_fields=list(fields))
-
-
-ANY_OF = 200  # conditions a statement: SQLite refuses an expression deeper than 1,000 (about 1,000 ORs)
-
-
-def any_of(qs, conditions: list):
-    """The rows of ``qs`` that match any of ``conditions`` (Q objects, one a game say), read
-    ANY_OF conditions a statement: a list of many games costs a few queries, never an error.
-    Each statement keeps ``qs``'s order; rows of one condition come from one statement."""
-    for i in range(0, len(conditions), ANY_OF):
-        yield from qs.filter(reduce(operator.or_, conditions[i:i + ANY_OF]))

@@ -140,7 +140,7 @@ def test_it_stores_one_set_of_events_for_concurrent_repeats_of_one_idempotency_k
 def test_it_answers_concurrent_api_repeats_of_one_idempotency_key_alike(purgeable_events, alice, bob, api):
     game = _new_game(alice, alice, bob)
     notation = _legal(game, 0)[0]["notation"]
-    client = api(alice)  # creates the token before the threads start
+    api(alice)  # creates the token before the threads start
     token = f"Token {Token.objects.get(user=alice).key}"
 
     def post(i):
