@@ -99,6 +99,29 @@ def test_it_uses_no_private_name_of_django_or_psycopg_outside_kinplay_infra():
     assert foreign_private_names() == []
 
 
+# Django's database backends and the driver, imported only by kinplay/infra/ (bench/peer's floor
+# measures psycopg alone, on purpose). Settings name backends as text: no import.
+VENDOR = ("django.db.backends", "psycopg")
+FLOOR = "bench/peer/"
+
+
+def vendor_imports(root: Path = ROOT) -> list[str]:
+    found = []
+    for relative, tree in python_files(root):
+        if relative.startswith((*FENCED, FLOOR)):
+            continue
+        for node in ast.walk(tree):
+            modules = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                       else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            found += [f"{relative}:{node.lineno} {m}" for m in modules if m == VENDOR[1] or m.startswith(
+                tuple(v + "." for v in VENDOR)) or m in VENDOR]
+    return found
+
+
+def test_it_imports_the_database_driver_and_backends_only_in_kinplay_infra():
+    assert vendor_imports() == []
+
+
 def test_it_would_catch_a_private_name_of_a_library(tmp_path):
     """The check itself: the kinds of use the project once made outside the fence are found,
     and the project's own private names and a fenced file's are not."""
