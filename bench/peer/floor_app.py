@@ -22,7 +22,7 @@ MODE = os.environ.get("FLOOR_MODE", "http")
 DATABASE_URL = os.environ.get("FLOOR_DATABASE_URL", "")
 GAMES = 64
 _local = threading.local()
-_versions: dict[int, int] = {}  # the row as this process last wrote it (kinplay's RowCache)
+_versions: dict[int, int] = {}  # the row as this process last wrote it: the floor reads nothing before its write
 
 LOAD = "SELECT version FROM floor_game WHERE id = %s"
 STORE = ("WITH w AS (UPDATE floor_game SET version = version + 1 WHERE id = %s AND version = %s RETURNING 1) "
