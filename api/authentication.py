@@ -10,7 +10,7 @@ from django.db import connection
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
-from kinplay import sql
+from kinplay.infra import sql
 
 FIELDS = ("id", "username", "email", "is_active")
 

@@ -2,7 +2,7 @@
 when it is used, not when DRF is imported, so a changed setting takes effect at once.
 
 A fixed window per scope and caller: one counter per rate period (a minute for "240/min"),
-counted with one Redis command (kinplay.cache.RedisCache.hit). DRF's own throttles keep
+counted with one Redis command (kinplay.infra.cache.RedisCache.hit). DRF's own throttles keep
 each caller's whole history of the period, read and written back pickled on every request:
 about 12 % of a web worker's CPU per move in make bench-peer. The price: a caller can squeeze
 up to twice the rate into the seconds around a window's end.
@@ -38,7 +38,7 @@ LEASE = 20  # a lease is the rate's twentieth
 
 def hit(cache, key, seconds, many=1) -> int:
     """``many`` more requests on the counter ``key`` of ``cache``, which lives ``seconds``: the count so far."""
-    if hasattr(cache, "hit"):  # kinplay.cache.RedisCache: one round trip
+    if hasattr(cache, "hit"):  # kinplay.infra.cache.RedisCache: one round trip
         return cache.hit(key, seconds, many)
     cache.add(key, 0, seconds)  # other caches (tests' memory, development's files)
     return cache.incr(key, many)

@@ -2,52 +2,17 @@
 
 from __future__ import annotations
 
-import marshal
-import threading
-import time
-from collections import OrderedDict
-from datetime import datetime
-from functools import cache
-from itertools import chain
-
 from django.conf import settings
-from django.db import connections, models, transaction
-
-from kinplay import sql
-
-# A game row and its seats (with each player's name and address) in one statement: every
-# move and every page starts here, and the ORM's prefetch would take three.
-# Tables are named from the models ({seat}, {user}, {game}: see _game_with_seats_sql).
-SEATS_OF_GAME = {
-    "postgresql": """(
-        SELECT json_agg(json_build_array(s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email, s.standing) ORDER BY s."index")
-        FROM {seat} s LEFT JOIN {user} u ON u.id = s.user_id WHERE s.game_id = g.id)""",
-    "sqlite": """(
-        SELECT json_group_array(json_array(id, "index", user_id, bot, invited, username, email, standing)) FROM (
-            SELECT s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email, s.standing
-            FROM {seat} s LEFT JOIN {user} u ON u.id = s.user_id WHERE s.game_id = g.id ORDER BY s."index"))""",
-}
-
-
-@cache
-def _game_with_seats_sql(fields, alias, vendor):
-    from django.contrib.auth import get_user_model
-
-    table = connections[alias].ops.quote_name
-    seats = SEATS_OF_GAME[vendor].format(seat=table(Seat._meta.db_table), user=table(get_user_model()._meta.db_table))
-    return f"SELECT {sql.columns(Game, fields, 'g.', alias)}, {seats} FROM {table(Game._meta.db_table)} g WHERE g.id = %s"
+from django.db import models
 
 
 class GameQuerySet(models.QuerySet):
     def update(self, **kwargs):
-        """Every write to game rows stamps ``updated_at``, which a move's compare-and-set checks,
-        and drops this process's copies of them (RowCache): a move that started from a copy
-        read before, here or in another process, reads the row again."""
+        """Every write to game rows stamps ``updated_at``, which a move's compare-and-set checks:
+        a move that read the row before, in any process, reads it again."""
         from django.utils import timezone
 
         kwargs.setdefault("updated_at", timezone.now())
-        if game_rows.entries:
-            game_rows.drop(*self.values_list("pk", flat=True))
         return super().update(**kwargs)
 
     def with_seats(self):
@@ -57,135 +22,11 @@ class GameQuerySet(models.QuerySet):
             models.Prefetch("seats", queryset=Seat.objects.select_related("user")))
 
     def get_with_seats(self, pk) -> Game:
-        """One game, ``game.seat_list`` and each seat's user (username and email loaded) in
-        one query; Game.DoesNotExist if there is none."""
+        """One game, ``game.seat_list`` and each seat's user (username and email loaded), read
+        as they are now (games.store.game_with_seats); Game.DoesNotExist if there is none."""
+        from games.store import game_with_seats
 
-        conn = connections[self.db]
-        if conn.vendor not in SEATS_OF_GAME:  # another database: the ORM's way, in three queries
-            return self.with_seats().get(pk=pk)
-        fields = tuple(f.name for f in Game._meta.concrete_fields)
-        with conn.cursor() as cursor:
-            cursor.execute(_game_with_seats_sql(fields, self.db, conn.vendor), [pk])
-            row = cursor.fetchone()
-        if row is None:
-            raise Game.DoesNotExist(f"no game {pk}")
-        game = sql.instance(Game, fields, row[:-1], self.db)
-        _hold(game, sql.json_value(row[-1]) or [], self.db)
-        return game
-
-
-def _hold(game, seat_rows, db) -> None:
-    """Give ``game`` its seats (and their players' names and addresses) from rows in
-    SEATS_OF_GAME's order (RowCache keeps them in the same). The instances as from_db makes
-    them (sql.from_db) and the seats' game and user set as their descriptors would set them,
-    less the descriptors' checks (type, router): both are this game's and this row's."""
-    from django.contrib.auth import get_user_model
-
-    user_model, seats = get_user_model(), []
-    to_game, to_user = Seat.game.field, Seat.user.field
-    for seat_id, index, user_id, bot, invited, username, email, standing in seat_rows:
-        seat = sql.from_db(Seat, db, SEAT_ATTNAMES, [seat_id, game.pk, index, user_id, bot, bool(invited), standing])
-        to_game.set_cached_value(seat, game)  # seat.game = game
-        if user_id is not None:
-            to_user.set_cached_value(seat, sql.from_db(user_model, db, USER_ATTNAMES, [user_id, username, email]))
-        seats.append(seat)
-    game.hold_seats(seats)
-
-
-# In the models' field order, as from_db takes them (tests/store/test_row_cache.py checks).
-SEAT_ATTNAMES = ["id", "game_id", "index", "user_id", "bot", "invited", "standing"]
-USER_ATTNAMES = ["id", "username", "email"]
-
-
-class RowCache:
-    """The rows of the running games this process last moved in, with their seats and players:
-    the same player's next move, a moment later, starts here instead of reading them again
-    (a round trip and about a sixth of a move's CPU).
-
-    Stale entries cost a retry, never a lost update: a move's write lands only if the row still
-    has the version, ``updated_at`` and seed read here (games.store.Appender.save_with_game),
-    and every write to a game row stamps ``updated_at`` (a seat's standing answer too); the
-    writes in this process also drop the entry. Entries are written at commit and kept
-    SECONDS, for what no stamp covers: a player's name and address, as the token check keeps
-    them (api.authentication)."""
-
-    SECONDS = 10.0
-
-    def __init__(self, size: int):
-        self.size, self.lock = size, threading.Lock()
-        self.entries: OrderedDict[int, tuple[float, tuple]] = OrderedDict()  # (expires, _freeze's)
-
-    def get(self, game_id, using="default"):
-        with self.lock:
-            hit = self.entries.get(game_id)
-        if hit is None or hit[0] < time.monotonic():
-            return None
-        values, json, seat_rows = hit[1]  # _freeze's
-        values = list(values)
-        # a copy of its own for each reader: moves change the game; the rest is immutable
-        for i, value in zip(_json_positions(), marshal.loads(json)):
-            values[i] = value
-        game = sql.from_db(Game, using, sql.attnames(Game), values)
-        _hold(game, seat_rows, using)
-        return game
-
-    def put_on_commit(self, game) -> None:
-        """Remember ``game`` as the caller wrote it, once the write commits (never a row rolled back)."""
-        frozen = _freeze(game) if game.status == Game.ACTIVE else None
-        if frozen is None:
-            self.drop(game.pk)
-            return
-        game_id = game.pk
-        transaction.on_commit(lambda: self._store(game_id, frozen))
-
-    def _store(self, game_id, frozen) -> None:
-        with self.lock:
-            self.entries[game_id] = (time.monotonic() + self.SECONDS, frozen)
-            self.entries.move_to_end(game_id)
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
-
-    def drop(self, *game_ids) -> None:
-        """Rows written outside a move (GameQuerySet.update, Game.save; the stamp tells the other processes)."""
-        with self.lock:
-            for game_id in game_ids:
-                self.entries.pop(game_id, None)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
-
-
-@cache
-def _json_positions() -> tuple[int, ...]:
-    return tuple(i for i, f in enumerate(Game._meta.concrete_fields) if isinstance(f, models.JSONField))
-
-
-# Values a RowCache entry may hand every reader as they are: none can be changed in place.
-IMMUTABLE = frozenset({type(None), bool, int, float, str, datetime})  # exact types: a subclass is not kept
-
-
-def _freeze(game) -> tuple | None:
-    """A game row and its seats as RowCache keeps them, or None when it cannot: the JSON fields
-    (options, to_act, result: dicts and lists a reader may change) marshalled, a copy for each
-    reader at a tenth of pickle's price; every other value immutable (numbers, text, times:
-    pickle spent most of its time on the times) and kept as it is, as are the seat rows (tuples
-    of ids, names and flags). A value of another type, or JSON marshal cannot copy, is not kept."""
-    values, json = [getattr(game, name) for name in sql.attnames(Game)], []
-    for i in _json_positions():
-        json.append(values[i])
-        values[i] = None
-    if not set(map(type, values)) <= IMMUTABLE:
-        return None
-    try:
-        frozen_json = marshal.dumps(json)
-    except ValueError:
-        return None
-    seats = tuple((s.id, s.index, s.user_id, s.bot, s.invited, s.user.username if s.user_id else None,
-                   s.user.email if s.user_id else None, s.standing) for s in game.seat_list)
-    if not set(map(type, chain.from_iterable(seats))) <= IMMUTABLE:
-        return None
-    return tuple(values), frozen_json, seats
+        return game_with_seats(pk, using=self.db)
 
 
 class Game(models.Model):
@@ -240,7 +81,6 @@ class Game(models.Model):
     def save(self, *args, update_fields=None, **kwargs):
         if update_fields is not None and "updated_at" not in update_fields:  # stamped, as GameQuerySet.update does
             update_fields = [*update_fields, "updated_at"]
-        game_rows.drop(self.pk)
         super().save(*args, update_fields=update_fields, **kwargs)
 
     def hold_seats(self, seats):
@@ -456,5 +296,3 @@ class Snapshot(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="snapshot_unique_seq")]
 
-
-game_rows = RowCache(settings.STATE_CACHE_SIZE)

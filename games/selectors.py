@@ -5,10 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import timedelta
-from functools import cache
 
 import orjson
-from django.db import connections
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.timesince import timeuntil
@@ -17,8 +15,7 @@ from games.engine import PLATFORM_EVENTS, RESIGN, evolve, fill_seats
 from games.models import Event, Game, Seat
 from games.registry import get
 from games.schema import upcast
-from games.store import load_state, stream
-from kinplay import sql
+from games.store import any_of, load_state, stream
 
 
 def seat_names(game) -> list[str]:
@@ -168,22 +165,12 @@ def _ending_forfeit(game, platform=None, rows=None) -> dict | None:
 
 def _platform_event(game, seq=None) -> tuple[int, dict] | None:
     """The game's last platform event (the one at ``seq``, when given) as its seq and the
-    event, or None. A plain statement (as kinplay.sql's): building the ORM's cost a finished
-    game's answer more than the rest of it."""
-    with connections[Event.objects.db].cursor() as cursor:
-        cursor.execute(_platform_event_sql(cursor.db.alias, seq is not None),
-                       [game.pk, *sorted(PLATFORM_EVENTS), *([] if seq is None else [seq])])
-        row = cursor.fetchone()
-    return None if row is None else (row[0], {"type": row[1], "data": sql.json_value(row[2])})
-
-
-@cache
-def _platform_event_sql(alias: str, at: bool) -> str:
-    seq, type_, data, game = (sql.columns(Event, (f,), alias=alias) for f in ("seq", "type", "data", "game"))
-    table = connections[alias].ops.quote_name(Event._meta.db_table)
-    kinds = ", ".join(["%s"] * len(PLATFORM_EVENTS))
-    return (f"SELECT {seq}, {type_}, {data} FROM {table} WHERE {game} = %s AND {type_} IN ({kinds})"
-            + (f" AND {seq} = %s" if at else "") + f" ORDER BY {seq} DESC LIMIT 1")
+    event, or None."""
+    rows = Event.objects.filter(game=game, type__in=PLATFORM_EVENTS)
+    if seq is not None:
+        rows = rows.filter(seq=seq)
+    row = rows.order_by("-seq").values_list("seq", "type", "data").first()
+    return None if row is None else (row[0], {"type": row[1], "data": row[2]})
 
 
 def redacted_events(game, seat, *, after=0, upto=None, rows=None) -> list[dict]:
@@ -231,7 +218,7 @@ def recent_rows(games, back: int) -> dict[int, list[Event]]:
     costs what a list of 5 does)."""
     wanted = [Q(game_id=g.pk, seq__gt=max(0, g.version - back), seq__lte=g.version) for g in games if g.version]
     rows: dict[int, list[Event]] = {g.pk: [] for g in games}
-    for row in sql.any_of(Event.objects.order_by("game_id", "seq"), wanted):
+    for row in any_of(Event.objects.order_by("game_id", "seq"), wanted):
         rows[row.game_id].append(row)
     return rows
 

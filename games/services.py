@@ -17,13 +17,13 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.engine import RESIGN, IllegalAction, clone, decide_and_evolve, event, find_legal, replay
-from games.models import Event, Game, Seat, game_rows
+from games.models import Event, Game, Seat
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
 from games.store import Appender, StaleRow, VersionConflict, load_state, save_all
-from kinplay import sql
 from kinplay.clocks import scheduling
 from kinplay.clocks.models import Deadline
+from kinplay.infra.errors import is_deadlock
 from kinplay.notifications.consent import invitation_closed, invite
 from kinplay.notifications.services import change_mail, notify_after_change, queue
 
@@ -124,10 +124,7 @@ def create_games(specs: list[dict]) -> list[Game]:
             opened.append((game, state, game.project(kind.rules, state)))
             game.version = appender.version
         deadlines = scheduling.opening(opened) + [d for game in games for d in _invitation_deadlines(game)]
-        now = timezone.now()
-        for game in games:
-            game.created_at = game.updated_at = now  # what bulk_create would stamp
-        sql.insert(Game, games, GAME_FIELDS, ids=True)
+        Game.objects.bulk_create(games)
         # The rows made before their game had an id (bulk_create fills in the deadlines' and snapshots').
         for game in games:
             for seat in game.seat_list:
@@ -135,7 +132,7 @@ def create_games(specs: list[dict]) -> list[Game]:
         for _, _, _, appender, _, _ in dealt:
             for row in appender.rows:
                 row.game_id = appender.game.pk
-        sql.insert(Seat, [seat for game in games for seat in game.seat_list], SEAT_FIELDS, ids=True)
+        Seat.objects.bulk_create([seat for game in games for seat in game.seat_list])
         save_all([appender for _, _, _, appender, _, _ in dealt])
         Deadline.objects.bulk_create(deadlines)
         for game in games:
@@ -153,10 +150,6 @@ def create_games(specs: list[dict]) -> list[Game]:
                 for hook in ON_GAME_FINISHED:
                     hook(game)
     return games
-
-
-GAME_FIELDS = tuple(f.name for f in Game._meta.concrete_fields if not f.primary_key)
-SEAT_FIELDS = tuple(f.name for f in Seat._meta.concrete_fields if not f.primary_key)
 
 
 def _users_named(specs) -> dict:
@@ -321,17 +314,19 @@ def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_v
     nested = transaction.get_connection().in_atomic_block
     for attempt in range(5):
         try:
+            # Read before the transaction: the write's compare-and-set checks the row is still as
+            # read, and the write may then be the transaction's first and only statement
+            # (games.store.Appender.commit): a usual move is one round trip.
+            game = Game.objects.get_with_seats(game_id)
             with transaction.atomic():
-                # only the first try may start from this process's copy of the row: a retry reads it
-                return _act_once(game_id, seat, user, action, notation, expected_version, idempotency_key, by,
-                                 cached=attempt == 0)
+                return _act_on(game, seat, user, action, notation, expected_version, idempotency_key, by)
         except OperationalError as exc:
             # PostgreSQL broke a deadlock with a deadline sweep applying a clock of this game
             # (the sweep locks the game row, then appends; a move whose events go in before it
             # updates the row, more than store.INSERT_ROWS of them, does it the other way round): the
             # sweep went through, so this is a lost race. Inside another transaction
             # (the sweep itself) the locks are still held: no retry there.
-            if not sql.is_deadlock(exc) or nested or attempt == 4:
+            if not is_deadlock(exc) or nested or attempt == 4:
                 raise
             if expected_version is not None:
                 raise VersionConflict(Game.objects.get(pk=game_id).version) from None
@@ -355,19 +350,6 @@ def _twin_landed(game_id, idempotency_key) -> bool:
     """Whether a twin request under the same Idempotency-Key was stored first: this one then lost
     on the unique key, or, its events going in only with the row's write, on the compare-and-set."""
     return bool(idempotency_key) and Event.objects.filter(game_id=game_id, idempotency_key=idempotency_key).exists()
-
-
-def _act_once(game_id, seat, user, action, notation, expected_version, idempotency_key, by, cached=False) -> Outcome:
-    # A repeated request (its Idempotency-Key) is answered with the game as it is now: read it.
-    game = game_rows.get(game_id) if cached and not idempotency_key else None
-    if game is not None and (expected_version is None or expected_version == game.version):
-        try:
-            return _act_on(game, seat, user, action, notation, expected_version, idempotency_key, by)
-        except (IllegalAction, NotYourSeat):
-            # perhaps refused only because this process's copy is behind (the worker played a
-            # bot's move): the caller asks again on the row as it is
-            raise StaleRow(game.version) from None
-    return _act_on(Game.objects.get_with_seats(game_id), seat, user, action, notation, expected_version, idempotency_key, by)
 
 
 def _act_on(game, seat, user, action, notation, expected_version, idempotency_key, by) -> Outcome:
@@ -425,7 +407,6 @@ def _act_on(game, seat, user, action, notation, expected_version, idempotency_ke
     present = seat if by in ("player", "resign") else None
     _after(game, kind, state, appender, acted={seat} | bots_acted, present=present, had_timers=had_timers,
            bots_owe=bots_owe)
-    game_rows.put_on_commit(game)  # the same player's next move starts from it (games.models.RowCache)
     return Outcome(game, appender.rows, state, seat)
 
 
@@ -566,18 +547,17 @@ def _after(game, kind, state, appender, *, acted, present=None, had_timers=False
     finished_now = game.status == Game.FINISHED and not was_finished
     game.deadline = scheduling.reschedule(game, state, entries, acted, had_timers)
     game.updated_at = timezone.now()
-    # the other writes first: a move that makes none is one statement, sent on its own (``last``)
     notify_after_change(game, before=before, now=set(entries), acted=acted, present=present)
     if bots_owe:
         _leave_bots_to_worker(game)
-    if not appender.save_with_game(("version", "to_act", "status", "result", "deadline", "updated_at"),
-                                   last=not finished_now):
-        game_rows.drop(game.pk)
-        current = Game.objects.get(pk=game.pk).version
-        raise StaleRow(current) if current == appender.start else VersionConflict(current)
-    if finished_now:
+
+    def game_finished():
         for hook in ON_GAME_FINISHED:
             hook(game)
+
+    # the store orders the last writes: the hooks follow the row's write (games.store.Appender.commit)
+    appender.commit(("version", "to_act", "status", "result", "deadline", "updated_at"),
+                    then=game_finished if finished_now else None)
 
 
 def resign(game_id, seat=None, *, user=None, idempotency_key=None) -> Outcome:

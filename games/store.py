@@ -1,11 +1,17 @@
-"""Reading and appending a game's stream. The unique key (game, seq) is the concurrency check."""
+"""The game store: reading a game (its row, seats and state) and committing a move (its events
+and the row's compare-and-set). The unique key (game, seq) is the concurrency check.
+
+This module is the only one with plain SQL for games, with a cache (StateCache) and with the
+one-statement commit (``Appender.commit``, which alone decides the order of a move's last
+writes); everything else reads and writes games through the ORM or through these functions."""
 
 from __future__ import annotations
 
 import marshal
+import operator
 import threading
 from collections import OrderedDict
-from functools import cache
+from functools import cache, reduce
 
 from django.conf import settings
 from django.db import connections, transaction
@@ -13,10 +19,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.engine import clone, replay
-from games.models import Event, Snapshot
+from games.models import Event, Game, Seat, Snapshot
 from games.registry import get
 from games.schema import current_version, rules_version, upcast
-from kinplay import sql
+from kinplay.infra import sql
 
 
 class VersionConflict(Exception):
@@ -29,8 +35,8 @@ class VersionConflict(Exception):
 
 class StaleRow(VersionConflict):
     """The game row changed since it was read, but not its version (a seat's standing answer, a
-    clock paused for a vacation...), or it was read from this process's RowCache: no move came
-    first, so the command is tried again on the row as it is now, whatever the client sent."""
+    clock paused for a vacation...): no move came first, so the command is tried again on the row
+    as it is now, whatever the client sent."""
 
 
 class StateCache:
@@ -39,7 +45,10 @@ class StateCache:
     The state after event N of a game never changes (the stream is append-only), so a hit
     needs no check but the game's seed, which tells a new game from an old one that had the
     same id (a test database flushed). Entries are written only after their transaction
-    commits, so a rolled-back move is never remembered. States are kept marshalled: a
+    commits, so a rolled-back move is never remembered. So an entry can never be wrong, in this
+    process or another: what another process commits is a later version, a key not yet here, and
+    the version a reader asks for is the one on the row it read. (The game row itself is never
+    cached: it changes.) States are kept marshalled: a
     reader always gets its own copy, since ``evolve`` updates states in place.
     """
 
@@ -90,6 +99,66 @@ class StateCache:
 states = StateCache(settings.STATE_CACHE_SIZE)
 
 
+# A game row and its seats (with each player's name and address) in one statement: every
+# move and every page starts here, and the ORM's prefetch would take three.
+# Tables are named from the models ({seat}, {user}, {game}: see _game_with_seats_sql).
+SEATS_OF_GAME = {
+    "postgresql": """(
+        SELECT json_agg(json_build_array(s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email, s.standing) ORDER BY s."index")
+        FROM {seat} s LEFT JOIN {user} u ON u.id = s.user_id WHERE s.game_id = g.id)""",
+    "sqlite": """(
+        SELECT json_group_array(json_array(id, "index", user_id, bot, invited, username, email, standing)) FROM (
+            SELECT s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email, s.standing
+            FROM {seat} s LEFT JOIN {user} u ON u.id = s.user_id WHERE s.game_id = g.id ORDER BY s."index"))""",
+}
+
+
+@cache
+def _game_with_seats_sql(fields, alias, vendor):
+    from django.contrib.auth import get_user_model
+
+    table = connections[alias].ops.quote_name
+    seats = SEATS_OF_GAME[vendor].format(seat=table(Seat._meta.db_table), user=table(get_user_model()._meta.db_table))
+    return f"SELECT {sql.columns(Game, fields, 'g.', alias)}, {seats} FROM {table(Game._meta.db_table)} g WHERE g.id = %s"
+
+
+def game_with_seats(pk, using="default") -> Game:
+    """One game as it is now, ``game.seat_list`` and each seat's user (username and email
+    loaded), in one query; Game.DoesNotExist if there is none (Game.objects.get_with_seats)."""
+    conn = connections[using]
+    if conn.vendor not in SEATS_OF_GAME:  # another database: the ORM's way, in three queries
+        return Game.objects.using(using).with_seats().get(pk=pk)
+    fields = tuple(f.name for f in Game._meta.concrete_fields)
+    with conn.cursor() as cursor:
+        cursor.execute(_game_with_seats_sql(fields, using, conn.vendor), [pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise Game.DoesNotExist(f"no game {pk}")
+    game = sql.instance(Game, fields, row[:-1], using)
+    game.hold_seats(_seats(game, sql.json_value(row[-1]) or [], using))
+    return game
+
+
+def _seats(game, seat_rows, db) -> list[Seat]:
+    """``game``'s seats (and their players' names and addresses) from rows in SEATS_OF_GAME's
+    order, each seat's game and user set through their descriptors, as a prefetch sets them."""
+    from django.contrib.auth import get_user_model
+
+    user_model, seats = get_user_model(), []
+    for seat_id, index, user_id, bot, invited, username, email, standing in seat_rows:
+        seat = sql.from_db(Seat, db, SEAT_ATTNAMES, [seat_id, game.pk, index, user_id, bot, bool(invited), standing])
+        seat.game = game
+        if user_id is not None:
+            seat.user = sql.from_db(user_model, db, USER_ATTNAMES, [user_id, username, email])
+        seats.append(seat)
+    return seats
+
+
+# In the models' field order, as from_db takes them (tests/store/test_game_rows.py checks).
+SEAT_ATTNAMES = ["id", "game_id", "index", "user_id", "bot", "invited", "standing"]
+USER_ATTNAMES = ["id", "username", "email"]
+
+
 def load_state(game, upto: int | None = None, *, cached=True) -> dict:
     """The state after event ``upto`` (default: the last), from the cache or the nearest snapshot."""
     upto = game.version if upto is None else upto
@@ -111,7 +180,7 @@ def load_state(game, upto: int | None = None, *, cached=True) -> dict:
 
 def load_states(games) -> dict[int, dict]:
     """``load_state`` of many games (each at its last event), by game id, in three queries for
-    each 200 games (``sql.any_of``): a player's list of thirty games costs what one of five does."""
+    each 200 games (``any_of``): a player's list of thirty games costs what one of five does."""
     out, missing = {}, []
     for game in games:
         state = states.get(game, game.version)
@@ -123,13 +192,13 @@ def load_states(games) -> dict[int, dict]:
         return out
     wanted = [Q(game_id=g.pk, seq__lte=g.version, rules_version=rules_version(get(g.kind).rules)) for g in missing]
     nearest: dict[int, int] = {}
-    for game_id, seq in sql.any_of(Snapshot.objects.values_list("game_id", "seq"), wanted):
+    for game_id, seq in any_of(Snapshot.objects.values_list("game_id", "seq"), wanted):
         nearest[game_id] = max(seq, nearest.get(game_id, 0))
-    snaps = dict(sql.any_of(Snapshot.objects.values_list("game_id", "state"),
+    snaps = dict(any_of(Snapshot.objects.values_list("game_id", "state"),
                             [Q(game_id=g, seq=s) for g, s in nearest.items()]))
     after = [Q(game_id=g.pk, seq__gt=nearest.get(g.pk, 0), seq__lte=g.version) for g in missing]
     rows: dict[int, list] = {g.pk: [] for g in missing}
-    for game_id, t, data, v in sql.any_of(Event.objects.order_by("game_id", "seq")
+    for game_id, t, data, v in any_of(Event.objects.order_by("game_id", "seq")
                                           .values_list("game_id", "type", "data", "schema_version"), after):
         rows[game_id].append((t, data, v))
     for game in missing:
@@ -183,7 +252,7 @@ class Appender:
 
     def __init__(self, game, version: int):
         self.game, self.start, self.version = game, version, version
-        self.stamp = game.updated_at  # the row as read: save_with_game writes only over it
+        self.stamp = game.updated_at  # the row as read: commit writes only over it
         self.rows: list[Event] = []
         self.snapshots: list[Snapshot] = []
         self.state: dict | None = None
@@ -208,14 +277,28 @@ class Appender:
         save_all([self])
         return self.rows
 
-    def save_with_game(self, fields, *, last=False) -> bool:
+    def commit(self, fields, *, then=None) -> None:
         """Store everything added and write ``fields`` of the game row if the row is still as
-        read, at the version this appender started from (and the same ``updated_at`` and seed:
-        the row may have come from games.models.RowCache): False if it is not (the caller rolls
-        back), IntegrityError if another command took these numbers first. PostgreSQL does
-        both in one statement that writes all or nothing; the unique (game, seq) key and the row
-        are checked as ever. ``last``: the caller's transaction sends nothing after it
-        (``sql.update_if``), so a move that sent nothing before it either is one round trip."""
+        read: at the version this appender started from, with the same ``updated_at`` and seed.
+        VersionConflict if another command moved first (IntegrityError if it took these numbers
+        first), StaleRow if only the row changed; the caller's transaction then rolls back.
+
+        The order of a move's last writes is decided here: the caller's other writes come
+        before this call, and ``then`` (what must follow the row's write in the same
+        transaction, a finished game's hooks) runs right after it. With nothing to follow, the
+        row's write is the transaction's last statement, and when it is also the first,
+        PostgreSQL commits it on its own (``sql.update_if``'s ``last``): a usual move is one
+        round trip. The backend refuses any statement sent after it in that transaction."""
+        if not self._save_with_game(fields, last=then is None):
+            current = Game.objects.filter(pk=self.game.pk).values_list("version", flat=True).get()
+            raise StaleRow(current) if current == self.start else VersionConflict(current)
+        if then is not None:
+            then()
+
+    def _save_with_game(self, fields, *, last: bool) -> bool:
+        """``commit``'s writes: False if the row is no longer as read. PostgreSQL does both in
+        one statement that writes all or nothing; the unique (game, seq) key and the row are
+        checked as ever."""
         game, conn = self.game, connections[Event.objects.db]
         _stamp(self.rows)
         _snapshots([self])  # before the row's write, which may end the transaction (``last``)
@@ -224,7 +307,7 @@ class Appender:
             written = sql.update_if(game, fields, expected, then=(Event, self.rows, EVENT_FIELDS), last=last)
         else:
             _insert(self.rows)
-            written = sql.update_if(game, fields, expected)
+            written = sql.update_if(game, fields, expected, last=last)
         if written:
             _states_on_commit([self])
         return written
@@ -238,7 +321,7 @@ def _new_event(game, **values) -> Event:
     silent default."""
     values.update(id=None, at=None, game_id=game.pk)  # ``at``: stamped when saved (_stamp)
     row = sql.unsaved(Event, values)
-    Event.game.field.set_cached_value(row, game)  # row.game, as the keyword would have set it
+    row.game = game  # as the keyword would have set it
     return row
 
 
@@ -293,3 +376,14 @@ def append(game, version: int, events: list[dict], state_after: dict, *, seat, c
     appender = Appender(game, version)
     appender.add(events, state_after, seat=seat, command=command, idempotency_key=idempotency_key)
     return appender.save()
+
+
+ANY_OF = 200  # conditions a statement: SQLite refuses an expression deeper than 1,000 (about 1,000 ORs)
+
+
+def any_of(qs, conditions: list):
+    """The rows of ``qs`` that match any of ``conditions`` (Q objects, one a game say), read
+    ANY_OF conditions a statement: a list of many games costs a few queries, never an error.
+    Each statement keeps ``qs``'s order; rows of one condition come from one statement."""
+    for i in range(0, len(conditions), ANY_OF):
+        yield from qs.filter(reduce(operator.or_, conditions[i:i + ANY_OF]))

@@ -118,7 +118,7 @@ else:
     # A connection kept across requests is checked before reuse: no 500 after a database restart.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        DATABASES["default"]["ENGINE"] = "kinplay.postgres"  # the check without a round trip when quiet
+        DATABASES["default"]["ENGINE"] = "kinplay.infra.postgres"  # the check without a round trip when quiet
     # Parameters bound by the server and statements prepared after their 2nd use: PostgreSQL
     # parses and plans a move's few statements once per connection, not on every move
     # (measured in bench/api.py). Behind a transaction-mode pooler set PG_PREPARE=false.
@@ -181,7 +181,7 @@ else:
     _broker = VAR_DIR / "broker"
     for sub in ("out", "processed", "control"):
         (_broker / sub).mkdir(parents=True, exist_ok=True)
-    # kombu's filesystem transport, made to set aside unreadable message files (kinplay/broker.py).
+    # kombu's filesystem transport, made to set aside unreadable message files (kinplay/infra/broker.py).
     CELERY_BROKER_URL = "kinplayfs://localhost/"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker / "out"),
@@ -192,7 +192,7 @@ else:
     }
 # The cache holds the API's throttle counters: shared by every process (Redis, else files in var/).
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "kinplay.cache.RedisCache", "LOCATION": REDIS_URL,  # one client per pool
+    CACHES = {"default": {"BACKEND": "kinplay.infra.cache.RedisCache", "LOCATION": REDIS_URL,  # one client per pool
                           "KEY_PREFIX": "kinplay",
                           # bounded: a hung Redis fails a throttle check fast (api/throttles.py lets it through)
                           "OPTIONS": {"socket_timeout": 0.5, "socket_connect_timeout": 0.5}}}

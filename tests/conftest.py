@@ -71,14 +71,6 @@ def _throttles_count_from_nothing():
         sys.modules["api.throttles"]._lease.left.clear()
 
 
-@pytest.fixture(autouse=True)
-def _no_game_rows_from_other_tests():
-    """games.models.RowCache outlives a test's database, whose game ids come back."""
-    yield
-    if "games.models" in sys.modules:
-        sys.modules["games.models"].game_rows.clear()
-
-
 @pytest.fixture
 def make_user(db, settings):
     from django.contrib.auth import get_user_model

@@ -36,7 +36,7 @@ def _outbox_claim_always_wins(monkeypatch):
 
 
 def _game_row_cas_ignored(monkeypatch):
-    from kinplay import sql
+    from kinplay.infra import sql
 
     real = sql.update_if
 

@@ -13,7 +13,7 @@ application with nothing in it (bench/peer/floor_app.py):
 2. durable: and a usual move's round trip through psycopg, as kinplay makes it: one statement
    storing an event with the row's compare-and-set, committed by itself;
 3. django: the same statement through the stack kinplay is built on: Django's WSGI handler
-   (no middleware), an atomic block, Django's connection (kinplay.postgres) and HttpResponse.
+   (no middleware), an atomic block, Django's connection (kinplay.infra.postgres) and HttpResponse.
 
 Prints requests/s, p50/p99 and the CPU per request of the server processes and of the
 PostgreSQL backends (/proc), as make bench-peer counts them. What kinplay spends beyond the

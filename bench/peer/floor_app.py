@@ -4,7 +4,7 @@ with the game row's compare-and-set, as kinplay's usual move does: one statement
 itself (no BEGIN or COMMIT round trip), from the row's version this process wrote last (read
 again only when another wrote since), over psycopg like Django's. FLOOR_MODE=django does the
 same through the stack kinplay is built on: Django's WSGI handler (no middleware), a view in an
-atomic block, the statement through Django's connection (kinplay.postgres, as configured in
+atomic block, the statement through Django's connection (kinplay.infra.postgres, as configured in
 kinplay/settings.py) and an HttpResponse."""
 
 import functools
@@ -22,7 +22,7 @@ MODE = os.environ.get("FLOOR_MODE", "http")
 DATABASE_URL = os.environ.get("FLOOR_DATABASE_URL", "")
 GAMES = 64
 _local = threading.local()
-_versions: dict[int, int] = {}  # the row as this process last wrote it (kinplay's RowCache)
+_versions: dict[int, int] = {}  # the row as this process last wrote it: the floor reads nothing before its write
 
 LOAD = "SELECT version FROM floor_game WHERE id = %s"
 STORE = ("WITH w AS (UPDATE floor_game SET version = version + 1 WHERE id = %s AND version = %s RETURNING 1) "

@@ -18,7 +18,6 @@ from django.utils import timezone
 
 from games import services as games
 from games.registry import get, kinds
-from kinplay import sql
 from kinplay.leagues import stream
 from kinplay.leagues.models import Division, League, LeagueEvent, Placement
 from kinplay.tournaments import pairing
@@ -247,7 +246,8 @@ def _placements(league, number):
         p = rows.get(row["player"])
         if p:
             p.rank, p.move = row["rank"], row["move"]
-    sql.update_rows(Placement, list(rows.values()), ["rank", "move"])
+    Placement.objects.bulk_create(list(rows.values()), update_conflicts=True, unique_fields=["id"],
+                                  update_fields=["rank", "move"])
 
 
 def sweep(now=None) -> int:

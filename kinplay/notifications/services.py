@@ -7,16 +7,14 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from functools import cache
 
 import css_inline
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db import connection, transaction
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from kinplay import sql
 from kinplay.accounts.models import Profile
 from kinplay.notifications import digests, picture
 from kinplay.notifications.models import Outbox
@@ -55,38 +53,21 @@ SWITCHED = (Outbox.YOUR_TURN, Outbox.REMINDER)
 
 def queue(rows: list[Outbox], *, switched=SWITCHED):
     """Write outbox rows in one statement and relay them after commit. Rows of a ``switched`` kind
-    go only to players who want them (``wants_turn_mail``, asked by the INSERT itself); none to a player
-    without an address."""
+    go only to players who want them (``wants_turn_mail``, asked of them all in one query); none
+    to a player without an address."""
     rows = [r for r in rows if r.user.email]
-    if not rows:
-        return
-    now = timezone.now()
-    for r in rows:
-        r.created_at = now  # auto_now_add, as bulk_create would stamp it
-    if sql.insert_where(Outbox, rows, OUTBOX_FIELDS, *_wanted_sql(tuple(switched))):
+    asked = {r.user_id for r in rows if r.kind in switched}
+    if asked:
+        off = set(Profile.objects.filter(user_id__in=asked, email_turns=False).values_list("user_id", flat=True))
+        rows = [r for r in rows if r.kind not in switched or r.user_id not in off]
+    if rows:
+        Outbox.objects.bulk_create(rows)
         transaction.on_commit(kick)
-
-
-OUTBOX_FIELDS = tuple(f.name for f in Outbox._meta.concrete_fields if not f.primary_key)
-
-
-@cache
-def _wanted_sql(switched: tuple) -> tuple[str, tuple]:
-    """``queue``'s condition on a row r: not of a switched kind, or its player's switch is on (as
-    ``wants_turn_mail`` reads it: no profile row is on)."""
-    if not switched:
-        return "1 = 1", ()
-    quote = connection.ops.quote_name
-    profile = Profile._meta
-    user, on = quote(profile.get_field("user").column), quote(profile.get_field("email_turns").column)
-    kind, row_user = quote(Outbox._meta.get_field("kind").column), quote(Outbox._meta.get_field("user").column)
-    return (f"(r.{kind} NOT IN ({', '.join(['%s'] * len(switched))}) OR NOT EXISTS (SELECT 1 FROM "
-            f"{quote(profile.db_table)} p WHERE p.{user} = r.{row_user} AND NOT p.{on}))"), switched
 
 
 def wants_turn_mail(user) -> bool:
     """Whether ``user``'s "email me" switch is on (a player without a profile row has the default,
-    on): the rule ``_wanted_sql`` asks inside ``queue``'s INSERT."""
+    on): the rule ``queue`` applies."""
     return not Profile.objects.filter(user_id=user.pk, email_turns=False).exists()
 
 

@@ -13,16 +13,16 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
-from django.db import OperationalError, connection, transaction
+from django.db import OperationalError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from games import services as games
 from games.engine import RESIGN, IllegalAction, clone
-from games.models import Game
+from games.models import Event, Game
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
-from kinplay import sql
+from kinplay.infra.errors import is_deadlock
 from kinplay.tournaments import plan, stream
 from kinplay.tournaments.models import Tournament, TournamentEvent, TournamentGame
 
@@ -245,7 +245,7 @@ def create_and_start(specs: list[dict], entrants: list[list], *, mail=True) -> l
             events.append(_start_event(t, n))
         TournamentEvent.objects.bulk_create(events)
         _start_rounds(ts, mail=mail)
-        sql.update_rows(Tournament, ts, SAVED_FIELDS)
+        Tournament.objects.bulk_create(ts, update_conflicts=True, unique_fields=["id"], update_fields=SAVED_FIELDS)
     return ts
 
 
@@ -383,7 +383,7 @@ def cancel(tid, user) -> Tournament:
             # The round's adjudication locks the tournament, then its games; a cancel the games,
             # then the tournament (as a game-over does). PostgreSQL aborts one of the two: if
             # it was the cancel, the adjudication has gone through and the cancel tries again.
-            if not sql.is_deadlock(exc) or attempt == 2:
+            if not is_deadlock(exc) or attempt == 2:
                 raise
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -506,57 +506,32 @@ def _finish(t):
     emails.finished(t)
 
 
-# The game-over step runs inside every move that ends a game: plain statements, because
-# building six ORM queries costs more than the database takes to run them (kinplay/sql.py).
-_LINK = {
-    "postgresql": "SELECT tg.tournament_id, tg.round, tg.\"table\", t.version, t.status, t.format "
-                  "FROM tournaments_tournamentgame tg JOIN tournaments_tournament t ON t.id = tg.tournament_id "
-                  "WHERE tg.game_id = %s FOR UPDATE OF t",
-    "sqlite": "SELECT tg.tournament_id, tg.round, tg.\"table\", t.version, t.status, t.format "
-              "FROM tournaments_tournamentgame tg JOIN tournaments_tournament t ON t.id = tg.tournament_id "
-              "WHERE tg.game_id = %s",
-}
-# A timeout counts when the clock played or forfeited for the player; a reaction window's
-# default ("timeout-default": not raising a hand) is how windows are meant to close.
-_TIMEOUTS = {
-    "postgresql": "SELECT DISTINCT seat FROM games_event WHERE game_id = %s AND command->>'by' IN ('timeout-bot', 'timeout-forfeit')",
-    "sqlite": "SELECT DISTINCT seat FROM games_event WHERE game_id = %s AND json_extract(command, '$.by') IN ('timeout-bot', 'timeout-forfeit')",
-}
-_STILL_RUNNING = ("SELECT 1 FROM tournaments_tournamentgame tg JOIN games_game g ON g.id = tg.game_id "
-                  "WHERE tg.tournament_id = %s AND tg.round = %s AND tg.game_id <> %s AND g.status IN ('waiting', 'active') LIMIT 1")
-
-
 def game_finished(game: Game):
     """games.services.ON_GAME_FINISHED: in the transaction of the move that ended the game.
-    Appends the result and nothing heavier: the next step runs after commit."""
-    import json
-
-    conn = connection
-    vendor = conn.vendor if conn.vendor in _LINK else "sqlite"
-    with conn.cursor() as cur:
-        cur.execute(_LINK[vendor], [game.pk])
-        row = cur.fetchone()
-        if row is None:
-            return
-        tid, rnd, table, version, status_, format_ = row
-        if status_ != Tournament.RUNNING:
-            return
-        cur.execute(_TIMEOUTS[vendor], [game.pk])
-        seats = {s.index: s.user_id for s in game.seat_list}
-        timed_out = sorted({seats[r[0]] for r in cur.fetchall() if seats.get(r[0]) is not None})
-        ranks = (game.result or {}).get("ranks") or []
-        data = {"round": rnd, "table": table, "game": game.pk, "ranks": ranks, "timeouts": timed_out}
-        cast = "::jsonb" if vendor == "postgresql" else ""
-        cur.execute(f"INSERT INTO tournaments_tournamentevent (tournament_id, seq, type, data, at) VALUES (%s, %s, %s, %s{cast}, %s)",
-                    [tid, version + 1, "game_finished", json.dumps(data), conn.ops.adapt_datetimefield_value(timezone.now())])
-        cur.execute(_STILL_RUNNING, [tid, rnd, game.pk])
-        still = cur.fetchone() is not None
-        needs = not still or bool(timed_out) or format_ == "knockout"
-        if needs:
-            cur.execute("UPDATE tournaments_tournament SET version = %s, needs_advance = %s WHERE id = %s", [version + 1, True, tid])
-            transaction.on_commit(lambda: _kick(tid))
-        else:
-            cur.execute("UPDATE tournaments_tournament SET version = %s WHERE id = %s", [version + 1, tid])
+    Appends the result and nothing heavier: the next step runs after commit. The tournament's
+    row is locked (its version numbers the event)."""
+    link = (TournamentGame.objects.select_related("tournament").select_for_update(of=("tournament",))
+            .filter(game_id=game.pk).first())
+    if link is None or link.tournament.status != Tournament.RUNNING:
+        return
+    t, rnd = link.tournament, link.round
+    # A timeout counts when the clock played or forfeited for the player; a reaction window's
+    # default ("timeout-default": not raising a hand) is how windows are meant to close.
+    clocked = (Event.objects.filter(game_id=game.pk, command__by__in=["timeout-bot", "timeout-forfeit"])
+               .order_by().values_list("seat", flat=True).distinct())
+    seats = {s.index: s.user_id for s in game.seat_list}
+    timed_out = sorted({seats[seat] for seat in clocked if seats.get(seat) is not None})
+    ranks = (game.result or {}).get("ranks") or []
+    data = {"round": rnd, "table": link.table, "game": game.pk, "ranks": ranks, "timeouts": timed_out}
+    TournamentEvent.objects.create(tournament_id=t.pk, seq=t.version + 1, type="game_finished", data=data)
+    still = (TournamentGame.objects.filter(tournament_id=t.pk, round=rnd, game__status__in=[Game.WAITING, Game.ACTIVE])
+             .exclude(game_id=game.pk).exists())
+    if not still or timed_out or t.format == "knockout":
+        Tournament.objects.filter(pk=t.pk).update(version=t.version + 1, needs_advance=True)
+        tid = t.pk
+        transaction.on_commit(lambda: _kick(tid))
+    else:
+        Tournament.objects.filter(pk=t.pk).update(version=t.version + 1)
 
 
 def _kick(tid):

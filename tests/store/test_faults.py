@@ -124,7 +124,7 @@ def test_it_plays_a_move_that_lost_a_deadlock_to_a_deadline_sweep(alice, bob, mo
     from tests.play import bot_action
 
     game = a_game(alice, bob, moves=0)
-    real, raised = services._act_once, []
+    real, raised = services._act_on, []
 
     def once_a_victim(*args, **kwargs):
         if not raised:
@@ -132,7 +132,7 @@ def test_it_plays_a_move_that_lost_a_deadlock_to_a_deadline_sweep(alice, bob, mo
             raise _deadlock()
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(services, "_act_once", once_a_victim)
+    monkeypatch.setattr(services, "_act_on", once_a_victim)
     seat = game.to_act[0]
     with pytest.raises(VersionConflict):
         services.act(game.pk, seat, action=bot_action(game, seat), expected_version=game.version)

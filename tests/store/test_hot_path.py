@@ -1,4 +1,4 @@
-"""The few statements every move makes (kinplay/sql.py, Game.objects.get_with_seats) and the
+"""The few statements every move makes (kinplay/infra/sql.py, Game.objects.get_with_seats) and the
 per-process cache of latest states (games/store.py): same answers as the ORM, fewer queries."""
 
 import pytest
@@ -9,7 +9,7 @@ from games import services
 from games.engine import canonical
 from games.models import Game
 from games.store import load_state, states
-from kinplay import sql
+from kinplay.infra import sql
 from tests.play import bot_action
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""kinplay.sql, the plain statements of the hot path: they must read and write exactly what
+"""kinplay.infra.sql, the plain statements of the hot path: they must read and write exactly what
 the ORM would, on SQLite and on PostgreSQL (CI runs this file on both)."""
 
 from datetime import UTC, datetime
@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 
 from games.models import Event, Game
-from kinplay import sql
+from kinplay.infra import sql
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,6 @@
-"""games.models.RowCache: a player's next move starts from the game row this process wrote at
-their last one, and a row someone else wrote since is never written over nor moved on."""
+"""Every move starts from the game row as it is in the database (games.store.game_with_seats,
+one statement): a row someone else wrote since a reader read it is never written over nor
+moved on, in this process or another (tests/store/test_two_processes.py)."""
 
 from datetime import UTC, datetime
 
@@ -10,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import services
-from games.models import Game, game_rows
+from games.engine import IllegalAction
+from games.models import Game
 from games.store import VersionConflict
 from tests.play import bot_action
 
@@ -24,8 +26,7 @@ def game(alice):
 
 @pytest.fixture
 def move(alice, django_capture_on_commit_callbacks):
-    """alice's move (the heuristic bot's choice), committed as a request's would be: the row
-    is remembered at commit. Returns the game's version after it and the queries it made."""
+    """alice's move (the heuristic bot's choice), committed as a request's would be. Returns the game's version after it and the queries it made."""
     def move(game, **kwargs):
         action = bot_action(game, 0)
         with django_capture_on_commit_callbacks(execute=True), CaptureQueriesContext(connection) as queries:
@@ -38,34 +39,24 @@ def reads_of_the_row(statements):
     return [s for s in statements if "json_agg" in s or "json_group_array" in s]  # get_with_seats
 
 
-def stale_copy(game_id):
-    """What another process would hold after this one's last move: a copy behind the database."""
-    with game_rows.lock:
-        return game_rows.entries[game_id]
-
-
-def test_it_starts_the_next_move_from_the_row_it_wrote(game, move):
+def test_it_reads_the_row_once_for_each_move(game, move):
     version, first = move(game)
     _, second = move(game, expected_version=version)
-    assert len(reads_of_the_row(first)) == 1 and reads_of_the_row(second) == []
+    assert len(reads_of_the_row(first)) == 1 and len(reads_of_the_row(second)) == 1
 
 
 def test_it_moves_on_the_row_as_it_is_when_another_process_moved_since(game, move):
     move(game)
-    behind = stale_copy(game.pk)
     version, _ = move(game)  # the worker, say, played meanwhile
-    game_rows._store(game.pk, behind[1])
     after, statements = move(game)  # no expected_version: the move is made on the row as it is
     assert after > version and reads_of_the_row(statements)
-    game_rows._store(game.pk, behind[1])
-    assert move(game, expected_version=after)[0] > after  # the version the client saw, not this copy's
+    assert move(game, expected_version=after)[0] > after  # the version the client saw
 
 
-def test_it_refuses_a_client_behind_even_when_its_copy_is_as_far_behind(game, move):
+def test_it_refuses_a_client_behind(game, move):
     move(game)
-    behind, seen = stale_copy(game.pk), Game.objects.get(pk=game.pk).version
+    seen = Game.objects.get(pk=game.pk).version
     move(game)
-    game_rows._store(game.pk, behind[1])
     with pytest.raises(VersionConflict):
         move(game, expected_version=seen)
 
@@ -74,17 +65,32 @@ def test_it_never_writes_over_a_row_written_outside_a_move(game, move):
     """A clock paused for a vacation, a tournament's friendly flag, a standing answer: written
     in another process, which stamps the row but cannot empty this process's copy."""
     move(game)
-    behind = stale_copy(game.pk)
     Game.objects.filter(pk=game.pk).update(rated=False)  # any write to the row stamps it
-    game_rows._store(game.pk, behind[1])
     _, statements = move(game)
-    assert reads_of_the_row(statements)  # the copy's write was refused; the move was made on the row read
+    assert reads_of_the_row(statements)  # the move was made on the row read
     assert Game.objects.get(pk=game.pk).rated is False
-    game_rows._store(game.pk, stale_copy(game.pk)[1])
-    behind = stale_copy(game.pk)
     Game.objects.get(pk=game.pk).save(update_fields=["options"])  # a save of some fields stamps it too
-    game_rows._store(game.pk, behind[1])
     assert reads_of_the_row(move(game)[1])
+
+
+def test_it_never_writes_over_a_row_stamped_between_its_read_and_its_write(game, move, monkeypatch):
+    """Another process writes the row just after a move read it: the move's compare-and-set
+    fails, and it is made again on the row as it is now (the other write kept)."""
+    from games import store
+
+    read, stamped = store.game_with_seats, []
+
+    def meanwhile(*args, **kwargs):
+        row = read(*args, **kwargs)
+        if not stamped:
+            stamped.append(Game.objects.filter(pk=game.pk).update(rated=False))
+        return row
+
+    monkeypatch.setattr(store, "game_with_seats", meanwhile)
+    before = Game.objects.get(pk=game.pk).version
+    after, statements = move(game)
+    assert stamped == [1] and len(reads_of_the_row(statements)) == 2 and after > before
+    assert Game.objects.get(pk=game.pk).rated is False
 
 
 def test_it_forgets_a_game_once_it_is_over(game, move, alice):
@@ -93,7 +99,9 @@ def test_it_forgets_a_game_once_it_is_over(game, move, alice):
         if game.status != Game.ACTIVE:
             break
         move(game)
-    assert game.status == Game.FINISHED and game_rows.get(game.pk) is None
+    assert game.status == Game.FINISHED and Game.objects.get_with_seats(game.pk).status == Game.FINISHED
+    with pytest.raises(IllegalAction, match="over"):
+        services.act(game.pk, user=alice, action={"type": "any"})
 
 
 def test_it_plays_owed_bot_moves_on_a_row_stamped_while_the_worker_played(alice, settings, monkeypatch):
@@ -115,9 +123,8 @@ def test_it_plays_owed_bot_moves_on_a_row_stamped_while_the_worker_played(alice,
     assert Game.objects.get(pk=game.pk).version > version
 
 
-def test_it_forgets_its_copy_when_this_process_writes_the_row(game, move):
-    """Under a frozen clock a stamp cannot tell the rows apart: the write itself drops the copy
-    (GameQuerySet.update, Game.save), whichever code makes it."""
+def test_it_reads_a_row_written_under_a_frozen_clock(game, move):
+    """Under a frozen clock a stamp cannot tell the rows apart: the move reads the row as written."""
     with time_machine.travel(datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC), tick=False):
         move(game)
         Game.objects.filter(pk=game.pk).update(rated=False)
@@ -128,35 +135,32 @@ def test_it_forgets_its_copy_when_this_process_writes_the_row(game, move):
 
 def test_it_hands_each_reader_a_game_of_its_own(game, move):
     """A move changes the game it starts from (to_act, result, options for a Kenta colour...): a
-    copy handed out must never change what the next reader gets."""
+    game handed out must never change what the next reader gets."""
     move(game)
-    first = game_rows.get(game.pk)
+    first = Game.objects.get_with_seats(game.pk)
     first.to_act.append(99)
     first.options["changed"] = True
     first.seat_list[0].user.username = "mallory"
-    second = game_rows.get(game.pk)
+    second = Game.objects.get_with_seats(game.pk)
     assert 99 not in second.to_act and "changed" not in second.options
     assert second.seat_list[0].user.username == "alice"
     assert second.updated_at == first.updated_at and second.seed == first.seed
 
 
-def test_it_keeps_no_copy_of_a_row_it_cannot_copy(game, move, django_capture_on_commit_callbacks):
-    """A value the cache could neither hand out as it is nor copy is not kept: the next move reads the row."""
+def test_it_reads_the_options_as_written(game, move):
+    """Whatever the row holds now is what the next reader gets: nothing of an earlier read is kept."""
     move(game)
-    row = game_rows.get(game.pk)
-    for options, kept in (({"plain": [1, "two"]}, True), ({"not plain data": object()}, False)):
-        game_rows.drop(game.pk)
-        row.options = options
-        with django_capture_on_commit_callbacks(execute=True):
-            game_rows.put_on_commit(row)
-        assert (game_rows.get(game.pk) is not None) is kept
+    for options in ({"plain": [1, "two"]}, {"other": {"nested": True}}):
+        Game.objects.filter(pk=game.pk).update(options=options)
+        assert Game.objects.get_with_seats(game.pk).options == options
 
 
 def test_it_names_the_seat_and_user_fields_in_the_models_order():
-    """games.models._hold hands from_db these lists, which Django reads in the model's field order."""
+    """games.store._seats hands from_db these lists, which Django reads in the model's field order."""
     from django.contrib.auth import get_user_model
 
-    from games.models import SEAT_ATTNAMES, USER_ATTNAMES, Seat
+    from games.models import Seat
+    from games.store import SEAT_ATTNAMES, USER_ATTNAMES
 
     assert [f.attname for f in Seat._meta.concrete_fields] == SEAT_ATTNAMES
     order = [f.attname for f in get_user_model()._meta.concrete_fields]
@@ -165,7 +169,7 @@ def test_it_names_the_seat_and_user_fields_in_the_models_order():
 
 def test_it_gives_each_reader_seats_of_its_own_game(game, move):
     move(game)
-    first, second = game_rows.get(game.pk), game_rows.get(game.pk)
+    first, second = Game.objects.get_with_seats(game.pk), Game.objects.get_with_seats(game.pk)
     assert first is not None and second is not None
     for a, b in zip(first.seat_list, second.seat_list, strict=True):
         assert a.game is first and b.game is second and a is not b

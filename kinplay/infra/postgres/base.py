@@ -1,4 +1,4 @@
-"""Django's PostgreSQL backend with two savings on round trips (settings: ENGINE "kinplay.postgres"):
+"""Django's PostgreSQL backend with two savings on round trips (settings: ENGINE "kinplay.infra.postgres"):
 a health check that needs none while the connection is quiet, and a transaction's one
 statement sent without BEGIN and COMMIT (``execute_last``).
 

@@ -1,4 +1,4 @@
-"""A usual move on PostgreSQL is one statement sent on its own (kinplay.postgres
+"""A usual move on PostgreSQL is one statement sent on its own (kinplay.infra.postgres
 ``execute_last``): no BEGIN and no COMMIT, yet still all or nothing, and nothing can slip in
 after it that would no longer be undone with it."""
 
@@ -8,9 +8,9 @@ from django.db import connection, transaction
 from django.db.transaction import TransactionManagementError
 
 from games import services
-from games.models import Event, Game, game_rows
+from games.models import Event, Game
 from games.store import states
-from kinplay import sql
+from kinplay.infra import sql
 from kinplay.notifications.models import Outbox
 from tests.play import bot_action
 
@@ -40,15 +40,16 @@ def a_game(alice, *others):
 
 def test_it_makes_a_usual_move_in_one_statement_without_begin_or_commit(alice, commands):
     game = a_game(alice)
-    services.act(game.pk, user=alice, action=bot_action(game, 0))  # the next move starts from the row it wrote
+    services.act(game.pk, user=alice, action=bot_action(game, 0))  # the next move finds the state it left
     game.refresh_from_db()
     commands.clear()
     outcome = services.act(game.pk, user=alice, action=bot_action(game, 0))
     assert commands == []
     assert Game.objects.get(pk=game.pk).version == outcome.game.version > game.version
     assert Event.objects.filter(game=game).count() == outcome.game.version
-    # what waits for the commit still happens: the state and the row are remembered
-    assert states.get(outcome.game, outcome.game.version) is not None and game_rows.get(game.pk) is not None
+    # what waits for the commit still happens: the state is remembered, the row read as written
+    assert states.get(outcome.game, outcome.game.version) is not None
+    assert Game.objects.get_with_seats(game.pk).version == outcome.game.version
 
 
 def test_it_commits_a_move_and_its_email_together(alice, bob, commands):

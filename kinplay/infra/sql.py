@@ -1,14 +1,16 @@
 """Plain statements for the few queries every move makes, with each field's own conversions.
 
 Building a query costs the ORM several times what running it costs the database, and a
-move makes five; these do without the query builder. Everything else uses the ORM.
+move makes a few; these do without the query builder. games.store is their one user (an
+import-linter contract); everything else uses the ORM. They build instances as Django's
+``from_db`` would, without ``Model.__init__`` (``from_db``, ``unsaved``): Django internals,
+hence here, behind the fence (tests/infra/test_private_names.py).
 """
 
 from __future__ import annotations
 
 import json
-import operator
-from functools import cache, lru_cache, partial, reduce
+from functools import cache, lru_cache, partial
 
 import orjson
 from django.db import connections
@@ -144,29 +146,14 @@ def _json_writer(vendor):
     return lambda value: None if value is None else to_json(value).decode()
 
 
-def insert(model, objs, fields, alias="default", *, on_conflict="", ids=False) -> None:
+def insert(model, objs, fields, alias="default", *, on_conflict="") -> None:
     """INSERT ``objs`` (their ``fields``) in one statement; the objects get no primary key.
     ``on_conflict``: what to do with a row that breaks a unique constraint, the SQL after
-    ON CONFLICT (PostgreSQL and SQLite spell it alike), e.g. "DO NOTHING".
-
-    ``ids``: each object gets its row's primary key, and is saved as far as Django can tell,
-    as ``bulk_create`` leaves it (which also takes the keys RETURNING gives in the rows' order);
-    as many statements as SQLite's limit on parameters needs. A fraction of ``bulk_create``'s CPU."""
-    if not objs:
-        return
-    if not ids:
+    ON CONFLICT (PostgreSQL and SQLite spell it alike), e.g. "DO NOTHING". A fraction of
+    ``bulk_create``'s CPU."""
+    if objs:
         with connections[alias].cursor() as cursor:
             cursor.execute(*insert_statement(model, objs, fields, alias, on_conflict=on_conflict))
-        return
-    conn = connections[alias]
-    pk = model._meta.pk
-    with conn.cursor() as cursor:
-        for batch in _batches(model, fields, objs, alias):
-            statement, params = insert_statement(model, batch, fields, alias, on_conflict=on_conflict)
-            cursor.execute(f"{statement} RETURNING {conn.ops.quote_name(pk.column)}", params)
-            for obj, (key,) in zip(batch, cursor.fetchall(), strict=True):
-                setattr(obj, pk.attname, key)
-                obj._state.adding, obj._state.db = False, alias
 
 
 def insert_statement(model, objs, fields, alias="default", *, on_conflict="") -> tuple[str, list]:
@@ -188,34 +175,9 @@ def insert_statement(model, objs, fields, alias="default", *, on_conflict="") ->
     return sql, [write(getattr(o, attname)) for o in objs for attname, write in writers]
 
 
-def insert_where(model, objs, fields, where: str, params=(), alias="default") -> int:
-    """INSERT those of ``objs`` (their ``fields``) for which the SQL condition ``where`` holds:
-    the condition reads a row's values as ``r.<column>`` and may ask other tables (what would
-    otherwise be a query of its own first). Returns how many went in; the objects get no primary
-    key. PostgreSQL reads the rows as ``insert`` sends them (one JSON value, every field plain),
-    in one statement; other databases from VALUES lists, as many as their limit on parameters needs."""
-    if not objs:
-        return 0
-    fields = tuple(fields)
-    conn = connections[alias]
-    with conn.cursor() as cursor:
-        if _recordset(model, fields, alias, "") is not None:
-            cursor.execute(*_insert_where_statement(model, objs, fields, where, params, alias))
-            return cursor.rowcount
-        table, cols, selected = conn.ops.quote_name(model._meta.db_table), columns(model, fields, alias=alias), \
-            columns(model, fields, "r.", alias)
-        writers, went_in = _writers(model, fields, alias), 0
-        row = "(" + ", ".join(["%s"] * len(writers)) + ")"
-        for batch in _batches(model, fields, objs, alias):
-            cursor.execute(f"WITH r ({cols}) AS (VALUES {', '.join([row] * len(batch))}) INSERT INTO {table} ({cols}) "
-                           f"SELECT {selected} FROM r WHERE {where}",
-                           [*(write(getattr(o, attname)) for o in batch for attname, write in writers), *params])
-            went_in += cursor.rowcount
-        return went_in
-
-
 def _insert_where_statement(model, objs, fields: tuple, where: str, params=(), alias="default") -> tuple[str, list]:
-    """PostgreSQL's ``insert_where``, when ``_recordset`` takes the fields: its statement and parameters."""
+    """An INSERT of those of ``objs`` (their ``fields``) for which the SQL condition ``where``
+    holds, on PostgreSQL when ``_recordset`` takes the fields: its statement and parameters."""
     return _insert_where_sql(model, fields, where, alias), [_json_rows(objs, _recordset(model, fields, alias, "")[1]), *params]
 
 
@@ -230,13 +192,6 @@ def _insert_where_sql(model, fields: tuple, where: str, alias: str) -> str:
 def _json_rows(objs, keys):
     """``objs`` as one JSON parameter for jsonb_populate_recordset: ``keys`` (attribute, column) of ``_recordset``."""
     return _json_writer("postgresql")([{column: getattr(o, attname) for attname, column in keys} for o in objs])
-
-
-def _batches(model, fields, objs, alias):
-    """``objs`` in runs as long as the database takes parameters for in one statement (SQLite's limit)."""
-    size = max(1, connections[alias].ops.bulk_batch_size([model._meta.get_field(f) for f in fields], objs))
-    for i in range(0, len(objs), size):
-        yield objs[i:i + size]
 
 
 # Fields whose Python values are their JSON values for PostgreSQL (aware times as ISO 8601 text)
@@ -271,7 +226,7 @@ def update_if(obj, fields, expected: dict, alias="default", *, then: tuple | Non
     same statement (PostgreSQL's data-modifying WITH; every field plain, ``_recordset``): one
     round trip instead of two, and a statement that writes all or nothing by itself. ``last``:
     no statement of the caller's transaction follows this one, so on PostgreSQL it may run as a
-    transaction of its own (kinplay.postgres ``execute_last``) when none came before it either."""
+    transaction of its own (kinplay.infra.postgres ``execute_last``) when none came before it either."""
     model, fields, conn = type(obj), tuple(fields), connections[alias]
     sql = _update_sql(model, fields, tuple(expected), alias)
     params = [write(getattr(obj, attname)) for attname, write in _writers(model, fields, alias)]
@@ -294,29 +249,3 @@ def _update_sql(model, fields: tuple, expected: tuple, alias: str) -> str:
     sets = ", ".join(f"{_column(conn, model, f)} = %s" for f in fields)
     where = " AND ".join([f"{conn.ops.quote_name(model._meta.pk.column)} = %s", *(f"{_column(conn, model, k)} = %s" for k in expected)])
     return f"UPDATE {conn.ops.quote_name(model._meta.db_table)} SET {sets} WHERE {where}"
-
-
-def update_rows(model, objs, fields) -> None:
-    """Write ``fields`` of rows that exist (``objs`` loaded or created in this transaction) in one
-    statement: an INSERT that meets each row's primary key and updates the row instead
-    (``ON CONFLICT (id) DO UPDATE``, Django's own upsert). Django's bulk_update builds a CASE per
-    row and field: 0.6 s of CPU for 500 games, where this takes 0.05 s."""
-    if objs:
-        model.objects.bulk_create(objs, update_conflicts=True, unique_fields=[model._meta.pk.name], update_fields=list(fields))
-
-
-def is_deadlock(exc: BaseException) -> bool:
-    """Whether PostgreSQL broke a deadlock by aborting this transaction (it let the other one go
-    on): the work may simply be tried again."""
-    return getattr(exc.__cause__, "sqlstate", None) == "40P01"
-
-
-ANY_OF = 200  # conditions a statement: SQLite refuses an expression deeper than 1,000 (about 1,000 ORs)
-
-
-def any_of(qs, conditions: list):
-    """The rows of ``qs`` that match any of ``conditions`` (Q objects, one a game say), read
-    ANY_OF conditions a statement: a list of many games costs a few queries, never an error.
-    Each statement keeps ``qs``'s order; rows of one condition come from one statement."""
-    for i in range(0, len(conditions), ANY_OF):
-        yield from qs.filter(reduce(operator.or_, conditions[i:i + ANY_OF]))

@@ -1,4 +1,4 @@
-"""kinplay.postgres: a kept connection is checked before each request without a round trip
+"""kinplay.infra.postgres: a kept connection is checked before each request without a round trip
 while it is quiet, and still replaced when the server has ended it."""
 
 import time

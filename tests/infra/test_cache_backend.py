@@ -1,10 +1,10 @@
-"""kinplay/cache.py: the throttles' Redis cache, with one redis client per pool."""
+"""kinplay/infra/cache.py: the throttles' Redis cache, with one redis client per pool."""
 
 import time
 
 import pytest
 
-from kinplay.cache import RedisCache
+from kinplay.infra.cache import RedisCache
 
 pytestmark = pytest.mark.services
 

@@ -1,0 +1,4 @@
+"""The one place Django's and psycopg's private names may be used (an import-linter contract and
+tests/infra/test_private_names.py fence them in): the PostgreSQL backend (``postgres``), the
+Redis cache backend (``cache``) and the plain statements of a move (``sql``). A Django or
+psycopg upgrade that breaks one of these breaks it here and nowhere else."""
