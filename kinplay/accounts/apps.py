@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class Config(AppConfig):
     name = "kinplay.accounts"
     label = "accounts"
+
+    def ready(self):
+        # deferred: the receiver imports models, which need the app registry ready
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import post_save
+
+        from kinplay.accounts import receivers
+
+        post_save.connect(receivers.keep_keys, sender=get_user_model(), dispatch_uid="accounts-keep-keys")

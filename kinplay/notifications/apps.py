@@ -6,11 +6,18 @@ class Config(AppConfig):
     label = "notifications"
 
     def ready(self):
+        # deferred: the receivers and the system check import models, which need the app registry ready
         from anymail.signals import inbound
 
-        from kinplay.notifications import authentication  # noqa: F401  (registers its system check)
+        from games import events
+        from kinplay.notifications import authentication, receivers  # noqa: F401  (authentication registers its system check)
 
         inbound.connect(_inbound, dispatch_uid="kinplay-mail-moves")
+        # After the clocks' (INSTALLED_APPS' order): the emails show the deadline they set.
+        events.games_created.connect(receivers.games_created, dispatch_uid="notifications")
+        events.game_changing.connect(receivers.game_changing, dispatch_uid="notifications")
+        events.game_called_off.connect(receivers.game_called_off, dispatch_uid="notifications")
+        events.seat_withdrawn.connect(receivers.seat_withdrawn, dispatch_uid="notifications")
 
 
 def _inbound(sender, event, esp_name, **kwargs):

@@ -16,12 +16,12 @@ class TournamentsConfig(AppConfig):
     label = "tournaments"
 
     def ready(self):
-        from games import services
+        # deferred: these modules import models, which need the app registry ready
+        from games import events
         from kinplay.notifications.services import register_composer
-        from kinplay.tournaments import emails
-        from kinplay.tournaments.services import game_finished
+        from kinplay.tournaments import emails, receivers
 
-        if game_finished not in services.ON_GAME_FINISHED:
-            services.ON_GAME_FINISHED.append(game_finished)
+        # After ratings' (INSTALLED_APPS' order: games/events.py).
+        events.game_finished.connect(receivers.game_finished, dispatch_uid="tournaments")
         register_composer(emails.KINDS, emails.compose)
         post_migrate.connect(_ensure_triggers, sender=self)

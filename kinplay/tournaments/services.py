@@ -527,7 +527,7 @@ _STILL_RUNNING = ("SELECT 1 FROM tournaments_tournamentgame tg JOIN games_game g
 
 
 def game_finished(game: Game):
-    """games.services.ON_GAME_FINISHED: in the transaction of the move that ended the game.
+    """games.events.game_finished (kinplay.tournaments.receivers): in the transaction of the move that ended the game.
     Appends the result and nothing heavier: the next step runs after commit."""
     import json
 
