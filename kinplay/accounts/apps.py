@@ -6,10 +6,12 @@ class Config(AppConfig):
     label = "accounts"
 
     def ready(self):
-        # deferred: the receiver imports models, which need the app registry ready
+        # deferred: these modules import models, which need the app registry ready
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_save
 
-        from kinplay.accounts import receivers
+        from kinplay.accounts import emails, receivers
+        from kinplay.notifications.services import register_composer
 
         post_save.connect(receivers.keep_keys, sender=get_user_model(), dispatch_uid="accounts-keep-keys")
+        register_composer(emails.KINDS, emails.compose)

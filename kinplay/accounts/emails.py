@@ -10,8 +10,6 @@ address up. Links are made when the email is sent: nothing secret waits in the t
 
 from __future__ import annotations
 
-import logging
-
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
@@ -25,8 +23,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from kinplay.accounts.models import email_key
 from kinplay.notifications.models import Outbox
-
-log = logging.getLogger("kinplay.accounts")
+from kinplay.notifications.services import kick
 
 KINDS = (Outbox.ADDRESS, Outbox.PASSWORD_RESET)
 EMAIL_CHANGE_SALT = "kinplay.accounts.email-change"
@@ -39,8 +36,6 @@ def _site(path: str) -> str:
 
 
 def _queue(kind: str, user, address: str) -> None:
-    from kinplay.notifications.services import kick
-
     Outbox.objects.create(kind=kind, user=user, version=0, detail=address)
     transaction.on_commit(kick)
 
@@ -61,17 +56,6 @@ def owner_of(address: str, *, besides=None):
     if besides is not None:
         users = users.exclude(pk=besides.pk)
     return users.order_by("pk").first()
-
-
-def ask_password_reset(email: str) -> None:
-    """The reset page's request: only a task, known address or not (tasks.password_reset)."""
-    from kinplay.accounts.tasks import password_reset
-
-    try:
-        password_reset.apply_async((email,), retry=False)  # each broker call is bounded (settings)
-    except Exception as exc:  # broker down: look it up here rather than lose the email
-        log.warning("could not reach the broker (%s); queueing the password reset inline", exc)
-        queue_password_resets(email)
 
 
 def queue_password_resets(email: str) -> int:

@@ -5,15 +5,19 @@ there, at registration as for a change; the answer to the request never says whe
 address has an account already (kinplay.accounts.emails decides which email goes out).
 """
 
+import logging
+
 from django.contrib.auth import get_user_model, password_validation
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from kinplay.accounts import emails, usernames
+from kinplay.accounts import emails, tasks, usernames
 from kinplay.accounts.emails import EMAIL_CHANGE_DAYS, EMAIL_CHANGE_SALT
 from kinplay.accounts.models import Profile
+
+log = logging.getLogger("kinplay.accounts")
 
 
 def address_sent(address: str) -> str:
@@ -99,3 +103,12 @@ def password_set(user) -> bool:
 
     deleted, _ = Token.objects.filter(user=user).delete()  # each process forgets it (api.authentication)
     return bool(deleted)
+
+
+def ask_password_reset(email: str) -> None:
+    """The reset page's request: only a task, known address or not (tasks.password_reset)."""
+    try:
+        tasks.password_reset.apply_async((email,), retry=False)  # each broker call is bounded (settings)
+    except Exception as exc:  # broker down: look it up here rather than lose the email
+        log.warning("could not reach the broker (%s); queueing the password reset inline", exc)
+        emails.queue_password_resets(email)

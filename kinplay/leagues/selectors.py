@@ -31,7 +31,7 @@ def _zone(s, division, count, rank_index) -> str | None:
 
 def table(league: League) -> list[dict]:
     """The current season's divisions with their standings and zones (live)."""
-    from kinplay.tournaments.services import load
+    from kinplay.tournaments.selectors import load
 
     s = league.state
     season = stream.current(s)

@@ -10,9 +10,15 @@ class Config(AppConfig):
         from anymail.signals import inbound
 
         from games import events
-        from kinplay.notifications import authentication, receivers  # noqa: F401  (authentication registers its system check)
+
+        # (authentication registers its system check; tasks, the task services.kick publishes by name)
+        from kinplay.notifications import answers, authentication, consent, receivers, tasks  # noqa: F401
+        from kinplay.notifications.models import Outbox
+        from kinplay.notifications.services import register_composer
 
         inbound.connect(_inbound, dispatch_uid="kinplay-mail-moves")
+        register_composer(consent.KINDS, consent.compose)  # invitations and vacations
+        register_composer((Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED), answers.compose)  # answers to replies, no reply token
         # After the clocks' (INSTALLED_APPS' order): the emails show the deadline they set.
         events.games_created.connect(receivers.games_created, dispatch_uid="notifications")
         events.game_changing.connect(receivers.game_changing, dispatch_uid="notifications")

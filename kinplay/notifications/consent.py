@@ -11,6 +11,7 @@ from django.core.mail import EmailMultiAlternatives
 
 from kinplay.notifications.mail import two_part
 from kinplay.notifications.models import Outbox
+from kinplay.notifications.services import queue
 
 KINDS = (Outbox.INVITATION, Outbox.INVITE_DECLINED, Outbox.INVITE_EXPIRED, Outbox.PLAYER_LEFT, Outbox.GAME_CANCELLED,
          Outbox.VACATION_OVER)
@@ -26,8 +27,6 @@ SUBJECTS = {
 
 
 def _queue(rows):
-    from kinplay.notifications.services import queue
-
     queue([r for r in rows if r.user is not None], switched=())  # consent is asked whatever the switch says
 
 

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from kinplay import sql
 from kinplay.accounts.models import Profile
+from kinplay.celery import app
 from kinplay.notifications import digests, picture
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.tokens import reply_address
@@ -116,22 +117,22 @@ def kick():
     A move must be answered promptly whatever the broker does (a hung Redis answers nothing
     until a socket timeout), so the request only wakes this process's kicker thread, which
     publishes. Inline when Celery runs tasks eagerly (tests)."""
-    from kinplay.celery import app
-
     if app.conf.task_always_eager:
         _publish()
     else:
         _kicker.wake()
 
 
+# The task named, not imported: its module imports this one (NotificationsConfig.ready imports it).
+RELAY_TASK = "kinplay.notifications.tasks.relay_outbox"
+
+
 def _publish():
     global _kick_paused_until
-    from kinplay.notifications.tasks import relay_outbox
-
     if time.monotonic() < _kick_paused_until:
         return
     try:
-        relay_outbox.apply_async(retry=False)
+        app.tasks[RELAY_TASK].apply_async(retry=False)
     except Exception as exc:  # broker down or hung (bounded by its socket timeouts): the row is safe
         _kick_paused_until = time.monotonic() + KICK_PAUSE
         log.warning("could not reach the broker (%s); the outbox sweep will send it", exc)
@@ -273,18 +274,8 @@ SUBJECTS = {
 
 def compose(row: Outbox) -> EmailMultiAlternatives:
     """The message as the recipient's seat sees the game at that version: nothing more."""
-    from kinplay.notifications import answers, consent
-
-    if row.kind in consent.KINDS:  # invitations and vacations have their own emails
-        return consent.compose(row)
-    from kinplay.accounts import emails as account_emails
-
-    if row.kind in account_emails.KINDS:
-        return account_emails.compose(row)
-    if row.kind in COMPOSERS:  # another app's (tournaments, leagues)
-        return COMPOSERS[row.kind](row)
-    if row.kind in (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED):
-        return answers.compose(row)  # answers to replies: their own email, with no reply token
+    if row.kind in COMPOSERS:  # emails of their own (register_composer): invitations and vacations, answers
+        return COMPOSERS[row.kind](row)  # to replies, the accounts', tournaments' and leagues'
     user = row.user
     profile = Profile.of(user)
     now = timezone.now()

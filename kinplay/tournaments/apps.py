@@ -19,7 +19,7 @@ class TournamentsConfig(AppConfig):
         # deferred: these modules import models, which need the app registry ready
         from games import events
         from kinplay.notifications.services import register_composer
-        from kinplay.tournaments import emails, receivers
+        from kinplay.tournaments import emails, receivers, tasks  # noqa: F401  (tasks: services._kick publishes one by name)
 
         # After ratings' (INSTALLED_APPS' order: games/events.py).
         events.game_finished.connect(receivers.game_finished, dispatch_uid="tournaments")

@@ -82,7 +82,7 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     from games.registry import kinds
     from kinplay.tournaments import selectors
     from kinplay.tournaments.models import Tournament
-    from kinplay.tournaments.services import load
+    from kinplay.tournaments.selectors import load
 
     tid, _, number = row.detail.partition("|")
     number, _, game_ids = number.partition("|")

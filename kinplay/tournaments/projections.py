@@ -40,7 +40,7 @@ def verify(t: Tournament) -> list[str]:
     if seqs != list(range(1, len(seqs) + 1)):
         problems.append("the event sequence has gaps")
     live = dict(t.state)
-    from kinplay.tournaments.services import load
+    from kinplay.tournaments.selectors import load
 
     live = load(Tournament.objects.get(pk=t.pk))
     folded = stream.fold(events)

@@ -23,8 +23,10 @@ from games.models import Game
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
 from kinplay import sql
+from kinplay.celery import app
 from kinplay.tournaments import plan, stream
 from kinplay.tournaments.models import Tournament, TournamentEvent, TournamentGame
+from kinplay.tournaments.selectors import load
 
 log = logging.getLogger("kinplay.tournaments")
 
@@ -45,16 +47,6 @@ class NotOrganiser(games.NotYourSeat):
 
 
 # ---------------------------------------------------------------- the stream
-
-
-def load(t: Tournament) -> dict:
-    """The state with every event folded in (the row may lag a game-over or two)."""
-    state = t.state
-    if t.state_version < t.version:
-        for type_, data in TournamentEvent.objects.filter(tournament=t, seq__gt=t.state_version).order_by("seq").values_list("type", "data"):
-            state = stream.evolve(state, type_, data)
-        t.state, t.state_version = state, t.version
-    return state
 
 
 def _locked(tid) -> Tournament:
@@ -559,11 +551,13 @@ def game_finished(game: Game):
             cur.execute("UPDATE tournaments_tournament SET version = %s WHERE id = %s", [version + 1, tid])
 
 
-def _kick(tid):
-    from kinplay.tournaments.tasks import advance_tournament
+# The task named, not imported: its module imports this one.
+ADVANCE_TASK = "kinplay.tournaments.tasks.advance_tournament"
 
+
+def _kick(tid):
     try:
-        advance_tournament.delay(tid)
+        app.tasks[ADVANCE_TASK].delay(tid)
     except Exception as exc:  # broker down: the sweep will advance it
         log.warning("could not reach the broker (%s); the tournament sweep will advance %s", exc, tid)
 

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 
 
 def receivers(signal) -> list[str]:
-    return [ref().__module__ for _, ref in signal.receivers]
+    return [entry[1]().__module__ for entry in signal.receivers]  # (key, weak reference, ...) in connection order
 
 
 def test_it_sets_the_deadline_before_the_emails_are_composed():
