@@ -7,6 +7,7 @@ import json
 import logging
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import jsonschema
 from django.conf import settings
@@ -115,7 +116,8 @@ def create_games(specs: list[dict]) -> list[Game]:
             opened.append((game, state, game.project(kind.rules, state)))
             game.version = appender.version
         # the receivers set what the rows carry (the deadline) and return the rows that go with them
-        with_games = [row for _, rows in happened.games_dealing.send(Game, games=games, opened=opened) for row in rows]
+        answers: list[tuple[Any, Any]] = happened.games_dealing.send(Game, games=games, opened=opened)
+        with_games: list[Any] = [row for _, rows in answers for row in rows]
         now = timezone.now()
         for game in games:
             game.created_at = game.updated_at = now  # what bulk_create would stamp
