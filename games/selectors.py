@@ -387,11 +387,6 @@ def open_games(user):
     return qs.with_seats().order_by("-created_at")
 
 
-def visible_games(user):
-    """Games a user may look at: their own and every game as a spectator (public views)."""
-    return Game.objects.all() if user.is_authenticated else Game.objects.none()
-
-
 def wait_line(game, seat, *, state=None, names=None, now=None, due=True, title=None) -> str:
     """One line saying what a game waits for, as ``seat`` (None: a spectator) may know it:
     the page banner, the lobby and the email subject all use it (``due``: with the time left).

@@ -376,16 +376,16 @@ def apply_one(row, user, game_id: int, version: int, command: str, *, tables: Ta
     accept = ACCEPT.match(words) if row.kind == Outbox.INVITATION else None
     if accept:
         choice = accept.group("choice")
-        return dispatch(game, "accept_invitation", (game_id, user, choice),
+        return dispatch(game, services.accept_invitation, (game_id, user, choice),
                         "you accepted the invitation" + (f" and play {choice}." if choice else "."))
     if row.kind == Outbox.INVITATION and words.rstrip(".!") == "decline":
-        return dispatch(game, "decline_invitation", (game_id, user), "you declined the invitation.")
+        return dispatch(game, services.decline_invitation, (game_id, user), "you declined the invitation.")
     if row.kind == Outbox.INVITATION and game.status == Game.WAITING and words not in STANDING_WORDS:
         return Line(game_id, False, f"#{game_id}: “{command}” does not answer the invitation: reply with “accept” or "
                                     "“decline” on a line of its own. Nothing was changed.", move=False)
     if words in STANDING_WORDS:
         value = STANDING_WORDS[words]
-        return dispatch(game, "set_standing_answer", (game_id, user, value),
+        return dispatch(game, services.set_standing_answer, (game_id, user, value),
                         f"your standing answer is now “{STANDING_LABELS[value]}”.")
     seat = game.seat_of(user)
     if seat is None:
@@ -475,12 +475,8 @@ def fresh_turn_email(game, user):
         transaction.on_commit(kick)
 
 
-def dispatch(game, name: str, args: tuple, done: str) -> Line:
-    """Call a games service that another part of the product provides; say so if it is missing."""
-    service = getattr(services, name, None)
-    if service is None:
-        return Line(game.pk, False, f"#{game.pk}: answering this by email is not available yet; "
-                                    "use the game page. Nothing was changed.", move=False)
+def dispatch(game, service, args: tuple, done: str) -> Line:
+    """Call a games service for a line that is not a move; say what came of it."""
     try:
         service(*args)
     except (IllegalAction, services.BadRequest, services.NotYourSeat, ValueError) as exc:
