@@ -16,6 +16,9 @@ from django.db import connection, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from games import selectors
+from games.models import Game
+from games.registry import get
 from kinplay import sql
 from kinplay.accounts.models import Profile
 from kinplay.celery import app
@@ -92,8 +95,6 @@ def wants_turn_mail(user) -> bool:
 
 
 def remind(game_id, seat) -> str:
-    from games.models import Game
-
     game = Game.objects.get(pk=game_id)
     s = game.seats.filter(index=seat).select_related("user").first()
     if game.status != Game.ACTIVE or seat not in game.to_act or not s or not s.user_id:
@@ -237,8 +238,6 @@ def passed(row: Outbox) -> bool:
     """A turn email or reminder whose turn ended before it left (the player moved on the page, the
     clock played, the game ended: a mail server down for hours): "It is your turn" would be
     wrong, so it is not sent. One that only others moved since still goes (picture.of_game)."""
-    from games.models import Game
-
     if row.kind not in (Outbox.YOUR_TURN, Outbox.REMINDER) or row.game is None:
         return False
     game = row.game
@@ -287,8 +286,6 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         "time_zone": profile.tz.key,
     }
     if row.kind == Outbox.DIGEST:
-        from games.models import Game
-
         found = Game.objects.with_seats().in_bulk([int(pk) for pk in row.games])
         listed = sorted((found[int(pk)] for pk in row.games if int(pk) in found),  # most urgent first
                         key=lambda game: (game.deadline is None, game.deadline or now, game.pk))
@@ -356,9 +353,6 @@ def _waiting(row: Outbox, seat, *, game=None, version=None) -> dict | None:
     """What the seat waits on now, in the words of the page and the lobby (games.selectors.waiting),
     for a turn email, a reminder or a digest's ``game`` still as it was written (``version``): a
     reaction window is not "your turn", and its subject and first line say so."""
-    from games import selectors
-    from games.registry import get
-
     game, version = game or row.game, row.version if version is None else version
     if row.kind not in (*Outbox.TURN_MAIL, Outbox.REMINDER) or version != game.version or seat not in game.to_act:
         return None
