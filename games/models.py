@@ -11,8 +11,13 @@ from functools import cache
 from itertools import chain
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connections, models, transaction
+from django.utils import timezone
 
+from games.engine import only_default
+from games.registry import get
+from games.schema import upcast
 from kinplay import sql
 
 # A game row and its seats (with each player's name and address) in one statement: every
@@ -31,8 +36,6 @@ SEATS_OF_GAME = {
 
 @cache
 def _game_with_seats_sql(fields, alias, vendor):
-    from django.contrib.auth import get_user_model
-
     table = connections[alias].ops.quote_name
     seats = SEATS_OF_GAME[vendor].format(seat=table(Seat._meta.db_table), user=table(get_user_model()._meta.db_table))
     return f"SELECT {sql.columns(Game, fields, 'g.', alias)}, {seats} FROM {table(Game._meta.db_table)} g WHERE g.id = %s"
@@ -43,8 +46,6 @@ class GameQuerySet(models.QuerySet):
         """Every write to game rows stamps ``updated_at``, which a move's compare-and-set checks,
         and drops this process's copies of them (RowCache): a move that started from a copy
         read before, here or in another process, reads the row again."""
-        from django.utils import timezone
-
         kwargs.setdefault("updated_at", timezone.now())
         if game_rows.entries:
             game_rows.drop(*self.values_list("pk", flat=True))
@@ -79,8 +80,6 @@ def _hold(game, seat_rows, db) -> None:
     SEATS_OF_GAME's order (RowCache keeps them in the same). The instances as from_db makes
     them (sql.from_db) and the seats' game and user set as their descriptors would set them,
     less the descriptors' checks (type, router): both are this game's and this row's."""
-    from django.contrib.auth import get_user_model
-
     user_model, seats = get_user_model(), []
     to_game, to_user = Seat.game.field, Seat.user.field
     for seat_id, index, user_id, bot, invited, username, email, standing in seat_rows:
@@ -333,8 +332,6 @@ class Seat(models.Model):
         """Whether this player's standing answer gives the default of the window ``entry``
         now: "always", or "unable" when they can do nothing else. With "ask" they answer
         themselves, or the clock does: an early answer would tell the others who holds STOP."""
-        from games.engine import only_default
-
         if not self.user_id or entry.get("kind") != "window" or entry.get("default") is None:
             return False
         if entry["default"] not in [i["action"] for i in rules.legal_actions(state, self.index)]:
@@ -417,9 +414,6 @@ class Event(StreamEvent):
     def as_rules_event(self, rules=None):
         """The event as its engine (``rules``, else the game's) reads it today: upcast to its
         type's current version."""
-        from games.registry import get
-        from games.schema import upcast
-
         return upcast(rules or get(self.game.kind).rules, self.type, self.data, self.schema_version)
 
 

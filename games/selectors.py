@@ -92,8 +92,6 @@ def _forfeit(e: dict) -> bool:
 def out_of_time(game, upto: int | None = None) -> list[int]:
     """The seats a forfeit the platform applied (a clock's, a round's time) took out, up to
     version ``upto``: their boards say so, where the rules only know that they resigned."""
-    from games.models import Event
-
     rows = Event.objects.filter(game=game, type__in=PLATFORM_EVENTS)
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
@@ -274,8 +272,6 @@ def _you_verb(word: str) -> str:
 def first_viewable(game) -> int:
     """The first version with a state to view: the end of the setup command (the states inside
     it are half-dealt; the rules' views need the whole table)."""
-    from games.models import Event
-
     if game.version == 0:
         return 0
     nxt = (Event.objects.filter(game=game, seq__gt=1, command__isnull=False).order_by("seq")

@@ -1,4 +1,6 @@
 from django.apps import AppConfig
+from django.contrib.auth import get_user_model
+from django.db.models.signals import post_save
 
 
 class Config(AppConfig):
@@ -7,9 +9,6 @@ class Config(AppConfig):
 
     def ready(self):
         # deferred: these modules import models, which need the app registry ready
-        from django.contrib.auth import get_user_model
-        from django.db.models.signals import post_save
-
         from kinplay.accounts import emails, receivers
         from kinplay.notifications.services import register_composer
 

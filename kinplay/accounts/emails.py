@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.mail import EmailMessage
@@ -61,8 +62,6 @@ def owner_of(address: str, *, besides=None):
 def queue_password_resets(email: str) -> int:
     """One reset email to each account of ``email`` that may sign in with a password (Django's
     own rule, PasswordResetForm.get_users); the worker calls this."""
-    from django.contrib.auth.forms import PasswordResetForm
-
     users = list(PasswordResetForm().get_users(email))
     for user in users:
         _queue(Outbox.PASSWORD_RESET, user, user.email)

@@ -12,10 +12,12 @@ from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
 from kinplay.accounts import emails, tasks, usernames
 from kinplay.accounts.emails import EMAIL_CHANGE_DAYS, EMAIL_CHANGE_SALT
 from kinplay.accounts.models import Profile
+from kinplay.notifications.models import Outbox
 
 log = logging.getLogger("kinplay.accounts")
 
@@ -58,8 +60,6 @@ def request_email_change(user, new_email: str) -> None:
 def cancel_email_change(user) -> None:
     """The player takes back their change of address: the links sent for it stop working, and
     one not sent yet does not go."""
-    from kinplay.notifications.models import Outbox
-
     now = timezone.now()
     Profile.objects.filter(user=user).update(address_cancelled_at=now)
     Outbox.objects.filter(user=user, kind=Outbox.ADDRESS, sent_at__isnull=True).update(sent_at=now)  # done with
@@ -99,8 +99,6 @@ def confirm_email_change(user, token: str) -> str:
 def password_set(user) -> bool:
     """A new password (changed, or reset by email) ends the account's API token, as it ends its
     other sessions: whoever knew the old password may have made one. True if there was one."""
-    from rest_framework.authtoken.models import Token
-
     deleted, _ = Token.objects.filter(user=user).delete()  # each process forgets it (api.authentication)
     return bool(deleted)
 

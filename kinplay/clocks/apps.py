@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from games import events
+
 
 class Config(AppConfig):
     name = "kinplay.clocks"
@@ -7,7 +9,6 @@ class Config(AppConfig):
 
     def ready(self):
         # deferred: the receivers import models, which need the app registry ready
-        from games import events
         from kinplay.clocks import receivers
 
         # Connected before notifications' (INSTALLED_APPS' order): the deadline set here is the

@@ -1,10 +1,12 @@
 """The emails that follow the games (games.events): "your turn" and "game over" after each
 change, invitations, and what the creator and the table are told when a seat is given back or a
-game is called off."""
+game is called off; and the moves that come in by email through a provider (django-anymail)."""
 
 from __future__ import annotations
 
 from kinplay.notifications import consent
+from kinplay.notifications.authentication import provider_verdict
+from kinplay.notifications.replies import receive_message
 from kinplay.notifications.services import change_mail, notify_after_change, queue
 
 
@@ -35,3 +37,15 @@ def game_called_off(sender, *, game, why, **kwargs) -> None:
 
 def seat_withdrawn(sender, *, game, who, expired, cancelled, left, **kwargs) -> None:
     consent.invitation_closed(game, who, expired=expired, cancelled=cancelled, left=left)
+
+
+def inbound(sender, event, esp_name, **kwargs):
+    """Moves by email through a provider's inbound webhook (django-anymail): the same checks as
+    a piped message, with the provider's verdict on the sender where anymail passes one on."""
+    message = event.message
+    envelope = [message.envelope_recipient] if getattr(message, "envelope_recipient", None) else []
+    try:  # for MAIL_VERIFY_DKIM; a re-serialised message may fail DKIM, never pass it falsely
+        raw = message.as_bytes()
+    except Exception:  # noqa: BLE001  the stdlib cannot always write a hostile message back out
+        raw = None
+    receive_message(message, raw=raw, envelope=envelope, provider=provider_verdict(esp_name, event))

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import chat, services
+from games import chat, selectors, services
 from games.engine import DEFAULT_ANSWER_WORDS, IllegalAction
 from games.models import Game
 from games.registry import get, kinds
@@ -418,8 +418,6 @@ def taken(game, user, text: str) -> Line:
     and no turn email says so now (a digest player's waits for the digest: digests.spaced; quiet
     hours; turn emails off), the answer says so with the moves, and takes a reply (``answer``):
     they are at their mail now."""
-    from games import selectors
-
     game.refresh_from_db(fields=["version", "to_act", "status", "deadline"])
     seat = game.seat_of(user)
     if game.status != Game.ACTIVE or seat not in game.to_act or turn_mail_goes(game, user):
@@ -439,8 +437,6 @@ def turn_mail_goes(game, user) -> bool:
 def moves_now(game, user) -> list[str]:
     """The seat's moves as the turn email lists them ("<move>  —  <what it does>"), for an answer
     that refuses one: the player picks another without the game page."""
-    from games import selectors
-
     return [f"{a['notation']}  —  {a['label']}" for a in selectors.game_for(game, user)["legal_actions"][:20]]
 
 
@@ -451,8 +447,6 @@ def stale(game, user, version: int, command: str) -> Line:
     """A move for a turn that has passed: refuse it and say where the game stands now, in a
     player's words (what happened since that email, whose turn it is, their moves): a version
     is an event count, a number no player knows."""
-    from games import selectors
-
     seat, names = game.seat_of(user), selectors.seat_names(game)
     moves = moves_now(game, user)
     news = [line["text"] for line in selectors.log_lines(game, seat, after=version, names=names)]

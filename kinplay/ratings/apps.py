@@ -1,4 +1,8 @@
 from django.apps import AppConfig
+from django.contrib.auth import get_user_model
+from django.db.models.signals import post_save
+
+from games import events
 
 
 class RatingsConfig(AppConfig):
@@ -7,10 +11,6 @@ class RatingsConfig(AppConfig):
 
     def ready(self):
         # deferred: these modules import models, which need the app registry ready
-        from django.contrib.auth import get_user_model
-        from django.db.models.signals import post_save
-
-        from games import events
         from kinplay.ratings import receivers
         from kinplay.ratings.selectors import forget_deactivated
 

@@ -1,13 +1,12 @@
 from django.apps import AppConfig
+from django.db import connections
 from django.db.models.signals import post_migrate
+
+from games import events, triggers
 
 
 def _ensure_triggers(sender, using="default", **kwargs):
     # Also after a test flush, which empties the table with the triggers lifted.
-    from django.db import connections
-
-    from games import triggers
-
     triggers.install(connections[using])
 
 
@@ -17,7 +16,6 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         # deferred: these modules import models, which need the app registry ready
-        from games import events
         from kinplay.notifications.services import register_composer
         from kinplay.tournaments import emails, receivers, tasks  # noqa: F401  (tasks: services._kick publishes one by name)
 

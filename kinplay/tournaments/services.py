@@ -9,11 +9,13 @@ sweep as the safety net.
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -22,9 +24,13 @@ from games.engine import RESIGN, IllegalAction, clone
 from games.models import Game
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
+from games.store import load_state
 from kinplay import sql
 from kinplay.celery import app
-from kinplay.tournaments import plan, stream
+from kinplay.clocks import vacation
+from kinplay.clocks.models import Deadline
+from kinplay.ratings.selectors import rating_of, ratings_of
+from kinplay.tournaments import emails, plan, stream
 from kinplay.tournaments.models import Tournament, TournamentEvent, TournamentGame
 from kinplay.tournaments.selectors import load
 
@@ -245,11 +251,7 @@ def create_and_start(specs: list[dict], entrants: list[list], *, mail=True) -> l
 
 
 def _rating(user, kind):
-    """The player's rating, when the ratings app is there (kinplay.ratings, its own issue)."""
-    try:
-        from kinplay.ratings.selectors import rating_of
-    except ImportError:
-        return None
+    """The player's rating (None before their first rated game)."""
     try:
         value = rating_of(user, kind)
     except Exception:  # no rating yet
@@ -259,8 +261,6 @@ def _rating(user, kind):
 
 def _ratings(users, kind) -> dict:
     """``_rating`` for many players, by user id: one query."""
-    from kinplay.ratings.selectors import ratings_of
-
     return {pk: _rating_value(value) for pk, value in ratings_of(users, kind).items()}
 
 
@@ -400,9 +400,6 @@ def _running_rows(tid):
 
 
 def _cancel(t, reason):
-    from kinplay.clocks import vacation
-    from kinplay.tournaments import emails
-
     friendly = sorted(_running_rows(t.pk).values_list("pk", flat=True))
     if friendly:
         Game.objects.filter(pk__in=friendly).update(rated=False)  # stamps updated_at (GameQuerySet.update)
@@ -424,8 +421,6 @@ def _start_next_round(t) -> bool:
 
 def _start_rounds(ts, *, mail=True) -> list[bool]:
     """``_start_next_round`` for several tournaments, their games created together."""
-    from kinplay.tournaments import emails
-
     now, paired, wanted = timezone.now(), [], []
     for t in ts:
         tables = plan.next_round(t.state, t.seed)
@@ -462,9 +457,6 @@ def _new_game(t, players, number, table) -> int:
 def _new_games(wanted) -> list[int]:
     """Games already accepted by their players (joining was consent), one per (tournament,
     players, round, table), created together and linked to their tables."""
-    from kinplay.clocks import vacation
-    from kinplay.clocks.models import Deadline
-
     specs = []
     for t, players, _, _ in wanted:
         s = t.state
@@ -491,8 +483,6 @@ def _new_games(wanted) -> list[int]:
 
 
 def _finish(t):
-    from kinplay.tournaments import emails
-
     _append(t, "finished", {"seed": t.seed, "winner": plan.winner(t.state)})
     t.round_ends_at, t.warn_at, t.needs_advance = None, None, False
     emails.finished(t)
@@ -521,8 +511,6 @@ _STILL_RUNNING = ("SELECT 1 FROM tournaments_tournamentgame tg JOIN games_game g
 def game_finished(game: Game):
     """games.events.game_finished (kinplay.tournaments.receivers): in the transaction of the move that ended the game.
     Appends the result and nothing heavier: the next step runs after commit."""
-    import json
-
     conn = connection
     vendor = conn.vendor if conn.vendor in _LINK else "sqlite"
     with conn.cursor() as cur:
@@ -578,8 +566,6 @@ def advance(tid, now=None) -> str:
         for p in out:
             _append(t, "withdrawn", {"player": p, "reason": "timeouts"})
         if out:
-            from kinplay.tournaments import emails
-
             emails.timed_out(t, out)
         rnd = s["rounds"][-1]
         adjudicate = []
@@ -615,8 +601,6 @@ def _adjudicate(t, gid):
     "adjudication"); if the game goes on without them, the heuristic bot plays it out for the
     rest, so it ends with a result its log explains. A game started after the limit (a knockout
     match's next game) has nobody to blame: the bot plays it out for everyone."""
-    from games.store import load_state
-
     game = Game.objects.get_with_seats(gid)
     if game.status != Game.ACTIVE:
         return
@@ -661,8 +645,6 @@ def warn(t: Tournament, now=None) -> int:
     """The running round ends soon: one email to each player whose game is still running
     (which games, when the round ends, what happens then). ``t`` as the sweep listed it: only
     the sweep that claims its ``warn_at`` writes them; returns how many were queued."""
-    from kinplay.tournaments import emails
-
     now = now or timezone.now()
     with transaction.atomic():
         if not t.claim_warning(now):
@@ -677,8 +659,6 @@ def sweep(now=None) -> int:
     """Beat: start tournaments whose time came; advance those with a finished round, a game
     to add or a round past its time; warn players of a round that ends soon. One query finds
     each: no loop per tournament."""
-    from django.db.models import Q
-
     now = now or timezone.now()
     done = 0
     for tid in Tournament.objects.filter(status=Tournament.OPEN, starts_at__lte=now).values_list("pk", flat=True)[:100]:

@@ -9,6 +9,13 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
+from games.karenza import rules as karenza_rules
+from games.kenta import rules as kenta_rules
+from games.kenta.render import _objective_text
+from games.kinapa import rules as kinapa_rules
+from games.knonsters import rules as knonsters_rules
+from games.project_kin import rules as project_kin_rules
+
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
 # How to play, in a few paragraphs each: our own words, from the rulebooks in shared/rules/
@@ -91,7 +98,7 @@ def interpretations(slug: str) -> str:
 def card_sections(slug: str) -> list[dict]:
     """Every card of the game with its text, from the rules module's data."""
     if slug == "kenta":
-        from games.kenta import rules
+        rules = kenta_rules
         return [
             {"title": "Action cards", "cards": [
                 {"name": c["name"], "meta": f"{c['copies']}×" + (f" · {c['points']} points" if c["points"] else "")
@@ -101,7 +108,7 @@ def card_sections(slug: str) -> list[dict]:
                 for k in rules.OBJECTIVES]},
         ]
     if slug == "karenza":
-        from games.karenza import rules
+        rules = karenza_rules
         out = []
         for deck in rules.DECKS.values():
             cards = []
@@ -117,7 +124,7 @@ def card_sections(slug: str) -> list[dict]:
             out.append({"title": f"{deck['name']}'s deck", "intro": deck.get("style", ""), "cards": cards})
         return out
     if slug == "kinapa":
-        from games.kinapa import rules
+        rules = kinapa_rules
         return [
             {"title": "Animals", "cards": [{"name": f"{c['number']}", "meta": "animal", "text": c["name"]}
                                            for c in rules.CARDS["animals"]]},
@@ -127,7 +134,7 @@ def card_sections(slug: str) -> list[dict]:
                                                  "text": o["name"]} for o in rules.CARDS["objects"]]},
         ]
     if slug == "knonsters":
-        from games.knonsters import rules
+        rules = knonsters_rules
         counts: dict[str, int] = {}
         for code in rules.DECK["deck"]:
             counts[code] = counts.get(code, 0) + 1
@@ -139,7 +146,7 @@ def card_sections(slug: str) -> list[dict]:
             {"title": "Superpowers (option)", "cards": powers},
         ]
     if slug == "project_kin":
-        from games.project_kin import rules
+        rules = project_kin_rules
         p = rules.PIECES
         specials = ", ".join(f"{n} {k}" for k, n in p["specials"].items())
         return [{"title": "Pieces", "cards": [
@@ -152,5 +159,4 @@ def card_sections(slug: str) -> list[dict]:
 
 
 def _kenta_objective(key):
-    from games.kenta.render import _objective_text
     return _objective_text(key)
