@@ -226,7 +226,7 @@ def closed(row: Outbox) -> bool:
 
 
 def hold(row: Outbox) -> bool:
-    """Quiet hours or the player's digest interval: keep the row for ``digests.release_held``."""
+    """Quiet hours or the player's digest interval: keep the row for ``held.release_held``."""
     now = timezone.now()
     reason = digests.hold_reason(row, Profile.of(row.user), now)
     if reason:
