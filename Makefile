@@ -40,11 +40,12 @@ lock: | check-python
 	  $(LOCK_VENV)/bin/pip freeze --exclude-editable; } > requirements.lock
 	rm -rf $(LOCK_VENV)
 
-# ruff, mypy (games/ against the rules contract) and import-linter (pyproject.toml).
+# ruff, mypy (games/ against the rules contract), import-linter (pyproject.toml) and no import circle.
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
+	$(PY) -m pytest -q -p no:cacheprovider -n 0 tests/test_import_graph.py  # no import circle anywhere
 
 # The rules engines compiled with mypyc (games/compiled.py): a no-op while the build matches the
 # source; if it cannot build (no C compiler), the engines run as Python, only slower.

@@ -5,7 +5,7 @@
 
 1. pairing one round of a 1,000-player Swiss (duels, and 4 a table) after 5 rounds of history;
 2. standings (points and every tiebreak) of 1,000 players after 10 rounds;
-3. what the tournament adds to the move that ends a game (the ON_GAME_FINISHED hook: link
+3. what the tournament adds to the move that ends a game (its games.events.game_finished receiver: link
    lookup, row lock, event append, round-complete check), on a throwaway SQLite database.
 CPU seconds of this process (process_time), so a busy machine does not distort them; the
 hook is wall time (it waits on the database).

@@ -1,13 +1,13 @@
 from django.apps import AppConfig
+from django.db import connections
 from django.db.models.signals import post_migrate
+
+from games import triggers
+from games.registry import kinds
 
 
 def _ensure_triggers(sender, using="default", **kwargs):
     # Also after a test flush, which empties the table with the triggers lifted.
-    from django.db import connections
-
-    from games import triggers
-
     triggers.install(connections[using])
 
 
@@ -16,7 +16,5 @@ class GamesConfig(AppConfig):
 
     def ready(self):
         # A malformed rules package or data file must fail at start-up, naming the problem.
-        from games.registry import kinds
-
         kinds()
         post_migrate.connect(_ensure_triggers, sender=self)

@@ -16,6 +16,7 @@ copied there too (and are in the manifest).
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import sys
@@ -56,8 +57,6 @@ def use() -> bool:
     state.update(active=False, why=_unusable())
     if state["why"]:
         return False
-    import importlib
-
     packages = {"games": sys.modules["games"]} | {f"games.{k}": importlib.import_module(f"games.{k}") for k in KINDS}
     for name, package in packages.items():
         package.__path__.insert(0, str(BUILD.joinpath(*name.split("."))))

@@ -1,17 +1,20 @@
-"""The event store (DESIGN.md, "The event store") and the game read model."""
+"""The event store (docs/architecture.md#the-event-store) and the game read model."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
+
+from games.engine import only_default
+from games.registry import get
+from games.schema import upcast
 
 
 class GameQuerySet(models.QuerySet):
     def update(self, **kwargs):
         """Every write to game rows stamps ``updated_at``, which a move's compare-and-set checks:
         a move that read the row before, in any process, reads it again."""
-        from django.utils import timezone
-
         kwargs.setdefault("updated_at", timezone.now())
         return super().update(**kwargs)
 
@@ -24,7 +27,7 @@ class GameQuerySet(models.QuerySet):
     def get_with_seats(self, pk) -> Game:
         """One game, ``game.seat_list`` and each seat's user (username and email loaded), read
         as they are now (games.store.game_with_seats); Game.DoesNotExist if there is none."""
-        from games.store import game_with_seats
+        from games.store import game_with_seats  # deferred: games.store imports this module
 
         return game_with_seats(pk, using=self.db)
 
@@ -173,8 +176,6 @@ class Seat(models.Model):
         """Whether this player's standing answer gives the default of the window ``entry``
         now: "always", or "unable" when they can do nothing else. With "ask" they answer
         themselves, or the clock does: an early answer would tell the others who holds STOP."""
-        from games.engine import only_default
-
         if not self.user_id or entry.get("kind") != "window" or entry.get("default") is None:
             return False
         if entry["default"] not in [i["action"] for i in rules.legal_actions(state, self.index)]:
@@ -257,9 +258,6 @@ class Event(StreamEvent):
     def as_rules_event(self, rules=None):
         """The event as its engine (``rules``, else the game's) reads it today: upcast to its
         type's current version."""
-        from games.registry import get
-        from games.schema import upcast
-
         return upcast(rules or get(self.game.kind).rules, self.type, self.data, self.schema_version)
 
 

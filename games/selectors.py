@@ -89,8 +89,6 @@ def _forfeit(e: dict) -> bool:
 def out_of_time(game, upto: int | None = None) -> list[int]:
     """The seats a forfeit the platform applied (a clock's, a round's time) took out, up to
     version ``upto``: their boards say so, where the rules only know that they resigned."""
-    from games.models import Event
-
     rows = Event.objects.filter(game=game, type__in=PLATFORM_EVENTS)
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
@@ -261,8 +259,6 @@ def _you_verb(word: str) -> str:
 def first_viewable(game) -> int:
     """The first version with a state to view: the end of the setup command (the states inside
     it are half-dealt; the rules' views need the whole table)."""
-    from games.models import Event
-
     if game.version == 0:
         return 0
     nxt = (Event.objects.filter(game=game, seq__gt=1, command__isnull=False).order_by("seq")
@@ -372,11 +368,6 @@ def open_games(user):
     if user.is_authenticated:
         qs = qs.exclude(seats__user=user)
     return qs.with_seats().order_by("-created_at")
-
-
-def visible_games(user):
-    """Games a user may look at: their own and every game as a spectator (public views)."""
-    return Game.objects.all() if user.is_authenticated else Game.objects.none()
 
 
 def wait_line(game, seat, *, state=None, names=None, now=None, due=True, title=None) -> str:

@@ -6,8 +6,8 @@ import hashlib
 import json
 import logging
 from dataclasses import dataclass
-from datetime import timedelta
 from functools import cache
+from typing import Any
 
 import jsonschema
 from django.conf import settings
@@ -16,32 +16,23 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games import events as happened
 from games.engine import RESIGN, IllegalAction, clone, decide_and_evolve, event, find_legal, replay
 from games.models import Event, Game, Seat
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
 from games.store import Appender, StaleRow, VersionConflict, load_state, save_all
-from kinplay.clocks import scheduling
-from kinplay.clocks.models import Deadline
 from kinplay.infra.errors import is_deadlock
-from kinplay.notifications.consent import invitation_closed, invite
-from kinplay.notifications.services import change_mail, notify_after_change, queue
 
 log = logging.getLogger("kinplay.games")
 
 BOTS = ("random", "heuristic")
 BOT_STEPS_PER_TASK = 200  # the worker plays owed bot moves in transactions of at most this many steps
-BOTS_GRACE_SECONDS = 60  # after this the deadline sweep plays owed bot moves the task did not
 MAX_IDEMPOTENCY_KEY = 128
 MAX_NOTATION = 200  # a longer text is no move of any game (and is not echoed back)
 # Who may resign for a player, and why (the "forfeited" platform event's reason): a tournament
 # round's time ran out with the player holding the turn (kinplay.tournaments.services._adjudicate).
 FORFEIT_REASONS = {"adjudication": "round_time"}
-
-# Called as hook(game) in the transaction of the move that finishes a game (ratings, which
-# stamp the finish time, then tournaments): apps add theirs in AppConfig.ready. Keep them
-# cheap: they run in the move.
-ON_GAME_FINISHED: list = []
 
 
 class BadRequest(Exception):
@@ -106,8 +97,9 @@ def create_game(*, creator, kind: str, options=None, seats, per_move="default", 
 def create_games(specs: list[dict]) -> list[Game]:
     """Games in a few statements whatever their number (a tournament's round, a league's
     divisions): each spec takes ``create_game``'s keywords. All or none: a BadRequest in any
-    spec creates nothing. Each game is dealt, its bots answer and its clocks, invitations and
-    emails are set as for one game (the same steps), and the rows are written together."""
+    spec creates nothing. Each game is dealt and its bots answer as for one game; the apps that
+    follow games set its clocks, invitations and emails (games.events.games_dealing and
+    games_created), and the rows are written together."""
     named = _users_named(specs)
     plans = [_plan(named, **{k: v for k, v in spec.items() if k != "looking"}) for spec in specs]
     with transaction.atomic():
@@ -123,7 +115,9 @@ def create_games(specs: list[dict]) -> list[Game]:
         for game, kind, state, appender, _, _ in dealt:
             opened.append((game, state, game.project(kind.rules, state)))
             game.version = appender.version
-        deadlines = scheduling.opening(opened) + [d for game in games for d in _invitation_deadlines(game)]
+        # the receivers set what the rows carry (the deadline) and return the rows that go with them
+        answers: list[tuple[Any, Any]] = happened.games_dealing.send(Game, games=games, opened=opened)
+        with_games: list[Any] = [row for _, rows in answers for row in rows]
         Game.objects.bulk_create(games)
         # The rows made before their game had an id (bulk_create fills in the deadlines' and snapshots').
         for game in games:
@@ -134,21 +128,15 @@ def create_games(specs: list[dict]) -> list[Game]:
                 row.game_id = appender.game.pk
         Seat.objects.bulk_create([seat for game in games for seat in game.seat_list])
         save_all([appender for _, _, _, appender, _, _ in dealt])
-        Deadline.objects.bulk_create(deadlines)
-        for game in games:
-            _invite(game)
+        for model in dict.fromkeys(type(row) for row in with_games):
+            model.objects.bulk_create([row for row in with_games if type(row) is model])
         # A creator looking at the game they just made gets no email for its opening turn.
         present = {game.pk: game.seat_of(spec["creator"]) for game, spec in zip(games, specs) if spec.get("looking")}
-        mail = []
-        for (game, _, _, _, acted, owe), (_, _, entries) in zip(dealt, opened):
-            mail += change_mail(game, before=set(), now=set(entries), acted=acted, present=present.get(game.pk))
-            if owe:
-                _leave_bots_to_worker(game)
-        queue(mail)
+        happened.games_created.send(Game, games=games, present=present, opened=[
+            (game, entries, acted, owe) for (game, _, _, _, acted, owe), (_, _, entries) in zip(dealt, opened)])
         for game, *_ in dealt:
             if game.status == Game.FINISHED:
-                for hook in ON_GAME_FINISHED:
-                    hook(game)
+                happened.game_finished.send(Game, game=game)
     return games
 
 
@@ -509,25 +497,6 @@ def _play_bots_once(game_id) -> str:
     return "more-owed" if owe else "played"
 
 
-def _leave_bots_to_worker(game):
-    """The task plays the owed moves after commit; a deadline row is the safety net if the
-    broker is down or the worker dies (the sweep calls play_bots when it falls due)."""
-    from kinplay.clocks.models import Deadline
-
-    Deadline.objects.create(game=game, kind=Deadline.BOTS, due_at=timezone.now() + timedelta(seconds=BOTS_GRACE_SECONDS),
-                            version=game.version)
-
-    def kick():
-        from games.tasks import play_bots as task
-
-        try:
-            task.delay(game.pk)
-        except Exception as exc:  # broker down: the deadline row is safe in the database
-            log.warning("could not reach the broker (%s); the deadline sweep will play game %s's bots", exc, game.pk)
-
-    transaction.on_commit(kick)
-
-
 def _command_rows(game, first: Event) -> list[Event]:
     """The events one request stored: its command and the bot answers that followed it."""
     rows = []
@@ -539,21 +508,20 @@ def _command_rows(game, first: Event) -> list[Event]:
 
 
 def _after(game, kind, state, appender, *, acted, present=None, had_timers=False, bots_owe=False):
-    """Store the appender's events and update the read model, deadlines and outbox, in one
-    transaction."""
+    """Store the appender's events and update the read model, in one transaction with what the
+    apps that follow games do about it (games.events.game_changing: deadlines, emails, the
+    worker's bot moves; game_finished)."""
     before, was_finished = set(game.to_act), game.status == Game.FINISHED
     entries = game.project(kind.rules, state)
     game.version = appender.version
     finished_now = game.status == Game.FINISHED and not was_finished
-    game.deadline = scheduling.reschedule(game, state, entries, acted, had_timers)
     game.updated_at = timezone.now()
-    notify_after_change(game, before=before, now=set(entries), acted=acted, present=present)
-    if bots_owe:
-        _leave_bots_to_worker(game)
+    # the receivers' writes (a deadline on the row, mail, the bots' task) come before the row's
+    happened.game_changing.send(Game, game=game, state=state, entries=entries, before=before, acted=acted,
+                                present=present, had_timers=had_timers, bots_owe=bots_owe)
 
     def game_finished():
-        for hook in ON_GAME_FINISHED:
-            hook(game)
+        happened.game_finished.send(Game, game=game)
 
     # the store orders the last writes: the hooks follow the row's write (games.store.Appender.commit)
     appender.commit(("version", "to_act", "status", "result", "deadline", "updated_at"),
@@ -635,23 +603,6 @@ def abort(game_id) -> None:
 # ---------------------------------------------------------------- invitations
 
 
-INVITATION_DAYS = 7
-
-
-def _invitation_deadlines(game) -> list[Deadline]:
-    """An invited seat unanswered after 7 days lapses: its deadline, unsaved."""
-    due = timezone.now() + timedelta(days=INVITATION_DAYS)
-    return [Deadline(game=game, kind=Deadline.INVITATION, seat=s.index, due_at=due, version=0)
-            for s in game.seat_list if s.invited]
-
-
-def _invite(game):
-    """Each invited seat gets one email (its deadline: _invitation_deadlines)."""
-    invited = [s.user for s in game.seat_list if s.invited]
-    if invited:
-        invite(game, invited)
-
-
 def _invited_seat(game, user):
     """The user's seat with an invitation still open, or the reason there is none."""
     seat = next((s for s in game.seat_list if user is not None and s.user_id == user.pk), None)
@@ -665,13 +616,6 @@ def _invited_seat(game, user):
     return seat
 
 
-def _answered(game, seat, outcome):
-    from kinplay.clocks.models import Deadline
-
-    Deadline.objects.filter(game=game, kind=Deadline.INVITATION, seat=seat.index, done_at__isnull=True).update(
-        done_at=timezone.now(), outcome=outcome)
-
-
 def accept_invitation(game_id: int, user, choice=None, *, looking=False) -> Game:
     """The invited player says yes, with a choice as a joining player makes one (a Kenta colour;
     None keeps the seat's); the game starts once every seat is taken and accepted. ``looking``:
@@ -683,7 +627,7 @@ def accept_invitation(game_id: int, user, choice=None, *, looking=False) -> Game
         _choose(game, seats, seat.index, choice)
         seat.invited = False
         seat.save(update_fields=["invited"])
-        _answered(game, seat, "accepted")
+        happened.invitation_answered.send(Game, game=game, seat=seat, outcome="accepted")
         if _ready(game):
             _start(game, present=seat.index if looking else None)
     return game
@@ -694,7 +638,7 @@ def decline_invitation(game_id: int, user) -> Game:
     with transaction.atomic():
         game = _locked_with_seats(game_id)
         seat = _invited_seat(game, user)
-        _answered(game, seat, "declined")
+        happened.invitation_answered.send(Game, game=game, seat=seat, outcome="declined")
         _withdraw(game, seat, expired=False)
     return game
 
@@ -721,9 +665,8 @@ def leave_game(game_id: int, user) -> Game:
 
 def cancel_game(game_id: int, user) -> Game:
     """The creator calls off a game that has not started (an open seat nobody takes, an
-    invitation unanswered): everyone else at the table, invited or seated, is told."""
-    from kinplay.notifications.consent import game_cancelled
-
+    invitation unanswered): everyone else at the table, invited or seated, is told
+    (games.events.game_called_off)."""
     with transaction.atomic():
         game = _locked_with_seats(game_id)
         if user is None or game.created_by_id != user.pk:
@@ -733,7 +676,6 @@ def cancel_game(game_id: int, user) -> Game:
         if game.status != Game.WAITING:
             raise IllegalAction("This game has started: it can no longer be cancelled (you may resign).")
         _call_off(game, "cancelled", user)
-        game_cancelled(game)
     return game
 
 
@@ -757,13 +699,10 @@ def _locked_with_seats(game_id: int) -> Game:
 
 def _call_off(game, why: str, by) -> None:
     """A game that has not started is cancelled (``why``, one of Game.CALLED_OFF, and ``by``
-    whom, kept for its page): its invitations need no answer any more."""
-    from kinplay.clocks.models import Deadline
-
+    whom, kept for its page): its invitations need no answer any more (games.events.game_called_off)."""
     game.status, game.called_off, game.called_off_by = Game.ABORTED, why, by
     game.save(update_fields=["status", "called_off", "called_off_by", "updated_at"])
-    Deadline.objects.filter(game=game, kind=Deadline.INVITATION, done_at__isnull=True).update(
-        done_at=timezone.now(), outcome="cancelled")
+    happened.game_called_off.send(Game, game=game, why=why, by=by)
 
 
 def _withdraw(game, seat, *, expired, left=False) -> str:
@@ -776,5 +715,5 @@ def _withdraw(game, seat, *, expired, left=False) -> str:
     cancel = game.invite_only or not any(s.user_id for s in game.seat_list)
     if cancel:
         _call_off(game, "left" if left else "expired" if expired else "declined", who)
-    invitation_closed(game, who, expired=expired, cancelled=cancel, left=left)
+    happened.seat_withdrawn.send(Game, game=game, who=who, expired=expired, cancelled=cancel, left=left)
     return "cancelled" if cancel else "opened"

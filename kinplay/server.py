@@ -89,6 +89,7 @@ def leave_out_idle_receivers() -> None:
     - reset_queries empties every connection's query log, which stays empty unless DEBUG is on
       or a connection's force_debug_cursor (only tests set it: CaptureQueriesContext).
     """
+    # deferred: the server's own process starts without Django; only a worker's kinplay.wsgi calls this
     from django.conf import settings as django
     from django.core.cache import close_caches
     from django.core.cache.backends.base import BaseCache

@@ -10,10 +10,9 @@ address up. Links are made when the email is sent: nothing secret waits in the t
 
 from __future__ import annotations
 
-import logging
-
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.mail import EmailMessage
@@ -25,8 +24,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from kinplay.accounts.models import email_key
 from kinplay.notifications.models import Outbox
-
-log = logging.getLogger("kinplay.accounts")
+from kinplay.notifications.services import kick
 
 KINDS = (Outbox.ADDRESS, Outbox.PASSWORD_RESET)
 EMAIL_CHANGE_SALT = "kinplay.accounts.email-change"
@@ -39,8 +37,6 @@ def _site(path: str) -> str:
 
 
 def _queue(kind: str, user, address: str) -> None:
-    from kinplay.notifications.services import kick
-
     Outbox.objects.create(kind=kind, user=user, version=0, detail=address)
     transaction.on_commit(kick)
 
@@ -63,22 +59,9 @@ def owner_of(address: str, *, besides=None):
     return users.order_by("pk").first()
 
 
-def ask_password_reset(email: str) -> None:
-    """The reset page's request: only a task, known address or not (tasks.password_reset)."""
-    from kinplay.accounts.tasks import password_reset
-
-    try:
-        password_reset.apply_async((email,), retry=False)  # each broker call is bounded (settings)
-    except Exception as exc:  # broker down: look it up here rather than lose the email
-        log.warning("could not reach the broker (%s); queueing the password reset inline", exc)
-        queue_password_resets(email)
-
-
 def queue_password_resets(email: str) -> int:
     """One reset email to each account of ``email`` that may sign in with a password (Django's
     own rule, PasswordResetForm.get_users); the worker calls this."""
-    from django.contrib.auth.forms import PasswordResetForm
-
     users = list(PasswordResetForm().get_users(email))
     for user in users:
         _queue(Outbox.PASSWORD_RESET, user, user.email)

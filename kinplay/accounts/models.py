@@ -3,8 +3,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.db import models
-from django.db.models.signals import post_save
-from django.dispatch import receiver
 
 
 class Profile(models.Model):
@@ -87,22 +85,3 @@ def email_key(address: str | None) -> str | None:
     """An address as kinplay compares them: case and surrounding spaces aside (Profile.email_key,
     emails.owner_of)."""
     return (address or "").strip().lower() or None
-
-
-@receiver(post_save, sender=settings.AUTH_USER_MODEL)
-def _keep_keys(sender, instance, raw=False, update_fields=None, **kwargs):
-    """Every way of saving a user (sign-up, API, admin, createsuperuser) keeps the unique keys
-    of the name and the address: a name that looks like another's, or an address another
-    account has, fails here with IntegrityError even if a form forgot to check, or two
-    requests checked at the same moment."""
-    from kinplay.accounts.usernames import key
-
-    if raw:
-        return  # fixtures
-    touched = {}
-    if update_fields is None or "username" in update_fields:
-        touched["username_key"] = key(instance.username)
-    if update_fields is None or "email" in update_fields:
-        touched["email_key"] = email_key(instance.email)
-    if touched:  # not for a save that left both alone (last_login, password)
-        Profile.objects.update_or_create(user=instance, defaults=touched)

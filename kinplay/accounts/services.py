@@ -5,15 +5,21 @@ there, at registration as for a change; the answer to the request never says whe
 address has an account already (kinplay.accounts.emails decides which email goes out).
 """
 
+import logging
+
 from django.contrib.auth import get_user_model, password_validation
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
-from kinplay.accounts import emails, usernames
+from kinplay.accounts import emails, tasks, usernames
 from kinplay.accounts.emails import EMAIL_CHANGE_DAYS, EMAIL_CHANGE_SALT
 from kinplay.accounts.models import Profile
+from kinplay.notifications.models import Outbox
+
+log = logging.getLogger("kinplay.accounts")
 
 
 def address_sent(address: str) -> str:
@@ -54,8 +60,6 @@ def request_email_change(user, new_email: str) -> None:
 def cancel_email_change(user) -> None:
     """The player takes back their change of address: the links sent for it stop working, and
     one not sent yet does not go."""
-    from kinplay.notifications.models import Outbox
-
     now = timezone.now()
     Profile.objects.filter(user=user).update(address_cancelled_at=now)
     Outbox.objects.filter(user=user, kind=Outbox.ADDRESS, sent_at__isnull=True).update(sent_at=now)  # done with
@@ -95,7 +99,14 @@ def confirm_email_change(user, token: str) -> str:
 def password_set(user) -> bool:
     """A new password (changed, or reset by email) ends the account's API token, as it ends its
     other sessions: whoever knew the old password may have made one. True if there was one."""
-    from rest_framework.authtoken.models import Token
-
     deleted, _ = Token.objects.filter(user=user).delete()  # each process forgets it (api.authentication)
     return bool(deleted)
+
+
+def ask_password_reset(email: str) -> None:
+    """The reset page's request: only a task, known address or not (tasks.password_reset)."""
+    try:
+        tasks.password_reset.apply_async((email,), retry=False)  # each broker call is bounded (settings)
+    except Exception as exc:  # broker down: look it up here rather than lose the email
+        log.warning("could not reach the broker (%s); queueing the password reset inline", exc)
+        emails.queue_password_resets(email)

@@ -11,6 +11,8 @@ import unicodedata
 from confusable_homoglyphs import confusables
 from django.core.exceptions import ValidationError
 
+from kinplay.accounts.models import Profile
+
 PATTERN = re.compile(r"[\w.@+-]{2,30}")
 RULE = "2 to 30 letters, digits or . @ + - _"
 
@@ -33,8 +35,6 @@ def key(name: str) -> str:
 def clean(name: str) -> str:
     """The name as it will be stored; ValidationError if it breaks the rule or looks like a
     name already taken."""
-    from kinplay.accounts.models import Profile
-
     name = normalise(name)
     if not PATTERN.fullmatch(name):
         raise ValidationError(RULE, code="invalid")

@@ -1,7 +1,7 @@
-"""Setting deadlines after each change (the move's transaction calls ``reschedule``).
+"""Setting deadlines after each change (kinplay.clocks.receivers calls ``reschedule`` in the
+move's transaction, ``opening`` for games just dealt).
 
-Apart from applying them (kinplay.clocks.services, which plays moves through games.services):
-games.services imports this module, never the sweep, so the two never import each other.
+Apart from applying them (kinplay.clocks.services, which plays moves through games.services).
 """
 
 from __future__ import annotations

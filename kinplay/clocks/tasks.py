@@ -1,6 +1,7 @@
 from celery import shared_task
 
 from kinplay.clocks.services import sweep
+from kinplay.clocks.vacation import sweep as end_used_up
 
 
 @shared_task
@@ -10,6 +11,4 @@ def sweep_deadlines():
 
 @shared_task
 def end_vacations():
-    from kinplay.clocks.vacation import sweep as end_used_up
-
     return end_used_up()

@@ -24,8 +24,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from games.models import Game, Seat
 from kinplay.accounts.models import Profile
 from kinplay.clocks.models import Deadline
+from kinplay.notifications.consent import vacation_over
+from kinplay.tournaments.models import Tournament, TournamentGame
 
 PAUSED = datetime(9999, 1, 1, tzinfo=UTC)  # never due: the sweep looks for due_at <= now
 HELD_KINDS = (Deadline.MOVE, Deadline.REMINDER)
@@ -58,8 +61,6 @@ def friendly(game) -> bool:
     cost them their holiday (as on OGS)."""
     if getattr(game, "tournament_id", None) is not None:
         return False
-    from kinplay.tournaments.models import Tournament, TournamentGame  # joining a tournament: its clocks run
-
     return not TournamentGame.objects.filter(game_id=game.pk).exclude(tournament__status=Tournament.CANCELLED).exists()
 
 
@@ -87,8 +88,6 @@ def became_friendly(game_ids, now=None):
     """Games that go on as friendly games from now (a cancelled tournament's): the clocks of
     their players who are away stop now with the time they have left, as ``start`` stops them
     in any friendly game, and ``end`` runs them again. Call it once the games are friendly."""
-    from games.models import Game, Seat
-
     now = now or timezone.now()
     seats = Seat.objects.filter(game_id__in=list(game_ids), game__status=Game.ACTIVE,
                                 user__profile__vacation_since__isnull=False).values_list("game_id", "index")
@@ -99,8 +98,6 @@ def became_friendly(game_ids, now=None):
 
 def end(user, now=None, *, by_itself=False) -> Profile:
     """Back from vacation: every held clock runs again with the time it had left."""
-    from kinplay.notifications.consent import vacation_over
-
     now = now or timezone.now()
     with transaction.atomic():
         profile = _locked(user)
@@ -196,8 +193,6 @@ def _locked(user) -> Profile:
 
 
 def _friendly_seats(user):
-    from games.models import Game, Seat
-
     seats = Seat.objects.filter(user=user, game__status=Game.ACTIVE).select_related("game")
     return [(s.game_id, s.index) for s in seats if friendly(s.game)]
 
@@ -213,8 +208,6 @@ def _hold(deadlines, now):
 
 def _show_deadline(game_id):
     """The game row shows the earliest clock that runs (a held one shows nowhere)."""
-    from games.models import Game
-
     due = (Deadline.objects.filter(game_id=game_id, kind=Deadline.MOVE, done_at__isnull=True, paused_left__isnull=True)
            .order_by("due_at").values_list("due_at", flat=True).first())
     Game.objects.filter(pk=game_id).update(deadline=due)  # stamps updated_at (GameQuerySet.update)

@@ -1,13 +1,12 @@
 from django.apps import AppConfig
+from django.db import connections
 from django.db.models.signals import post_migrate
+
+from games import triggers
 
 
 def _ensure_triggers(sender, using="default", **kwargs):
     # Also after a test flush, which empties the table with the triggers lifted.
-    from django.db import connections
-
-    from games import triggers
-
     triggers.install(connections[using])
 
 
@@ -16,6 +15,7 @@ class LeaguesConfig(AppConfig):
     label = "leagues"
 
     def ready(self):
+        # deferred: these modules import models, which need the app registry ready
         from kinplay.leagues import emails
         from kinplay.notifications.services import register_composer
 

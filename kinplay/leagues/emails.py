@@ -8,9 +8,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 
+from games.models import Seat
+from kinplay.leagues import selectors
+from kinplay.leagues.models import League
 from kinplay.notifications.mail import two_part
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.services import queue
+from kinplay.tournaments.models import TournamentGame
 
 SEASON_STARTED = "league_season"
 KINDS = (SEASON_STARTED,)
@@ -18,9 +22,6 @@ KINDS = (SEASON_STARTED,)
 
 def _first_games(season) -> dict:
     """player -> their first game, from the divisions' round 1 (one read per season)."""
-    from games.models import Seat
-    from kinplay.tournaments.models import TournamentGame
-
     round1 = TournamentGame.objects.filter(tournament_id__in=[d["tournament"] for d in season["divisions"]], round=1)
     first: dict[int, int] = {}
     for gid, uid in Seat.objects.filter(game_id__in=round1.values("game_id")).order_by("game_id").values_list("game_id", "user_id"):
@@ -38,9 +39,6 @@ def season_started(league, number):
 
 
 def compose(row: Outbox) -> EmailMultiAlternatives:
-    from kinplay.leagues import selectors
-    from kinplay.leagues.models import League
-
     lid, _, number = row.detail.partition("|")
     league = League.objects.get(pk=int(lid))
     s = league.state

@@ -8,6 +8,7 @@ from kinplay.leagues.models import League, LeagueEvent, Placement
 from kinplay.tournaments import selectors as tselectors
 from kinplay.tournaments import stream as tstream
 from kinplay.tournaments.models import Tournament
+from kinplay.tournaments.selectors import load
 
 
 def leagues():
@@ -31,8 +32,6 @@ def _zone(s, season, division, count, rank_index) -> str | None:
 
 def table(league: League) -> list[dict]:
     """The current season's divisions with their standings and zones (live)."""
-    from kinplay.tournaments.services import load
-
     s = league.state
     season = stream.current(s)
     if not season:

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games import services as games
 from games.registry import get, kinds
-from kinplay.leagues import stream
+from kinplay.leagues import emails, stream
 from kinplay.leagues.models import Division, League, LeagueEvent, Placement
 from kinplay.tournaments import pairing
 from kinplay.tournaments import services as tournaments
@@ -173,8 +173,6 @@ def _finish_season(league) -> tuple[list[list[int]], list[dict]]:
 def _start_season(league, divisions: list[list[int]], now) -> None:
     """One tournament per division, created and started together (their first rounds' games
     in one batch); one email per player, the league's (not the round's as well)."""
-    from kinplay.leagues import emails
-
     s = league.state
     cfg = s["config"]
     number = len(s["seasons"]) + 1

@@ -1,6 +1,8 @@
 from django.contrib import admin
+from django.db import transaction
 
 from kinplay.notifications.models import Outbox
+from kinplay.notifications.services import kick
 
 
 @admin.register(Outbox)
@@ -19,10 +21,6 @@ class OutboxAdmin(admin.ModelAdmin):
 
     @admin.action(description="Try again now (unsent emails)")
     def send_again(self, request, queryset):
-        from django.db import transaction
-
-        from kinplay.notifications.services import kick
-
         n = queryset.filter(sent_at__isnull=True).update(failed_at=None, next_attempt_at=None, claimed_at=None, attempts=0)
         transaction.on_commit(kick)
         self.message_user(request, f"{n} email(s) will be sent again.")

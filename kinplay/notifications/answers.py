@@ -13,15 +13,14 @@ import json
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 
+from games.models import Game
+from games.registry import get
 from kinplay.notifications.mail import two_part
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.tokens import reply_address
 
 
 def compose(row: Outbox) -> EmailMultiAlternatives:
-    from games.models import Game
-    from games.registry import get
-
     try:
         data = json.loads(row.detail)
     except ValueError:  # rows written before answers carried their lines

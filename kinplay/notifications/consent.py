@@ -9,8 +9,12 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 
+from games.registry import kinds
+from games.selectors import seat_choices
 from kinplay.notifications.mail import two_part
 from kinplay.notifications.models import Outbox
+from kinplay.notifications.services import queue
+from kinplay.notifications.tokens import reply_address
 
 KINDS = (Outbox.INVITATION, Outbox.INVITE_DECLINED, Outbox.INVITE_EXPIRED, Outbox.PLAYER_LEFT, Outbox.GAME_CANCELLED,
          Outbox.VACATION_OVER)
@@ -26,8 +30,6 @@ SUBJECTS = {
 
 
 def _queue(rows):
-    from kinplay.notifications.services import queue
-
     queue([r for r in rows if r.user is not None], switched=())  # consent is asked whatever the switch says
 
 
@@ -58,9 +60,6 @@ def vacation_over(user, detail: str):
 
 
 def compose(row: Outbox) -> EmailMultiAlternatives:
-    from games.registry import kinds
-    from kinplay.notifications.tokens import reply_address
-
     site = settings.SITE_URL.rstrip("/")
     context = {"user": row.user, "kind": row.kind, "settings_url": f"{site}/settings/"}
     fmt = {}
@@ -82,8 +81,6 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         seat = game.seat_of(row.user)
         context["invited"] = seat is not None and any(s.index == seat and s.invited for s in seats)
         if row.kind == Outbox.INVITATION and seat is not None:
-            from games.selectors import seat_choices
-
             reply_to = [reply_address(row)]  # "accept" / "decline" by email (replies.py)
             context["choices"] = seat_choices(game, seat)  # "accept blue": a Kenta colour still free
     else:

@@ -95,6 +95,4 @@ class InboundMail(models.Model):
     def forget_old(cls):
         """A Message-ID older than any live token can go: replaying that email finds its token
         expired (the token is older still) and changes nothing."""
-        from django.conf import settings
-
         cls.objects.filter(received_at__lt=timezone.now() - timedelta(days=settings.MAIL_TOKEN_MAX_AGE_DAYS + 1)).delete()

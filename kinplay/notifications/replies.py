@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import chat, services
+from games import chat, selectors, services
 from games.engine import DEFAULT_ANSWER_WORDS, IllegalAction
 from games.models import Game
 from games.registry import get, kinds
@@ -376,16 +376,16 @@ def apply_one(row, user, game_id: int, version: int, command: str, *, tables: Ta
     accept = ACCEPT.match(words) if row.kind == Outbox.INVITATION else None
     if accept:
         choice = accept.group("choice")
-        return dispatch(game, "accept_invitation", (game_id, user, choice),
+        return dispatch(game, services.accept_invitation, (game_id, user, choice),
                         "you accepted the invitation" + (f" and play {choice}." if choice else "."))
     if row.kind == Outbox.INVITATION and words.rstrip(".!") == "decline":
-        return dispatch(game, "decline_invitation", (game_id, user), "you declined the invitation.")
+        return dispatch(game, services.decline_invitation, (game_id, user), "you declined the invitation.")
     if row.kind == Outbox.INVITATION and game.status == Game.WAITING and words not in STANDING_WORDS:
         return Line(game_id, False, f"#{game_id}: “{command}” does not answer the invitation: reply with “accept” or "
                                     "“decline” on a line of its own. Nothing was changed.", move=False)
     if words in STANDING_WORDS:
         value = STANDING_WORDS[words]
-        return dispatch(game, "set_standing_answer", (game_id, user, value),
+        return dispatch(game, services.set_standing_answer, (game_id, user, value),
                         f"your standing answer is now “{STANDING_LABELS[value]}”.")
     seat = game.seat_of(user)
     if seat is None:
@@ -418,8 +418,6 @@ def taken(game, user, text: str) -> Line:
     and no turn email says so now (a digest player's waits for the digest: digests.spaced; quiet
     hours; turn emails off), the answer says so with the moves, and takes a reply (``answer``):
     they are at their mail now."""
-    from games import selectors
-
     game.refresh_from_db(fields=["version", "to_act", "status", "deadline"])
     seat = game.seat_of(user)
     if game.status != Game.ACTIVE or seat not in game.to_act or turn_mail_goes(game, user):
@@ -439,8 +437,6 @@ def turn_mail_goes(game, user) -> bool:
 def moves_now(game, user) -> list[str]:
     """The seat's moves as the turn email lists them ("<move>  —  <what it does>"), for an answer
     that refuses one: the player picks another without the game page."""
-    from games import selectors
-
     return [f"{a['notation']}  —  {a['label']}" for a in selectors.game_for(game, user)["legal_actions"][:20]]
 
 
@@ -451,8 +447,6 @@ def stale(game, user, version: int, command: str) -> Line:
     """A move for a turn that has passed: refuse it and say where the game stands now, in a
     player's words (what happened since that email, whose turn it is, their moves): a version
     is an event count, a number no player knows."""
-    from games import selectors
-
     seat, names = game.seat_of(user), selectors.seat_names(game)
     moves = moves_now(game, user)
     news = [line["text"] for line in selectors.log_lines(game, seat, after=version, names=names)]
@@ -475,12 +469,8 @@ def fresh_turn_email(game, user):
         transaction.on_commit(kick)
 
 
-def dispatch(game, name: str, args: tuple, done: str) -> Line:
-    """Call a games service that another part of the product provides; say so if it is missing."""
-    service = getattr(services, name, None)
-    if service is None:
-        return Line(game.pk, False, f"#{game.pk}: answering this by email is not available yet; "
-                                    "use the game page. Nothing was changed.", move=False)
+def dispatch(game, service, args: tuple, done: str) -> Line:
+    """Call a games service for a line that is not a move; say what came of it."""
     try:
         service(*args)
     except (IllegalAction, services.BadRequest, services.NotYourSeat, ValueError) as exc:

@@ -15,7 +15,11 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from games import selectors
+from games.models import Game
+from games.registry import get
 from kinplay.accounts.models import Profile
+from kinplay.celery import app
 from kinplay.notifications import digests, picture
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.tokens import reply_address
@@ -72,8 +76,6 @@ def wants_turn_mail(user) -> bool:
 
 
 def remind(game_id, seat) -> str:
-    from games.models import Game
-
     game = Game.objects.get(pk=game_id)
     s = game.seats.filter(index=seat).select_related("user").first()
     if game.status != Game.ACTIVE or seat not in game.to_act or not s or not s.user_id:
@@ -97,22 +99,22 @@ def kick():
     A move must be answered promptly whatever the broker does (a hung Redis answers nothing
     until a socket timeout), so the request only wakes this process's kicker thread, which
     publishes. Inline when Celery runs tasks eagerly (tests)."""
-    from kinplay.celery import app
-
     if app.conf.task_always_eager:
         _publish()
     else:
         _kicker.wake()
 
 
+# The task named, not imported: its module imports this one (NotificationsConfig.ready imports it).
+RELAY_TASK = "kinplay.notifications.tasks.relay_outbox"
+
+
 def _publish():
     global _kick_paused_until
-    from kinplay.notifications.tasks import relay_outbox
-
     if time.monotonic() < _kick_paused_until:
         return
     try:
-        relay_outbox.apply_async(retry=False)
+        app.tasks[RELAY_TASK].apply_async(retry=False)
     except Exception as exc:  # broker down or hung (bounded by its socket timeouts): the row is safe
         _kick_paused_until = time.monotonic() + KICK_PAUSE
         log.warning("could not reach the broker (%s); the outbox sweep will send it", exc)
@@ -205,7 +207,7 @@ def closed(row: Outbox) -> bool:
 
 
 def hold(row: Outbox) -> bool:
-    """Quiet hours or the player's digest interval: keep the row for ``digests.release_held``."""
+    """Quiet hours or the player's digest interval: keep the row for ``held.release_held``."""
     now = timezone.now()
     reason = digests.hold_reason(row, Profile.of(row.user), now)
     if reason:
@@ -217,8 +219,6 @@ def passed(row: Outbox) -> bool:
     """A turn email or reminder whose turn ended before it left (the player moved on the page, the
     clock played, the game ended: a mail server down for hours): "It is your turn" would be
     wrong, so it is not sent. One that only others moved since still goes (picture.of_game)."""
-    from games.models import Game
-
     if row.kind not in (Outbox.YOUR_TURN, Outbox.REMINDER) or row.game is None:
         return False
     game = row.game
@@ -254,18 +254,8 @@ SUBJECTS = {
 
 def compose(row: Outbox) -> EmailMultiAlternatives:
     """The message as the recipient's seat sees the game at that version: nothing more."""
-    from kinplay.notifications import answers, consent
-
-    if row.kind in consent.KINDS:  # invitations and vacations have their own emails
-        return consent.compose(row)
-    from kinplay.accounts import emails as account_emails
-
-    if row.kind in account_emails.KINDS:
-        return account_emails.compose(row)
-    if row.kind in COMPOSERS:  # another app's (tournaments, leagues)
-        return COMPOSERS[row.kind](row)
-    if row.kind in (Outbox.MOVE_ACCEPTED, Outbox.MOVE_REFUSED):
-        return answers.compose(row)  # answers to replies: their own email, with no reply token
+    if row.kind in COMPOSERS:  # emails of their own (register_composer): invitations and vacations, answers
+        return COMPOSERS[row.kind](row)  # to replies, the accounts', tournaments' and leagues'
     user = row.user
     profile = Profile.of(user)
     now = timezone.now()
@@ -277,8 +267,6 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         "time_zone": profile.tz.key,
     }
     if row.kind == Outbox.DIGEST:
-        from games.models import Game
-
         found = Game.objects.with_seats().in_bulk([int(pk) for pk in row.games])
         listed = sorted((found[int(pk)] for pk in row.games if int(pk) in found),  # most urgent first
                         key=lambda game: (game.deadline is None, game.deadline or now, game.pk))
@@ -346,9 +334,6 @@ def _waiting(row: Outbox, seat, *, game=None, version=None) -> dict | None:
     """What the seat waits on now, in the words of the page and the lobby (games.selectors.waiting),
     for a turn email, a reminder or a digest's ``game`` still as it was written (``version``): a
     reaction window is not "your turn", and its subject and first line say so."""
-    from games import selectors
-    from games.registry import get
-
     game, version = game or row.game, row.version if version is None else version
     if row.kind not in (*Outbox.TURN_MAIL, Outbox.REMINDER) or version != game.version or seat not in game.to_act:
         return None

@@ -1,6 +1,6 @@
 from celery import shared_task
 
-from kinplay.notifications.digests import release_held
+from kinplay.notifications.held import release_held
 from kinplay.notifications.services import relay
 
 

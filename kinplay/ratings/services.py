@@ -39,7 +39,7 @@ def is_rated(game: Game) -> bool:
 
 
 def record_game_over(game: Game) -> None:
-    """The first games.services.ON_GAME_FINISHED hook (RatingsConfig.ready), in the transaction
+    """The first receiver of games.events.game_finished (kinplay.ratings.receivers), in the transaction
     that finishes ``game``: stamps the finish time and, for a rated game, updates its players'
     ratings. Keyed by the game: a second call changes nothing; a game that is not finished is
     left alone."""

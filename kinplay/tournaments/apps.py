@@ -1,13 +1,12 @@
 from django.apps import AppConfig
+from django.db import connections
 from django.db.models.signals import post_migrate
+
+from games import events, triggers
 
 
 def _ensure_triggers(sender, using="default", **kwargs):
     # Also after a test flush, which empties the table with the triggers lifted.
-    from django.db import connections
-
-    from games import triggers
-
     triggers.install(connections[using])
 
 
@@ -16,12 +15,11 @@ class TournamentsConfig(AppConfig):
     label = "tournaments"
 
     def ready(self):
-        from games import services
+        # deferred: these modules import models, which need the app registry ready
         from kinplay.notifications.services import register_composer
-        from kinplay.tournaments import emails
-        from kinplay.tournaments.services import game_finished
+        from kinplay.tournaments import emails, receivers, tasks  # noqa: F401  (tasks: services._kick publishes one by name)
 
-        if game_finished not in services.ON_GAME_FINISHED:
-            services.ON_GAME_FINISHED.append(game_finished)
+        # After ratings' (INSTALLED_APPS' order: games/events.py).
+        events.game_finished.connect(receivers.game_finished, dispatch_uid="tournaments")
         register_composer(emails.KINDS, emails.compose)
         post_migrate.connect(_ensure_triggers, sender=self)

@@ -9,10 +9,14 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 
+from games.registry import kinds
 from kinplay.notifications.mail import two_part
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.services import queue
-from kinplay.tournaments import stream
+from kinplay.tournaments import selectors, stream
+from kinplay.tournaments.models import Tournament
+from kinplay.tournaments.selectors import load
+from kinplay.tournaments.stream import _num, bye_points
 
 ROUND_STARTED, FINISHED, CANCELLED, TIMED_OUT = "round_started", "tourney_over", "tourney_cancel", "tourney_out"
 ROUND_ENDING = "round_ending"
@@ -79,11 +83,6 @@ def timed_out(t, players):
 
 
 def compose(row: Outbox) -> EmailMultiAlternatives:
-    from games.registry import kinds
-    from kinplay.tournaments import selectors
-    from kinplay.tournaments.models import Tournament
-    from kinplay.tournaments.services import load
-
     tid, _, number = row.detail.partition("|")
     number, _, game_ids = number.partition("|")
     t = Tournament.objects.get(pk=int(tid))
@@ -93,8 +92,6 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     context = {"user": row.user, "t": t, "kind": row.kind, "kind_name": kinds()[t.kind].name if t.kind in kinds() else t.kind,
                "url": f"{site}/tournaments/{t.pk}/", "settings_url": f"{site}/settings/", "reason": s.get("reason", "")}
     if row.kind == ROUND_STARTED:
-        from kinplay.tournaments.stream import _num, bye_points
-
         rnd = s["rounds"][int(number) - 1]
         table = next(tb for tb in rnd["tables"] if row.user_id in tb["players"])
         context.update({

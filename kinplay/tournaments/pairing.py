@@ -17,6 +17,7 @@ exactly one table, byes last. Round robin and knockout have their own schedule h
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 
 import networkx as nx
@@ -285,8 +286,6 @@ def swiss_tables(standings, history, rng, options) -> list[dict]:
 def swiss_rounds(n_players: int, sizes: list[int]) -> int:
     """Default number of Swiss rounds: ceil(log2(field)) for duels; for tables, enough rounds
     for the leaders to meet: ceil(log_k(field)) with k the largest table, at least 3."""
-    import math
-
     if n_players < 2:
         return 1
     if sizes == [2]:

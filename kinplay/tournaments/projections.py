@@ -9,6 +9,7 @@ from django.db import transaction
 from games.rng import seed_digest
 from kinplay.tournaments import plan, stream
 from kinplay.tournaments.models import Tournament, TournamentEvent, TournamentGame
+from kinplay.tournaments.selectors import load
 
 
 def events_of(t):
@@ -40,8 +41,6 @@ def verify(t: Tournament) -> list[str]:
     if seqs != list(range(1, len(seqs) + 1)):
         problems.append("the event sequence has gaps")
     live = dict(t.state)
-    from kinplay.tournaments.services import load
-
     live = load(Tournament.objects.get(pk=t.pk))
     folded = stream.fold(events)
     if folded != live:

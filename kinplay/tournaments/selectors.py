@@ -6,7 +6,7 @@ from datetime import datetime
 
 from games.models import Game
 from kinplay.tournaments import plan, stream
-from kinplay.tournaments.models import Tournament, TournamentGame
+from kinplay.tournaments.models import Tournament, TournamentEvent, TournamentGame
 
 # Why a player is out (a "withdrawn" event's reason), as the standings say it.
 OUT = {"asked": "withdrew", "timeouts": "out: ran out of time too often", "left the league": "left the league"}
@@ -16,9 +16,17 @@ def out_text(why: str | None) -> str | None:
     return None if why is None else OUT.get(why, "withdrew")
 
 
-def state_of(t: Tournament) -> dict:
-    from kinplay.tournaments.services import load
+def load(t: Tournament) -> dict:
+    """The state with every event folded in (the row may lag a game-over or two)."""
+    state = t.state
+    if t.state_version < t.version:
+        for type_, data in TournamentEvent.objects.filter(tournament=t, seq__gt=t.state_version).order_by("seq").values_list("type", "data"):
+            state = stream.evolve(state, type_, data)
+        t.state, t.state_version = state, t.version
+    return state
 
+
+def state_of(t: Tournament) -> dict:
     return load(t)
 
 

@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import OperationalError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -22,9 +23,15 @@ from games.engine import RESIGN, IllegalAction, clone
 from games.models import Event, Game
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
+from games.store import load_state
+from kinplay.celery import app
+from kinplay.clocks import vacation
+from kinplay.clocks.models import Deadline
 from kinplay.infra.errors import is_deadlock
-from kinplay.tournaments import plan, stream
+from kinplay.ratings.selectors import rating_of, ratings_of
+from kinplay.tournaments import emails, plan, stream
 from kinplay.tournaments.models import Tournament, TournamentEvent, TournamentGame
+from kinplay.tournaments.selectors import load
 
 log = logging.getLogger("kinplay.tournaments")
 
@@ -45,16 +52,6 @@ class NotOrganiser(games.NotYourSeat):
 
 
 # ---------------------------------------------------------------- the stream
-
-
-def load(t: Tournament) -> dict:
-    """The state with every event folded in (the row may lag a game-over or two)."""
-    state = t.state
-    if t.state_version < t.version:
-        for type_, data in TournamentEvent.objects.filter(tournament=t, seq__gt=t.state_version).order_by("seq").values_list("type", "data"):
-            state = stream.evolve(state, type_, data)
-        t.state, t.state_version = state, t.version
-    return state
 
 
 def _locked(tid) -> Tournament:
@@ -253,11 +250,7 @@ def create_and_start(specs: list[dict], entrants: list[list], *, mail=True) -> l
 
 
 def _rating(user, kind):
-    """The player's rating, when the ratings app is there (kinplay.ratings, its own issue)."""
-    try:
-        from kinplay.ratings.selectors import rating_of
-    except ImportError:
-        return None
+    """The player's rating (None before their first rated game)."""
     try:
         value = rating_of(user, kind)
     except Exception:  # no rating yet
@@ -267,8 +260,6 @@ def _rating(user, kind):
 
 def _ratings(users, kind) -> dict:
     """``_rating`` for many players, by user id: one query."""
-    from kinplay.ratings.selectors import ratings_of
-
     return {pk: _rating_value(value) for pk, value in ratings_of(users, kind).items()}
 
 
@@ -408,9 +399,6 @@ def _running_rows(tid):
 
 
 def _cancel(t, reason):
-    from kinplay.clocks import vacation
-    from kinplay.tournaments import emails
-
     friendly = sorted(_running_rows(t.pk).values_list("pk", flat=True))
     if friendly:
         Game.objects.filter(pk__in=friendly).update(rated=False)  # stamps updated_at (GameQuerySet.update)
@@ -432,8 +420,6 @@ def _start_next_round(t) -> bool:
 
 def _start_rounds(ts, *, mail=True) -> list[bool]:
     """``_start_next_round`` for several tournaments, their games created together."""
-    from kinplay.tournaments import emails
-
     now, paired, wanted = timezone.now(), [], []
     for t in ts:
         tables = plan.next_round(t.state, t.seed)
@@ -470,9 +456,6 @@ def _new_game(t, players, number, table) -> int:
 def _new_games(wanted) -> list[int]:
     """Games already accepted by their players (joining was consent), one per (tournament,
     players, round, table), created together and linked to their tables."""
-    from kinplay.clocks import vacation
-    from kinplay.clocks.models import Deadline
-
     specs = []
     for t, players, _, _ in wanted:
         s = t.state
@@ -499,16 +482,14 @@ def _new_games(wanted) -> list[int]:
 
 
 def _finish(t):
-    from kinplay.tournaments import emails
-
     _append(t, "finished", {"seed": t.seed, "winner": plan.winner(t.state)})
     t.round_ends_at, t.warn_at, t.needs_advance = None, None, False
     emails.finished(t)
 
 
 def game_finished(game: Game):
-    """games.services.ON_GAME_FINISHED: in the transaction of the move that ended the game.
-    Appends the result and nothing heavier: the next step runs after commit. The tournament's
+    """games.events.game_finished (kinplay.tournaments.receivers): in the transaction of the move
+    that ended the game. Appends the result and nothing heavier: the next step runs after commit. The tournament's
     row is locked (its version numbers the event)."""
     link = (TournamentGame.objects.select_related("tournament").select_for_update(of=("tournament",))
             .filter(game_id=game.pk).first())
@@ -534,11 +515,13 @@ def game_finished(game: Game):
         Tournament.objects.filter(pk=t.pk).update(version=t.version + 1)
 
 
-def _kick(tid):
-    from kinplay.tournaments.tasks import advance_tournament
+# The task named, not imported: its module imports this one.
+ADVANCE_TASK = "kinplay.tournaments.tasks.advance_tournament"
 
+
+def _kick(tid):
     try:
-        advance_tournament.delay(tid)
+        app.tasks[ADVANCE_TASK].delay(tid)
     except Exception as exc:  # broker down: the sweep will advance it
         log.warning("could not reach the broker (%s); the tournament sweep will advance %s", exc, tid)
 
@@ -559,8 +542,6 @@ def advance(tid, now=None) -> str:
         for p in out:
             _append(t, "withdrawn", {"player": p, "reason": "timeouts"})
         if out:
-            from kinplay.tournaments import emails
-
             emails.timed_out(t, out)
         rnd = s["rounds"][-1]
         adjudicate = []
@@ -596,8 +577,6 @@ def _adjudicate(t, gid):
     "adjudication"); if the game goes on without them, the heuristic bot plays it out for the
     rest, so it ends with a result its log explains. A game started after the limit (a knockout
     match's next game) has nobody to blame: the bot plays it out for everyone."""
-    from games.store import load_state
-
     game = Game.objects.get_with_seats(gid)
     if game.status != Game.ACTIVE:
         return
@@ -642,8 +621,6 @@ def warn(t: Tournament, now=None) -> int:
     """The running round ends soon: one email to each player whose game is still running
     (which games, when the round ends, what happens then). ``t`` as the sweep listed it: only
     the sweep that claims its ``warn_at`` writes them; returns how many were queued."""
-    from kinplay.tournaments import emails
-
     now = now or timezone.now()
     with transaction.atomic():
         if not t.claim_warning(now):
@@ -658,8 +635,6 @@ def sweep(now=None) -> int:
     """Beat: start tournaments whose time came; advance those with a finished round, a game
     to add or a round past its time; warn players of a round that ends soon. One query finds
     each: no loop per tournament."""
-    from django.db.models import Q
-
     now = now or timezone.now()
     done = 0
     for tid in Tournament.objects.filter(status=Tournament.OPEN, starts_at__lte=now).values_list("pk", flat=True)[:100]:

@@ -104,10 +104,6 @@ def history(s) -> list[list[dict]]:
     return [[{"players": t["players"], "bye": t["bye"]} for t in r["tables"]] for r in s["rounds"]]
 
 
-def sizes_of(s) -> list[int]:
-    return s["config"]["sizes"]
-
-
 def table_done(s, table) -> bool:
     """A bye, a finished game, or (knockout) a decided match."""
     if table["bye"]:

@@ -1,15 +1,13 @@
 from celery import shared_task
 
+from kinplay.tournaments import services
+
 
 @shared_task
 def advance_tournament(tournament_id):
-    from kinplay.tournaments.services import advance
-
-    return advance(tournament_id)
+    return services.advance(tournament_id)
 
 
 @shared_task
 def sweep_tournaments():
-    from kinplay.tournaments.services import sweep
-
-    return sweep()
+    return services.sweep()

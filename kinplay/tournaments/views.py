@@ -9,6 +9,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.html import escape
 from django.views.decorators.http import require_POST
 
 from games.models import Game
@@ -162,8 +163,6 @@ cancel = _act(services.cancel, "The tournament is cancelled; the players are ema
 
 def _bracket_svg(bracket):
     """The knockout bracket as SVG boxes and connectors (server-drawn, no script)."""
-    from django.utils.html import escape
-
     w, h, gap, pad = 150, 40, 34, 8
     first = max(len(bracket[0]), 1)
     height = first * (h + 16) + 16

@@ -12,7 +12,6 @@ from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model, password_validation
 
 from games.services import BOTS
-from kinplay.accounts import emails as account_emails
 from kinplay.accounts import services as account_services
 from kinplay.accounts import usernames
 from kinplay.accounts.models import Profile
@@ -102,11 +101,11 @@ class SignInForm(auth_forms.AuthenticationForm):
 
 
 class PasswordResetForm(auth_forms.PasswordResetForm):
-    """Django's reset page, but the request only queues the lookup (kinplay.accounts.emails):
+    """Django's reset page, but the request only queues the lookup (kinplay.accounts.services):
     a known address and an unknown one get the same page after the same work."""
 
     def save(self, *args, **kwargs):
-        account_emails.ask_password_reset(self.cleaned_data["email"])
+        account_services.ask_password_reset(self.cleaned_data["email"])
 
 
 class SettingsForm(forms.Form):

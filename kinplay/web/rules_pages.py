@@ -9,6 +9,13 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
+from games.karenza import rules as karenza
+from games.kenta import rules as kenta
+from games.kenta.render import _objective_text
+from games.kinapa import rules as kinapa
+from games.knonsters import rules as knonsters
+from games.project_kin import rules as project_kin
+
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
 # How to play, in a few paragraphs each: our own words, from the rulebooks in shared/rules/
@@ -91,7 +98,6 @@ def interpretations(slug: str) -> str:
 def card_sections(slug: str) -> list[dict]:
     """Every card of the game with its text, from the rules module's data."""
     if slug == "kenta":
-        from games.kenta import rules as kenta
         return [
             {"title": "Action cards", "cards": [
                 {"name": c["name"], "meta": f"{c['copies']}×" + (f" · {c['points']} points" if c["points"] else "")
@@ -101,7 +107,6 @@ def card_sections(slug: str) -> list[dict]:
                 for k in kenta.OBJECTIVES]},
         ]
     if slug == "karenza":
-        from games.karenza import rules as karenza
         out = []
         for deck in karenza.DECKS.values():
             cards = []
@@ -117,7 +122,6 @@ def card_sections(slug: str) -> list[dict]:
             out.append({"title": f"{deck['name']}'s deck", "intro": deck.get("style", ""), "cards": cards})
         return out
     if slug == "kinapa":
-        from games.kinapa import rules as kinapa
         return [
             {"title": "Animals", "cards": [{"name": f"{c['number']}", "meta": "animal", "text": c["name"]}
                                            for c in kinapa.CARDS["animals"]]},
@@ -127,7 +131,6 @@ def card_sections(slug: str) -> list[dict]:
                                                  "text": o["name"]} for o in kinapa.CARDS["objects"]]},
         ]
     if slug == "knonsters":
-        from games.knonsters import rules as knonsters
         counts: dict[str, int] = {}
         for code in knonsters.DECK["deck"]:
             counts[code] = counts.get(code, 0) + 1
@@ -139,7 +142,6 @@ def card_sections(slug: str) -> list[dict]:
             {"title": "Superpowers (option)", "cards": powers},
         ]
     if slug == "project_kin":
-        from games.project_kin import rules as project_kin
         p = project_kin.PIECES
         specials = ", ".join(f"{n} {k}" for k, n in p["specials"].items())
         return [{"title": "Pieces", "cards": [
@@ -152,5 +154,4 @@ def card_sections(slug: str) -> list[dict]:
 
 
 def _kenta_objective(key):
-    from games.kenta.render import _objective_text
     return _objective_text(key)

@@ -32,6 +32,7 @@ from kinplay.accounts.models import Profile
 from kinplay.clocks import vacation
 from kinplay.notifications.selectors import delivery_problem
 from kinplay.ratings.selectors import rating_changes
+from kinplay.tournaments.selectors import names_of_games
 from kinplay.web import forms, limits, rules_pages
 
 log = logging.getLogger("kinplay.web")
@@ -285,8 +286,6 @@ def lobby(request):
     # a game waiting for the player's move tells from its state whether it is a move or an answer
     held = load_states([g for g in listed if selectors.waiting_for(g, request.user)])
     mine = [_card(g, request.user, recent.get(g.pk), held.get(g.pk)) for g in listed]
-    from kinplay.tournaments.selectors import names_of_games  # tournament games carry its name
-
     in_tournaments = names_of_games(c["game"].pk for c in mine)
     for c in mine:
         c["tournament"] = in_tournaments.get(c["game"].pk)

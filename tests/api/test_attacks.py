@@ -96,13 +96,14 @@ def test_the_sweep_plays_owed_bot_moves_when_the_broker_was_down(api, alice, dja
     import time_machine
     from django.utils import timezone
 
+    from kinplay.clocks.receivers import BOTS_GRACE_SECONDS
     from kinplay.clocks.services import sweep
 
     with django_capture_on_commit_callbacks(execute=False):  # the task is never delivered
         game = create(api(alice), kind="kenta", seats=[{"bot": "heuristic"}] * 5)
     version = Game.objects.get(pk=game["id"]).version
     assert sweep() == 0  # not before the task had its chance
-    with time_machine.travel(timezone.now() + timezone.timedelta(seconds=services.BOTS_GRACE_SECONDS + 1), tick=False):
+    with time_machine.travel(timezone.now() + timezone.timedelta(seconds=BOTS_GRACE_SECONDS + 1), tick=False):
         assert sweep() >= 1
     assert Game.objects.get(pk=game["id"]).version > version
 

@@ -31,7 +31,7 @@ def hourly_digest(alice, bob, inbox):
 
     from games import chat
     from kinplay.accounts.models import Profile
-    from kinplay.notifications.digests import release_held
+    from kinplay.notifications.held import release_held
     from tests.mail.test_digests_and_quiet_hours import MORNING, game_waiting_for_bob, settings_of, to
 
     settings_of(bob, email_every=Profile.HOURLY)

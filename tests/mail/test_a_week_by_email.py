@@ -15,7 +15,7 @@ from games.models import Event, Game
 from games.store import load_state
 from kinplay.accounts.models import Profile
 from kinplay.clocks.services import sweep
-from kinplay.notifications.digests import release_held
+from kinplay.notifications.held import release_held
 from kinplay.notifications.models import Outbox
 from tests.mail.mails import reply
 

@@ -9,7 +9,7 @@ import time_machine
 from games import services
 from games.models import Event, Game
 from kinplay.accounts.models import Profile
-from kinplay.notifications.digests import release_held
+from kinplay.notifications.held import release_held
 from kinplay.notifications.models import Outbox
 from tests.play import accepted, finish, step
 

@@ -160,14 +160,17 @@ def test_it_sets_a_standing_answer_by_email(alice, bob, inbox, monkeypatch, word
     assert "standing answer is now" in answer.body
 
 
-def test_it_says_when_standing_answers_by_email_are_not_available(alice, bob, inbox, monkeypatch):
-    monkeypatch.delattr(services, "set_standing_answer", raising=False)
+def test_it_says_why_a_standing_answer_by_email_was_not_accepted(alice, bob, inbox, monkeypatch):
+    def refused(*args):
+        raise services.BadRequest("The standing answer must be one of ask, resolve.")
+
+    monkeypatch.setattr(services, "set_standing_answer", refused)
     new_game(alice, bob)
     mail = [m for m in inbox() if m.to == ["alice@example.com"]][-1]
     inbox().clear()
     assert reply(to=mail.reply_to[0], sender="alice@example.com", body="always resolve") == "refused"
     [answer] = inbox()
-    assert "not available yet" in answer.body
+    assert "not accepted: The standing answer must be one of ask, resolve. Nothing was changed." in answer.body
 
 
 @pytest.mark.parametrize("word", ["accept", "Decline"])

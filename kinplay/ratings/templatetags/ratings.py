@@ -9,6 +9,8 @@ from django import template
 from django.urls import reverse
 from django.utils.html import format_html
 
+from kinplay.ratings.selectors import deactivated_names, rating_changes
+
 register = template.Library()
 
 
@@ -31,8 +33,6 @@ def player_link(value, label=None):
     """``{{ seat|player_link }}``: the name as a link to the player's page; bots and open
     seats are plain text, and so is a deactivated player (their page is gone).
     ``{{ seat|player_link:"you" }}`` links with another label."""
-    from kinplay.ratings.selectors import deactivated_names
-
     name, human = _name_and_human(value)
     text = name if label in (None, "") else label
     if not human or not name or name in deactivated_names():
@@ -61,8 +61,6 @@ def signed(delta):
 def rating_lines(game):
     """Each seat's rating change of a finished rated game, for the game-over email:
     ``[{"name", "before", "after", "delta"}]`` in seat order; [] for an unrated game."""
-    from kinplay.ratings.selectors import rating_changes
-
     changes = rating_changes(game)
     if not changes:
         return []

@@ -7,6 +7,11 @@ from datetime import UTC, datetime
 
 from django import template
 from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.dateparse import parse_datetime
+
+from games.models import Game, Seat
+from kinplay.notifications.picture import ordinal as place
 
 register = template.Library()
 
@@ -39,9 +44,6 @@ def relative(value):
 def utc(value):
     """'2 Dec 2026 07:21 UTC' for a time: a datetime, or the ISO text a tournament's or a league's
     stream keeps ("2026-12-02T07:21:00+00:00"); '' for none."""
-    from django.utils.dateformat import format as date_format
-    from django.utils.dateparse import parse_datetime
-
     when = value if isinstance(value, datetime) else parse_datetime(str(value)) if value else None
     if when is None:
         return ""
@@ -82,8 +84,6 @@ def days(value):
 @register.filter
 def ordinal(value):
     """'1st', '21st', '12th', '113th' for a place; '' for none."""
-    from kinplay.notifications.picture import ordinal as place
-
     return place(int(value)) if value not in (None, "") else ""
 
 
@@ -110,7 +110,5 @@ def turn_count(user):
     """How many active games wait for ``user`` to act (the lobby badge in the header)."""
     if not getattr(user, "is_authenticated", False):
         return 0
-    from games.models import Game, Seat
-
     seats = Seat.objects.filter(user=user, game__status=Game.ACTIVE).values_list("index", "game__to_act")
     return sum(1 for index, to_act in seats if index in (to_act or []))

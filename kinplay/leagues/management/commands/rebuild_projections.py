@@ -1,11 +1,18 @@
+"""Here, in the app that uses all the others, because it rebuilds the read models of games,
+tournaments and leagues alike (the game layer imports none of the apps above it)."""
+
 from django.core.management.base import BaseCommand
 
 from games.models import Game
 from games.projections import rebuild
+from kinplay.leagues.models import League
+from kinplay.leagues.projections import rebuild as rebuild_league
+from kinplay.tournaments.models import Tournament
+from kinplay.tournaments.projections import rebuild as rebuild_tournament
 
 
 class Command(BaseCommand):
-    help = "Rebuild every read model (game rows, snapshots) from the event streams."
+    help = "Rebuild every read model (game rows, snapshots, tournaments, leagues) from the event streams."
 
     def handle(self, **opts):
         games = Game.objects.order_by("pk")
@@ -15,16 +22,10 @@ class Command(BaseCommand):
             if i % 50 == 0 or i == total:
                 self.stdout.write(f"rebuilt {i}/{total} games")
         self.stdout.write(self.style.SUCCESS(f"Done: {total} games rebuilt from their streams."))
-        from kinplay.tournaments.models import Tournament
-        from kinplay.tournaments.projections import rebuild as rebuild_tournament
-
         tournaments = Tournament.objects.order_by("pk")
         for t in tournaments.iterator():
             rebuild_tournament(t)
         self.stdout.write(self.style.SUCCESS(f"Done: {tournaments.count()} tournaments rebuilt from their streams."))
-        from kinplay.leagues.models import League
-        from kinplay.leagues.projections import rebuild as rebuild_league
-
         leagues = League.objects.order_by("pk")
         for league in leagues.iterator():
             rebuild_league(league)
