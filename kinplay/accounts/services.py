@@ -97,5 +97,5 @@ def password_set(user) -> bool:
     other sessions: whoever knew the old password may have made one. True if there was one."""
     from rest_framework.authtoken.models import Token
 
-    deleted, _ = Token.objects.filter(user=user).delete()  # each process forgets it (api.authentication)
+    deleted, _ = Token.objects.filter(user=user).delete()  # refused from the next request on (api.authentication)
     return bool(deleted)
