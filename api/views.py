@@ -1,6 +1,5 @@
 """Thin views over games.services (writes) and games.selectors (reads)."""
 
-from django.conf import settings
 from django.contrib.auth import authenticate
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -109,7 +108,7 @@ def kind_list(request):
 @api_view(["GET", "POST"])
 def game_list(request):
     if request.method == "POST":
-        data = usual_game(request.data) or _valid(s.CreateGameSerializer, request)
+        data = _valid(s.CreateGameSerializer, request)
         clock = data.get("clock") or {}
         game = services.create_game(
             creator=request.user, kind=data["kind"], options=data["options"], seats=data["seats"],
@@ -149,32 +148,6 @@ def game_list(request):
         return selectors.game_for(game, request.user, state=held.get(game.pk), platform=platform)
 
     return pages.respond(request, page, present_held, limit=limit, total=len(games), key=key)
-
-
-def usual_game(data) -> dict | None:
-    """A new game's body as CreateGameSerializer reads it, when it is the usual one (a known kind,
-    fields of the types the serializer keeps as they are), or None: the serializer costs about a
-    tenth of a creation's CPU. Anything else goes through the serializer, for its checks and messages."""
-    if type(data) is not dict or not data.keys() <= s.CreateGameSerializer._declared_fields.keys():
-        return None
-    kind, options, seats, clock = data.get("kind"), data.get("options", {}), data.get("seats"), data.get("clock", {})
-    if type(kind) is not str or kind not in kinds() or type(options) is not dict or type(clock) is not dict:
-        return None
-    if type(seats) is not list or not 1 <= len(seats) <= s.MAX_SEATS or any(type(seat) is not dict for seat in seats):
-        return None
-    per_move, window, on_timeout = clock.get("per_move"), clock.get("window"), clock.get("on_timeout", "bot")
-    if (not clock.keys() <= s.ClockSerializer._declared_fields.keys() or type(on_timeout) is not str
-            or on_timeout not in s.ClockSerializer._declared_fields["on_timeout"].choices
-            or not (per_move is None or type(per_move) is int and 1 <= per_move <= settings.MAX_PER_MOVE_SECONDS)
-            or not (window is None or type(window) is int and window >= 1)):
-        return None
-    rated, invite_only = data.get("rated", True), data.get("invite_only", False)
-    if type(rated) is not bool or type(invite_only) is not bool:
-        return None
-    usual = {"kind": kind, "options": options, "seats": seats, "rated": rated, "invite_only": invite_only}
-    if "clock" in data:
-        usual["clock"] = {**clock, "on_timeout": on_timeout}
-    return usual
 
 
 @extend_schema(responses={200: s.GameOut, **documented(400, 401, 404)},
@@ -247,10 +220,9 @@ COMMAND_PARAMETERS = [
 
 
 def _command_options(request):
-    """(Idempotency-Key, whether to answer with the game), or the 400 that refuses them. Reads
-    only what Django's request has (api.handler's FastMoves asks too, without DRF)."""
+    """(Idempotency-Key, whether to answer with the game), or the 400 that refuses them."""
     # From META, not request.headers and request.GET, which a move would build for this alone
-    # (every header copied, the query string parsed: some 14 µs)
+    # (every header copied, the query string parsed)
     meta = request.META
     key = meta.get("HTTP_IDEMPOTENCY_KEY") or None  # the Idempotency-Key header
     if key is not None and len(key) > services.MAX_IDEMPOTENCY_KEY:
@@ -271,25 +243,12 @@ def game_action(request, id):
     if isinstance(options, Response):
         return options
     key, with_game = options
-    data = request.data
-    if not usual_move(data):
-        data = _valid(s.ActionSerializer, request)
+    data = _valid(s.ActionSerializer, request)
     return Response(move(request.user, id, data, key, with_game), status=status.HTTP_201_CREATED)
 
 
-def usual_move(data) -> bool:
-    """Whether a move's body is the usual one, an action object and perhaps the version the
-    client saw, taken as it is: ActionSerializer costs about 5 % of a move's CPU. Anything else
-    (a notation, a malformed body) goes through the serializer, for its checks and messages."""
-    if type(data) is dict and data.keys() <= {"action", "expected_version"} and type(data.get("action")) is dict:
-        version = data.get("expected_version", 0)
-        return type(version) is int and 0 <= version <= MAX_EVENT_SEQ
-    return False
-
-
 def move(user, id, data, key, with_game) -> dict:
-    """The move itself, once the request is read, and the 201's body: game_action's and
-    api.handler's FastMoves' (which renders it without a DRF Response)."""
+    """The move itself, once the request is read, and the 201's body."""
     outcome = services.act(
         id, user=user, action=data.get("action"), notation=data.get("notation"),
         expected_version=data.get("expected_version"), idempotency_key=key,

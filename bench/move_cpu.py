@@ -2,7 +2,7 @@
 """The server's CPU per durable move without the web server, HTTP or other processes' contention.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/kp_move_cpu REDIS_URL=redis://127.0.0.1:6379/11 \\
-        .venv/bin/python bench/move_cpu.py [--moves 600] [--against-chain | --layers | --new-games N | --request-only]
+        .venv/bin/python bench/move_cpu.py [--moves 600] [--layers | --new-games N | --request-only]
 
 kinplay's WSGI application called in one thread: POST /api/games/{id}/actions/ with a Knonsters
 bot answering in the same transaction, as bench/api.py's moves phase sends it (the whole game in
@@ -10,8 +10,8 @@ the answer), against a real PostgreSQL (and Redis for the throttles, when REDIS_
 Prints the process's CPU time (time.process_time) per move, after 100 moves of warm-up,
 replacing finished games outside the count. The PostgreSQL backend's and Redis's own CPU are
 not in it (make bench-peer counts those). With --new-games N, the CPU per game created instead:
-POST /api/games/ as bench/api.py sends it to replace a finished game (through Django's
-middleware chain, as a creation is not a move), after as many games of warm-up. On a shared machine this figure moves far less
+POST /api/games/ as bench/api.py sends it to replace a finished game, after as many games of
+warm-up. Every request takes the one path every request takes: settings.MIDDLEWARE and DRF. On a shared machine this figure moves far less
 than make bench-peer's CPU per move, which also pays for the web server and for contention.
 Creates the database when it does not exist and then drops it.
 """
@@ -109,9 +109,6 @@ def request_layers(application, token, game, n):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--moves", type=int, default=600)
-    ap.add_argument("--against-chain", action="store_true",
-                    help="every other move through Django's whole middleware chain (api/handler.py without "
-                         "FastMoves): the CPU per move of each, under the same load")
     ap.add_argument("--layers", action="store_true",
                     help="every other move by games.services.act and the answer's selectors, without HTTP, Django's "
                          "request or DRF (the same work the view asks for, the same JSON out and in): what the "
@@ -119,8 +116,8 @@ def main(argv=None):
     ap.add_argument("--new-games", type=int, metavar="N",
                     help="instead of moves, the CPU per POST /api/games/ of bench/api.py's moves phase (N games)")
     ap.add_argument("--request-only", action="store_true",
-                    help="instead of moves, the request layers alone (Django's handler, FastMoves, the token check, the "
-                         "throttle, the headers, the rendering): the service answers a real move's body without "
+                    help="instead of moves, the request layers alone (Django's handler and middleware, DRF's dispatch, "
+                         "the token check, the throttle, the serializer, the rendering): the service answers a real move's body without "
                          "running, so no rules and no database work")
     args = ap.parse_args(argv)
     pg = Postgres(os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/kp_move_cpu")
@@ -138,10 +135,9 @@ def main(argv=None):
         from django.contrib.auth import get_user_model
         from rest_framework.authtoken.models import Token
 
-        from api.handler import ApiHandler
         from kinplay.wsgi import application
 
-        paths = {"fast": application, "chain": ApiHandler(fast_moves=False)} if args.against_chain else {"": application}
+        paths = {"": application}
         if args.layers:
             paths = {"HTTP": application, "service": SERVICE}
 

@@ -71,14 +71,16 @@ INSTALLED_APPS = [
     "api",
 ]
 
+# One list for every request. Where /api/ needs less than the pages (no static files, no flash
+# messages) or otherwise (a 308 for a missing final slash), kinplay/middleware.py splits by path.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "kinplay.middleware.WhiteNoise",  # the pages only
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    "kinplay.middleware.CommonMiddleware",  # /api/: SlashFirst's 308; the pages: Django's CommonMiddleware
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "kinplay.middleware.Messages",  # the pages only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into a 429
 ]

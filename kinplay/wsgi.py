@@ -4,15 +4,13 @@ import os
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kinplay.settings")
-site = get_wsgi_application()  # sets Django up
+django_app = get_wsgi_application()  # sets Django up; every request, /api/ and pages, runs settings.MIDDLEWARE
 
 from django.urls import get_resolver  # noqa: E402  (needs Django set up)
 
-from api.handler import ApiHandler, ByPath  # noqa: E402
 from kinplay.server import RequestOnly, leave_out_idle_receivers  # noqa: E402
 
-# /api/ runs a leaner middleware stack (api/handler.py); the pages keep the site's.
-application = RequestOnly(ByPath(api=ApiHandler(), site=site))
+application = RequestOnly(django_app)
 leave_out_idle_receivers()  # of the request signals, those with nothing to do in this process
 
 if os.environ.get("KP_CPU_SPLIT"):  # bench/cpu_split.py: each worker's CPU by request kind

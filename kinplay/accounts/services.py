@@ -99,7 +99,7 @@ def confirm_email_change(user, token: str) -> str:
 def password_set(user) -> bool:
     """A new password (changed, or reset by email) ends the account's API token, as it ends its
     other sessions: whoever knew the old password may have made one. True if there was one."""
-    deleted, _ = Token.objects.filter(user=user).delete()  # each process forgets it (api.authentication)
+    deleted, _ = Token.objects.filter(user=user).delete()  # refused from the next request on (api.authentication)
     return bool(deleted)
 
 
