@@ -17,7 +17,7 @@ from games import chat, selectors, services
 from games.engine import IllegalAction
 from games.models import Game
 from games.registry import kinds
-from games.store import load_states
+from games.store import game_with_seats, load_states
 from kinplay import params
 from kinplay.accounts import services as accounts
 from kinplay.accounts import usernames
@@ -32,7 +32,7 @@ def _valid(serializer_class, request):
 
 
 def _game(pk):
-    return Game.objects.get_with_seats(pk)  # no such game: 404 (api.errors)
+    return game_with_seats(pk)  # no such game: 404 (api.errors)
 
 
 @extend_schema(request=s.RegisterSerializer, responses={201: s.RegisteredOut, **documented(400, 413, 415)}, auth=[])

@@ -89,6 +89,7 @@ def main(argv=None):
     from games import services as games
     from games.engine import RESIGN
     from games.models import Game
+    from games.store import game_with_seats
     from kinplay.leagues import services
     from kinplay.leagues.models import League
     from kinplay.tournaments import services as tournaments
@@ -112,7 +113,7 @@ def main(argv=None):
 
     t0 = time.perf_counter()
     for gid in Game.objects.filter(status=Game.ACTIVE, seats__user__in=users).distinct().values_list("pk", flat=True):
-        game = Game.objects.get_with_seats(gid)
+        game = game_with_seats(gid)
         games.act(gid, game.seat_list[0].index, action=RESIGN)
     for tid in ids:
         tournaments.advance(tid)

@@ -39,6 +39,7 @@ from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from games.models import Game, Seat  # noqa: E402
+from games.store import game_with_seats  # noqa: E402
 from kinplay.ratings.models import Rating  # noqa: E402
 from kinplay.ratings.services import rebuild, record_game_over  # noqa: E402
 
@@ -101,7 +102,7 @@ def bench_update(user_ids, rng, count):
     for size in (2, 4):
         runs: dict[str, tuple[list, list, list]] = {"rated players": ([], [], []), "a first game": ([], [], [])}
         for g in finished_games(count, user_ids, rng, finished=False):
-            g = Game.objects.get_with_seats(g.pk)
+            g = game_with_seats(g.pk)
             if len(g.seat_list) != size:
                 continue
             g.status = Game.FINISHED

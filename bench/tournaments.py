@@ -88,7 +88,7 @@ def bench_hook():
     from django.core.management import call_command
     from django.db import transaction
 
-    from games.models import Game
+    from games.store import game_with_seats
     from kinplay.tournaments import services
 
     call_command("migrate", verbosity=0)
@@ -106,7 +106,7 @@ def bench_hook():
         pass
 
     for gid in gids * 5:
-        game = Game.objects.get_with_seats(gid)
+        game = game_with_seats(gid)
         game.result = {"ranks": [1, 2], "winners": [0]}
         try:
             with transaction.atomic():

@@ -24,13 +24,6 @@ class GameQuerySet(models.QuerySet):
         return self.select_related("called_off_by").prefetch_related(
             models.Prefetch("seats", queryset=Seat.objects.select_related("user")))
 
-    def get_with_seats(self, pk) -> Game:
-        """One game, ``game.seat_list`` and each seat's user (username and email loaded), read
-        as they are now (games.store.game_with_seats); Game.DoesNotExist if there is none."""
-        from games.store import game_with_seats  # deferred: games.store imports this module
-
-        return game_with_seats(pk, using=self.db)
-
 
 class Game(models.Model):
     """The read model of one game: rebuilt from its events by ``rebuild_projections``."""
@@ -99,7 +92,7 @@ class Game(models.Model):
 
     @property
     def seat_list(self) -> list[Seat]:
-        """The seats in order: those held (``get_with_seats``, ``hold_seats``), else from
+        """The seats in order: those held (``games.store.game_with_seats``, ``hold_seats``), else from
         ``with_seats()``'s prefetch, else one query each time."""
         held = self.__dict__.get("_held_seats")
         return held if held is not None else list(self.seats.all())

@@ -21,7 +21,7 @@ from games.engine import RESIGN, IllegalAction, clone, decide_and_evolve, event,
 from games.models import Event, Game, Seat
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
-from games.store import Appender, StaleRow, VersionConflict, load_state, save_all
+from games.store import Appender, StaleRow, VersionConflict, game_with_seats, load_state, save_all
 from kinplay.infra.errors import is_deadlock
 
 log = logging.getLogger("kinplay.games")
@@ -305,7 +305,7 @@ def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_v
             # Read before the transaction: the write's compare-and-set checks the row is still as
             # read, and the write may then be the transaction's first and only statement
             # (games.store.Appender.commit): a usual move is one round trip.
-            game = Game.objects.get_with_seats(game_id)
+            game = game_with_seats(game_id)
             with transaction.atomic():
                 return _act_on(game, seat, user, action, notation, expected_version, idempotency_key, by)
         except OperationalError as exc:
@@ -479,7 +479,7 @@ def play_bots(game_id) -> str:
 def _play_bots_once(game_id) -> str:
     try:
         with transaction.atomic():
-            game = Game.objects.get_with_seats(game_id)
+            game = game_with_seats(game_id)
             if game.status != Game.ACTIVE:
                 return "game-over"
             kind = get(game.kind)
@@ -565,7 +565,7 @@ def set_standing_answer(game_id, user, value) -> Outcome | None:
     """
     if value not in dict(Seat.STANDING):
         raise BadRequest(f"The standing answer must be one of {', '.join(dict(Seat.STANDING))}.")
-    game = Game.objects.get_with_seats(game_id)
+    game = game_with_seats(game_id)
     seat = game.seat_of(user)
     if seat is None:
         raise NotYourSeat("You have no seat at this game.")
@@ -573,7 +573,7 @@ def set_standing_answer(game_id, user, value) -> Outcome | None:
         Seat.objects.filter(game_id=game_id, index=seat).update(standing=value)
         Game.objects.filter(pk=game_id).update()  # GameQuerySet.update stamps updated_at
     for _ in range(5):
-        game = Game.objects.get_with_seats(game_id)
+        game = game_with_seats(game_id)
         if game.status != Game.ACTIVE:
             return None
         rules = get(game.kind).rules

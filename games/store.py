@@ -124,7 +124,7 @@ def _game_with_seats_sql(fields, alias, vendor):
 
 def game_with_seats(pk, using="default") -> Game:
     """One game as it is now, ``game.seat_list`` and each seat's user (username and email
-    loaded), in one query; Game.DoesNotExist if there is none (Game.objects.get_with_seats)."""
+    loaded), in one query; Game.DoesNotExist if there is none."""
     conn = connections[using]
     if conn.vendor not in SEATS_OF_GAME:  # another database: the ORM's way, in three queries
         return Game.objects.using(using).with_seats().get(pk=pk)

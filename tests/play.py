@@ -5,7 +5,7 @@ from games.engine import clone
 from games.models import Game
 from games.registry import get
 from games.rng import Rng
-from games.store import load_state
+from games.store import game_with_seats, load_state
 
 
 def bot_action(game, seat):
@@ -35,4 +35,4 @@ def accepted(game):
     starts (seating another user is an invitation: games.services.accept_invitation)."""
     for seat in game.seats.filter(invited=True).select_related("user"):
         services.accept_invitation(game.pk, seat.user)
-    return Game.objects.get_with_seats(game.pk)
+    return game_with_seats(game.pk)

@@ -23,7 +23,7 @@ from games.engine import RESIGN, IllegalAction, clone
 from games.models import Event, Game
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
-from games.store import load_state
+from games.store import game_with_seats, load_state
 from kinplay.celery import app
 from kinplay.clocks import vacation
 from kinplay.clocks.models import Deadline
@@ -325,7 +325,7 @@ def _running_games(s, players) -> list[int]:
 def _resign(game_ids, players, by="resign"):
     users = set(players)
     for gid in game_ids:
-        game = Game.objects.get_with_seats(gid)
+        game = game_with_seats(gid)
         if game.status != Game.ACTIVE:
             continue
         for seat in game.seat_list:
@@ -577,7 +577,7 @@ def _adjudicate(t, gid):
     "adjudication"); if the game goes on without them, the heuristic bot plays it out for the
     rest, so it ends with a result its log explains. A game started after the limit (a knockout
     match's next game) has nobody to blame: the bot plays it out for everyone."""
-    game = Game.objects.get_with_seats(gid)
+    game = game_with_seats(gid)
     if game.status != Game.ACTIVE:
         return
     rules = get(game.kind).rules

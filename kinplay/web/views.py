@@ -24,7 +24,7 @@ from games import chat, rematch, selectors, services
 from games.engine import RESIGN, IllegalAction
 from games.models import ChatMessage, Game, Seat
 from games.registry import kinds
-from games.store import VersionConflict, load_states
+from games.store import VersionConflict, game_with_seats, load_states
 from kinplay import params
 from kinplay.accounts import selectors as account_selectors
 from kinplay.accounts import services as account_services
@@ -435,7 +435,7 @@ def new_game(request):
 
 def _game(pk):
     try:
-        return Game.objects.get_with_seats(pk)
+        return game_with_seats(pk)
     except Game.DoesNotExist:
         raise Http404("No such game.") from None
 

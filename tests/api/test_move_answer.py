@@ -15,7 +15,7 @@ from games import selectors, services
 from games.engine import RESIGN
 from games.models import Game
 from games.registry import kinds
-from games.store import load_state, stream
+from games.store import game_with_seats, load_state, stream
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ MOVES = 40  # then everyone but the first seat resigns: a few seconds for every 
 
 def fresh(game_id, user, seat, rows):
     """The answer from the game and its events read afresh (the fast path's own inputs dropped)."""
-    game = Game.objects.get_with_seats(game_id)
+    game = game_with_seats(game_id)
     return {"version": rows[-1].seq if rows else game.version,
             "events": selectors.redacted_events(game, seat, after=rows[0].seq - 1, upto=rows[-1].seq) if rows else [],
             "game": selectors.game_for(game, user)}
@@ -51,7 +51,7 @@ def test_it_answers_a_move_with_the_game_as_a_fresh_read_shows_it(slug, alice, b
                                 per_move=3600, on_timeout="forfeit", accepted=True)
     pick, keyed = random.Random(slug), []
     for step in range(MOVES + len(players)):
-        game = Game.objects.get_with_seats(game.pk)
+        game = game_with_seats(game.pk)
         if game.status != Game.ACTIVE:
             break
         seat = pick.choice(game.to_act)
@@ -64,7 +64,7 @@ def test_it_answers_a_move_with_the_game_as_a_fresh_read_shows_it(slug, alice, b
         outcome = services.act(game.pk, seat, action=action, idempotency_key=key)
         keyed.append((seat, action, key))
         check(outcome, players + [make_user(f"spectator{step}")])
-    game = Game.objects.get_with_seats(game.pk)
+    game = game_with_seats(game.pk)
     assert game.status == Game.FINISHED
     rows = list(stream(game))
     for first in [i for i, row in enumerate(rows) if row.command is not None]:  # the events of any last request
@@ -77,10 +77,10 @@ def test_it_answers_a_move_with_the_game_as_a_fresh_read_shows_it(slug, alice, b
 def test_it_says_a_clocks_forfeit_ended_the_game_from_a_moves_own_events(alice, bob):
     game = services.create_game(creator=alice, kind="knonsters", seats=[{"user": "alice"}, {"user": "bob"}],
                                 per_move=3600, on_timeout="forfeit", accepted=True)
-    game = Game.objects.get_with_seats(game.pk)
+    game = game_with_seats(game.pk)
     seat = game.to_act[0]
     services.act(game.pk, seat, action=RESIGN, expected_version=game.version, by="timeout-forfeit")
-    game = Game.objects.get_with_seats(game.pk)
+    game = game_with_seats(game.pk)
     rows = list(stream(game))
     assert "time ran out" in selectors.game_for(game, alice)["result"]["summary"]
     for first in [i for i, row in enumerate(rows) if row.command is not None]:

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games import selectors, services
 from games.models import Game
+from games.store import game_with_seats
 from kinplay.clocks.models import Deadline
 from kinplay.clocks.services import sweep
 
@@ -294,7 +295,7 @@ def test_it_says_on_the_page_who_cancelled_a_game_before_it_started_and_why(clie
     called_off = services.create_game(creator=alice, kind="knonsters", seats=three)
     services.cancel_game(called_off.pk, alice)
     assert "Cancelled by alice before it started." in page_of(called_off)
-    assert selectors.wait_line(Game.objects.get_with_seats(called_off.pk), 0) == "Knonsters: cancelled"
+    assert selectors.wait_line(game_with_seats(called_off.pk), 0) == "Knonsters: cancelled"
 
     declined = services.create_game(creator=alice, kind="knonsters", seats=three, invite_only=True)
     services.decline_invitation(declined.pk, bob)

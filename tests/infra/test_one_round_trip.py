@@ -9,7 +9,7 @@ from django.db.transaction import TransactionManagementError
 
 from games import services
 from games.models import Event, Game
-from games.store import states
+from games.store import game_with_seats, states
 from kinplay.infra import sql
 from kinplay.notifications.models import Outbox
 from tests.play import bot_action
@@ -49,7 +49,7 @@ def test_it_makes_a_usual_move_in_one_statement_without_begin_or_commit(alice, c
     assert Event.objects.filter(game=game).count() == outcome.game.version
     # what waits for the commit still happens: the state is remembered, the row read as written
     assert states.get(outcome.game, outcome.game.version) is not None
-    assert Game.objects.get_with_seats(game.pk).version == outcome.game.version
+    assert game_with_seats(game.pk).version == outcome.game.version
 
 
 def test_it_commits_a_move_and_its_email_together(alice, bob, commands):

@@ -3,6 +3,7 @@ import pytest
 from games import services as games
 from games.engine import RESIGN
 from games.models import Game
+from games.store import game_with_seats
 from kinplay.leagues import services
 from kinplay.leagues.models import League
 from kinplay.tournaments import services as tournaments
@@ -33,7 +34,7 @@ def play_round(league, strength: dict, *, skip=()):
             continue
         for table in s["rounds"][-1]["tables"]:
             for g in table["games"]:
-                game = Game.objects.get_with_seats(g["game"])
+                game = game_with_seats(g["game"])
                 seats = {x.user_id: x.index for x in game.seat_list}
                 if game.status != Game.ACTIVE or set(seats) & {u.pk for u in skip}:
                     continue

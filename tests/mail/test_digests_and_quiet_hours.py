@@ -7,7 +7,8 @@ import pytest
 import time_machine
 
 from games import services
-from games.models import Event, Game
+from games.models import Event
+from games.store import game_with_seats
 from kinplay.accounts.models import Profile
 from kinplay.notifications.held import release_held
 from kinplay.notifications.models import Outbox
@@ -368,7 +369,7 @@ def keen_players_games(alice, bob, charlie, n):
     games = services.create_games([dict(creator=alice, kind=kinds[i % 5], options={}, per_move=(n - i) * 3600,
                                         accepted=True, seats=[{"user": "alice"}, {"user": ("bob", "charlie")[i % 2]}])
                                    for i in range(n)])
-    return [Game.objects.get_with_seats(g.pk) for g in games]
+    return [game_with_seats(g.pk) for g in games]
 
 
 def test_it_lists_a_digests_games_most_urgent_first_at_its_top(alice, bob, charlie):

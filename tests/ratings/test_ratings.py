@@ -12,6 +12,7 @@ from openskill.models import PlackettLuce
 
 from games import services
 from games.models import Game
+from games.store import game_with_seats
 from kinplay.ratings import selectors
 from kinplay.ratings.models import Rating, RatingChange, shown
 from kinplay.ratings.services import record_game_over
@@ -82,7 +83,7 @@ def test_it_treats_a_shared_rank_as_a_tie(alice, bob, charlie, tiny):
 def test_it_moves_nobody_on_a_two_player_draw(alice, bob, tiny):
     game = game_of(alice, bob)
     Game.objects.filter(pk=game.pk).update(status=Game.FINISHED, result={"ranks": [1, 1], "winners": [0, 1]})
-    record_game_over(Game.objects.get_with_seats(game.pk))
+    record_game_over(game_with_seats(game.pk))
     (a_mu, a_sigma, _), (b_mu, b_sigma, _) = numbers(alice), numbers(bob)
     assert a_mu == b_mu == 25.0 and a_sigma == b_sigma < 25 / 3
 
@@ -92,7 +93,7 @@ def test_it_does_not_rate_games_with_a_bot_unrated_games_or_aborted_games(alice,
     friendly = won_by(0, game_of(alice, bob, rated=False))
     aborted = game_of(alice, bob)
     Game.objects.filter(pk=aborted.pk).update(status=Game.ABORTED)
-    record_game_over(Game.objects.get_with_seats(aborted.pk))
+    record_game_over(game_with_seats(aborted.pk))
 
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
     assert selectors.rating_changes(with_bot) == selectors.rating_changes(friendly) == {}
@@ -119,7 +120,7 @@ def test_it_applies_a_game_once_whatever_replays_verifies_or_rebuilds_it(alice, 
     assert finished_at and len(before) == 2
 
     assert services.act(**last_move).replayed  # the same request again
-    record_game_over(Game.objects.get_with_seats(game.pk))
+    record_game_over(game_with_seats(game.pk))
     call_command("rebuild_projections", stdout=io.StringIO())
     call_command("verify_game", str(game.pk), stdout=io.StringIO())
 

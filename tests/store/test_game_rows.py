@@ -13,7 +13,7 @@ from django.utils import timezone
 from games import services
 from games.engine import IllegalAction
 from games.models import Game
-from games.store import VersionConflict
+from games.store import VersionConflict, game_with_seats
 from tests.play import bot_action
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +36,7 @@ def move(alice, django_capture_on_commit_callbacks):
 
 
 def reads_of_the_row(statements):
-    return [s for s in statements if "json_agg" in s or "json_group_array" in s]  # get_with_seats
+    return [s for s in statements if "json_agg" in s or "json_group_array" in s]  # game_with_seats
 
 
 def test_it_reads_the_row_once_for_each_move(game, move):
@@ -99,7 +99,7 @@ def test_it_forgets_a_game_once_it_is_over(game, move, alice):
         if game.status != Game.ACTIVE:
             break
         move(game)
-    assert game.status == Game.FINISHED and Game.objects.get_with_seats(game.pk).status == Game.FINISHED
+    assert game.status == Game.FINISHED and game_with_seats(game.pk).status == Game.FINISHED
     with pytest.raises(IllegalAction, match="over"):
         services.act(game.pk, user=alice, action={"type": "any"})
 
@@ -137,11 +137,11 @@ def test_it_hands_each_reader_a_game_of_its_own(game, move):
     """A move changes the game it starts from (to_act, result, options for a Kenta colour...): a
     game handed out must never change what the next reader gets."""
     move(game)
-    first = Game.objects.get_with_seats(game.pk)
+    first = game_with_seats(game.pk)
     first.to_act.append(99)
     first.options["changed"] = True
     first.seat_list[0].user.username = "mallory"
-    second = Game.objects.get_with_seats(game.pk)
+    second = game_with_seats(game.pk)
     assert 99 not in second.to_act and "changed" not in second.options
     assert second.seat_list[0].user.username == "alice"
     assert second.updated_at == first.updated_at and second.seed == first.seed
@@ -152,7 +152,7 @@ def test_it_reads_the_options_as_written(game, move):
     move(game)
     for options in ({"plain": [1, "two"]}, {"other": {"nested": True}}):
         Game.objects.filter(pk=game.pk).update(options=options)
-        assert Game.objects.get_with_seats(game.pk).options == options
+        assert game_with_seats(game.pk).options == options
 
 
 def test_it_names_the_seat_and_user_fields_in_the_models_order():
@@ -169,11 +169,11 @@ def test_it_names_the_seat_and_user_fields_in_the_models_order():
 
 def test_it_gives_each_reader_seats_of_its_own_game(game, move):
     move(game)
-    first, second = Game.objects.get_with_seats(game.pk), Game.objects.get_with_seats(game.pk)
+    first, second = game_with_seats(game.pk), game_with_seats(game.pk)
     assert first is not None and second is not None
     for a, b in zip(first.seat_list, second.seat_list, strict=True):
         assert a.game is first and b.game is second and a is not b
         assert a.user_id is None or (a.user is not b.user and a.user.username == b.user.username)
-    fresh = Game.objects.get_with_seats(game.pk)
+    fresh = game_with_seats(game.pk)
     assert [(s.pk, s.index, s.user_id, s.bot, s.invited, s.standing) for s in first.seat_list] == [
         (s.pk, s.index, s.user_id, s.bot, s.invited, s.standing) for s in fresh.seat_list]

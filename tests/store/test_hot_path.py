@@ -1,4 +1,4 @@
-"""The few statements every move makes (kinplay/infra/sql.py, Game.objects.get_with_seats) and the
+"""The few statements every move makes (kinplay/infra/sql.py, games.store.game_with_seats) and the
 per-process cache of latest states (games/store.py): same answers as the ORM, fewer queries."""
 
 import pytest
@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from games import services
 from games.engine import canonical
 from games.models import Game
-from games.store import load_state, states
+from games.store import game_with_seats, load_state, states
 from kinplay.infra import sql
 from tests.play import bot_action
 
@@ -23,7 +23,7 @@ def game(alice, bob):
 
 def test_it_loads_a_game_its_seats_and_players_in_one_query(game, django_assert_num_queries):
     with django_assert_num_queries(1):
-        loaded = Game.objects.get_with_seats(game.pk)
+        loaded = game_with_seats(game.pk)
         seats = [(s.index, s.user and s.user.username, s.user and s.user.email, s.bot) for s in loaded.seat_list]
         names = [s.name for s in loaded.seat_list]
         assert len(loaded.seat_list) == 3
@@ -36,7 +36,7 @@ def test_it_loads_a_game_its_seats_and_players_in_one_query(game, django_assert_
 
 def test_it_says_when_there_is_no_such_game(db):
     with pytest.raises(Game.DoesNotExist):
-        Game.objects.get_with_seats(987654)
+        game_with_seats(987654)
 
 
 def test_it_answers_a_move_with_few_queries(alice, api):

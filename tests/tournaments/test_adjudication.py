@@ -15,7 +15,7 @@ from games import selectors
 from games.engine import replay
 from games.models import Event, Game
 from games.registry import get
-from games.store import load_state
+from games.store import game_with_seats, load_state
 from kinplay.tournaments import services
 from kinplay.tournaments.models import Tournament
 
@@ -27,13 +27,13 @@ def test_it_logs_an_adjudicated_forfeit_as_the_rounds_time_running_out_not_a_res
     services.join(t.pk, bob)
     services.start(t.pk, alice)
     gid = services.load(Tournament.objects.get(pk=t.pk))["rounds"][0]["tables"][0]["games"][0]["game"]
-    game = Game.objects.get_with_seats(gid)
+    game = game_with_seats(gid)
     stalled = game.seat_list[game.to_act[0]]
     other = next(s for s in game.seat_list if s.index != stalled.index)
     inbox().clear()
     with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
         services.sweep()
-    game = Game.objects.get_with_seats(gid)
+    game = game_with_seats(gid)
     assert game.status == Game.FINISHED
     said = f"{stalled.name} forfeited: the round's time ran out."
     for seat in (stalled.index, other.index, None):  # each player and a spectator
@@ -57,7 +57,7 @@ def test_it_logs_an_adjudicated_forfeit_as_the_rounds_time_running_out_not_a_res
     before = Game.objects.filter(pk=gid).values("status", "result", "version", "to_act").get()
     call_command("rebuild_projections", stdout=open(os.devnull, "w"))
     assert Game.objects.filter(pk=gid).values("status", "result", "version", "to_act").get() == before
-    assert [line["text"] for line in selectors.log_lines(Game.objects.get_with_seats(gid), None)][-1] == said
+    assert [line["text"] for line in selectors.log_lines(game_with_seats(gid), None)][-1] == said
 
 
 def test_it_forfeits_nobody_in_a_match_game_started_after_the_rounds_time_ran_out(players, time_machine):

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from games import services as games
 from games.models import Game
+from games.store import game_with_seats
 from kinplay.ratings.models import RatingChange
 from kinplay.tournaments import services
 from kinplay.tournaments.models import Tournament, TournamentEvent
@@ -127,7 +128,7 @@ def test_it_pauses_the_clock_of_a_player_on_vacation_once_their_tournament_game_
     from kinplay.clocks.models import Deadline
 
     t, (alice, bob), (gid,) = _started(players, 2, name="Holiday Swiss")
-    game = Game.objects.get_with_seats(gid)
+    game = game_with_seats(gid)
     away = game.seat_list[game.to_act[0]]
     services.cancel(t.pk, alice)
     vacation.start(away.user)
@@ -151,7 +152,7 @@ def test_it_stops_the_clock_of_a_player_already_on_vacation_when_the_tournament_
 
     time_machine.move_to(timezone.now(), tick=False)
     t, (alice, bob), (gid,) = _started(players, 2, name="Holiday Swiss")
-    game = Game.objects.get_with_seats(gid)
+    game = game_with_seats(gid)
     away = game.seat_list[game.to_act[0]]
     per_move = timedelta(seconds=t.state["config"]["clock"]["per_move"])
     vacation.start(away.user)

@@ -6,6 +6,7 @@ import pytest
 from django.db import transaction
 from django.test import Client
 
+from games.store import game_with_seats
 from kinplay.tournaments import services, stream
 from kinplay.tournaments.models import Tournament
 from tests.tournaments.conftest import run_to_end
@@ -197,7 +198,6 @@ def test_it_says_why_a_player_is_out_on_the_page_in_the_api_and_to_them_by_email
 
     from django.utils import timezone
 
-    from games.models import Game
     from kinplay.clocks.services import sweep as sweep_clocks
 
     time_machine.move_to(timezone.now(), tick=False)
@@ -208,7 +208,7 @@ def test_it_says_why_a_player_is_out_on_the_page_in_the_api_and_to_them_by_email
         services.join(t.pk, u)
     services.start(t.pk, alice)
     gid = next(tb["games"][0]["game"] for tb in services.load(Tournament.objects.get(pk=t.pk))["rounds"][0]["tables"] if not tb["bye"])
-    game = Game.objects.get_with_seats(gid)
+    game = game_with_seats(gid)
     vanished = game.seat_list[game.to_act[0]].user
     other = next(u for u in (alice, bob, charlie) if u.pk != vanished.pk and u.pk in [s.user_id for s in game.seat_list])
     bye = next(u for u in (alice, bob, charlie) if u.pk not in [s.user_id for s in game.seat_list])

@@ -12,6 +12,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games.models import AppendOnly, Event, Game
+from games.store import game_with_seats
 from kinplay.notifications.models import Outbox
 from kinplay.tournaments import selectors, services, stream
 from kinplay.tournaments.models import Tournament, TournamentEvent
@@ -391,7 +392,7 @@ def test_it_starts_no_match_game_between_two_players_who_both_withdrew(players):
     s = services.load(Tournament.objects.get(pk=t.pk))
     table = s["rounds"][0]["tables"][0]
     a, b = (next(u for u in ps if u.pk == p) for p in table["players"])
-    first = Game.objects.get_with_seats(table["games"][0]["game"])
+    first = game_with_seats(table["games"][0]["game"])
     games.act(first.pk, next(x.index for x in first.seat_list if x.user_id == b.pk), action=RESIGN)  # a leads 1-0
     services.sweep()  # the match's second game (the worker's task after commit)
     services.withdraw(t.pk, a)  # resigns game 2: 1-1, b goes through ...
