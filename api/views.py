@@ -19,8 +19,8 @@ from games.models import Game
 from games.registry import kinds
 from games.store import game_with_seats, load_states
 from kinplay import params
+from kinplay.accounts import lockout, usernames
 from kinplay.accounts import services as accounts
-from kinplay.accounts import usernames
 
 MAX_EVENT_SEQ = 2**31 - 1
 
@@ -56,9 +56,11 @@ def register(request):
 @throttle_classes(throttles.AUTH)
 def token(request):
     data = _valid(s.TokenRequestSerializer, request)
-    # The Django request: django-axes counts failures on it and its middleware answers 429 once
-    # this name is locked out from this address (kinplay.accounts.lockout).
-    user = authenticate(request._request, username=usernames.normalise(data["username"]), password=data["password"])
+    # django-axes counts the failures and marks the request it was given once this name is
+    # locked out from this address; that is DRF's request here, so the answer is given here.
+    user = authenticate(request, username=usernames.normalise(data["username"]), password=data["password"])
+    if getattr(request, "axes_locked_out", False):
+        return lockout.locked_out(request)
     if user is None:  # the same answer for an unknown name and a wrong password
         refused = error("not_authenticated", "Wrong username or password.", status.HTTP_401_UNAUTHORIZED)
         refused["WWW-Authenticate"] = "Token"  # a 401 names its scheme (RFC 9110), as DRF's own 401s do

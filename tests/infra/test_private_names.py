@@ -16,9 +16,6 @@ FENCED = ("kinplay/infra", "tests/infra")  # where vendor internals may be used,
 # model instance's state (``_state.adding``, ``_state.db``), and the namedtuple methods and
 # os._exit the standard library documents.
 DOCUMENTED = {"_meta", "_state", "_replace", "_asdict", "_fields", "_make", "_exit"}
-# Files another branch of the same change rewrites (the request pipeline, api/): it removes
-# these uses of Django's and DRF's internals there (and the test of api/handler.py's).
-PENDING = {"api/handler.py", "api/views.py", "tests/api/test_fast_moves.py"}
 
 
 def private(name: str) -> bool:
@@ -89,8 +86,6 @@ def foreign_private_names(root: Path = ROOT) -> list[str]:
     ours = set().union(*(own_names(tree) for _, tree in outside)) | DOCUMENTED
     found = []
     for relative, tree in outside:
-        if relative in PENDING:
-            continue
         found += [f"{relative}:{line} {name}" for line, name in used_names(tree) if private(name) and name not in ours]
     return sorted(set(found))
 
