@@ -1,6 +1,10 @@
 """Every API error is {"error": code, "detail": text} with the right status (DESIGN.md)."""
 
 from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, JsonResponse
+from django.views.defaults import page_not_found as page_not_found_page
+from django.views.defaults import server_error as server_error_page
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, status
 from rest_framework.authentication import get_authorization_header
 from rest_framework.response import Response
@@ -8,8 +12,10 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler
 
 from api.parsers import TooLarge
+from api.serializers import ErrorOut
 from games.chat import ChatRefused
 from games.engine import IllegalAction
+from games.models import Game
 from games.services import BadRequest, IdempotencyKeyReused, NotYourSeat
 from games.store import VersionConflict
 
@@ -31,10 +37,6 @@ CODES = {
 def documented(*codes):
     """The error responses an endpoint lists in the OpenAPI schema (all {"error", "detail"});
     every endpoint can answer 429 (throttles)."""
-    from drf_spectacular.utils import OpenApiResponse
-
-    from api.serializers import ErrorOut
-
     words = {400: "malformed or refused", 401: "not signed in", 403: "not allowed", 404: "not found",
              409: "someone moved first", 413: "body too large", 415: "a body type the API does not read (send JSON)", 422: "Idempotency-Key reused for another request",
              429: "too many requests (see Retry-After)"}
@@ -46,10 +48,6 @@ def error(code: str, detail: str, status_code: int, **extra) -> Response:
 
 
 def handler(exc, context):
-    from django.http import Http404
-
-    from games.models import Game
-
     if isinstance(exc, IllegalAction):
         return error("illegal_action", exc.reason, status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, (BadRequest, ChatRefused)):
@@ -116,20 +114,14 @@ def _messages(detail, path=""):
 
 def server_error(request):
     """A crash (kinplay.urls handler500): JSON under /api/, the 500 page elsewhere."""
-    from django.http import JsonResponse
-    from django.views.defaults import server_error as page
-
     if request.path.startswith("/api/"):
         return JsonResponse({"error": "server_error", "detail": "Something went wrong on our side; it is logged."},
                             status=500)
-    return page(request)
+    return server_error_page(request)
 
 
 def page_not_found(request, exception):
     """No such address (kinplay.urls handler404): JSON under /api/, the 404 page elsewhere."""
-    from django.http import JsonResponse
-    from django.views.defaults import page_not_found as page
-
     if request.path.startswith("/api/"):
         return JsonResponse({"error": "not_found", "detail": "Not found."}, status=404)
-    return page(request, exception)
+    return page_not_found_page(request, exception)

@@ -21,6 +21,7 @@ from games.store import game_with_seats, load_states
 from kinplay import params
 from kinplay.accounts import lockout, usernames
 from kinplay.accounts import services as accounts
+from kinplay.clocks import vacation as away
 
 MAX_EVENT_SEQ = 2**31 - 1
 
@@ -327,8 +328,6 @@ def game_resign(request, id):
 def vacation(request):
     """The caller's vacation switch (as on the settings page): {"on": true} pauses their clocks
     in friendly games, {"on": false} resumes them with the time they had left."""
-    from kinplay.clocks import vacation as away
-
     if request.method == "POST":
         on = _valid(s.VacationSerializer, request)["on"]
         try:

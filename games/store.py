@@ -14,6 +14,7 @@ from collections import OrderedDict
 from functools import cache, reduce
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import connections, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -115,7 +116,6 @@ SEATS_OF_GAME = {
 
 @cache
 def _game_with_seats_sql(fields, alias, vendor):
-    from django.contrib.auth import get_user_model
 
     table = connections[alias].ops.quote_name
     seats = SEATS_OF_GAME[vendor].format(seat=table(Seat._meta.db_table), user=table(get_user_model()._meta.db_table))
@@ -142,7 +142,6 @@ def game_with_seats(pk, using="default") -> Game:
 def _seats(game, seat_rows, db) -> list[Seat]:
     """``game``'s seats (and their players' names and addresses) from rows in SEATS_OF_GAME's
     order, each seat's game and user set through their descriptors, as a prefetch sets them."""
-    from django.contrib.auth import get_user_model
 
     user_model, seats = get_user_model(), []
     for seat_id, index, user_id, bot, invited, username, email, standing in seat_rows:

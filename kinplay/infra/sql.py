@@ -17,6 +17,7 @@ from django.db import connections
 from django.db.models import Model
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
+from psycopg.types.json import Jsonb
 
 
 def _column(conn, model, name) -> str:
@@ -140,8 +141,6 @@ def _json_writer(vendor):
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
     if vendor == "postgresql":
-        from psycopg.types.json import Jsonb
-
         return lambda value: None if value is None else Jsonb(value, dumps=to_json)
     return lambda value: None if value is None else to_json(value).decode()
 
