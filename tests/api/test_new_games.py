@@ -81,14 +81,14 @@ def test_it_answers_a_new_game_as_reading_it_again_would(api, alice, bob):
         assert created.json() == api(alice).get(f"/api/games/{created.json()['id']}/").json()
 
 
-def test_it_creates_my_game_against_a_bot_in_eight_statements(api, alice):
+def test_it_creates_my_game_against_a_bot_in_nine_statements(api, alice):
     client = api(alice)
     client.get("/api/games/")  # as in a session of requests
     with CaptureQueriesContext(connection) as statements:
         created = client.post("/api/games/", MINE_AGAINST_A_BOT, format="json")
     assert created.status_code == 201
     assert Outbox.objects.filter(kind="your_turn", user=alice).count() == 1  # alice moves first, by email
-    # the token, the transaction's savepoint, the game, its seats, its events, the "your turn"
-    # email if alice wants it, the savepoint's release; and the state for the answer, which a
+    # the token, the transaction's savepoint, the game, its seats, its events, whether alice
+    # turned turn emails off, her "your turn" email, the savepoint's release; and the state for the answer, which a
     # commit would have left in this process's cache (a test's transaction never commits)
-    assert len(statements) == 8, "\n".join(q["sql"][:60] for q in statements)
+    assert len(statements) == 9, "\n".join(q["sql"][:60] for q in statements)

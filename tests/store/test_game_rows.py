@@ -76,9 +76,9 @@ def test_it_never_writes_over_a_row_written_outside_a_move(game, move):
 def test_it_never_writes_over_a_row_stamped_between_its_read_and_its_write(game, move, monkeypatch):
     """Another process writes the row just after a move read it: the move's compare-and-set
     fails, and it is made again on the row as it is now (the other write kept)."""
-    from games import store
+    from games import services
 
-    read, stamped = store.game_with_seats, []
+    read, stamped = game_with_seats, []
 
     def meanwhile(*args, **kwargs):
         row = read(*args, **kwargs)
@@ -86,7 +86,7 @@ def test_it_never_writes_over_a_row_stamped_between_its_read_and_its_write(game,
             stamped.append(Game.objects.filter(pk=game.pk).update(rated=False))
         return row
 
-    monkeypatch.setattr(store, "game_with_seats", meanwhile)
+    monkeypatch.setattr(services, "game_with_seats", meanwhile)  # the move's read
     before = Game.objects.get(pk=game.pk).version
     after, statements = move(game)
     assert stamped == [1] and len(reads_of_the_row(statements)) == 2 and after > before
