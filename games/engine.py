@@ -1,4 +1,4 @@
-"""The rules contract every game implements (DESIGN.md, "The rules contract").
+"""The rules contract every game implements (docs/architecture.md#the-rules-contract).
 
 A game is a module ``games/<slug>/rules.py`` of plain functions over plain,
 JSON-serialisable data. No Django, no clock, no I/O, no ``random`` module:
