@@ -180,7 +180,7 @@ T = TypeVar("T")
 def clone(state: T) -> T:
     """A deep copy: ``evolve`` may update a state in place.
 
-    States are plain data, so marshal copies them exactly and several times faster than
+    States are plain data, so marshal copies them exactly and far more cheaply than
     ``copy.deepcopy`` (this runs before every bot move and every simulated decision).
     """
     try:

@@ -314,9 +314,9 @@ class Appender:
 
 
 def _new_event(game, **values) -> Event:
-    """``Event(game=game, **values)``, unsaved, at about a fifth of the CPU: Model.__init__ takes
+    """``Event(game=game, **values)``, unsaved, for much less CPU: Model.__init__ takes
     keywords field by field (the game through its descriptor and the router) and sends
-    pre_init and post_init, some 8 µs an event where a move builds several; sql.unsaved sets
+    pre_init and post_init for every event, where a move builds several; sql.unsaved sets
     the fields in one pass. A field added to Event and not given here is a KeyError, never a
     silent default."""
     values.update(id=None, at=None, game_id=game.pk)  # ``at``: stamped when saved (_stamp)
@@ -351,8 +351,8 @@ def _insert(rows) -> None:
 
 
 def _snapshots(appenders) -> None:
-    """The snapshots due, in one plain INSERT (bulk_create's took a move that leaves one some
-    0.15 ms more). Their game's id set here, as for the events: a game created in this
+    """The snapshots due, in one plain INSERT (cheaper than bulk_create's per-object work on
+    the move that leaves one). Their game's id set here, as for the events: a game created in this
     transaction (create_games) got its id after its snapshot was added."""
     snapshots = []
     for a in appenders:

@@ -55,7 +55,7 @@ class RequestOnly:
       it does not know to hide; and an HTTP_PROXY there would read as the request's Proxy
       header (httpoxy). So every variable of the process environment leaves the environ,
       unless the request set the key to another value (a header equal to a variable goes too:
-      a request may not tell one from the other). 2 µs a request;
+      a request may not tell one from the other);
     - an answer already in memory (not streaming) handed over as one piece of bytes: granian
       sends a list at once, and iterates anything else from Rust, chunk by chunk. The answer
       is closed first (Django's request_finished), as the server would after sending it.
@@ -80,8 +80,8 @@ class RequestOnly:
 
 def leave_out_idle_receivers() -> None:
     """Disconnects the receivers of Django's request signals that have nothing to do in the
-    web server (kinplay.wsgi): about 6 µs of every request, 2 % of a move's instructions, spent
-    finding the connections and caches to do nothing to. The signals are still sent, and
+    web server (kinplay.wsgi): every request would spend time finding the connections and
+    caches to do nothing to. The signals are still sent, and
     close_old_connections still closes and checks connections as CONN_MAX_AGE and
     CONN_HEALTH_CHECKS say.
 
