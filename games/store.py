@@ -126,7 +126,7 @@ def game_with_seats(pk, using="default") -> Game:
     """One game as it is now, ``game.seat_list`` and each seat's user (username and email
     loaded), in one query; Game.DoesNotExist if there is none."""
     conn = connections[using]
-    if conn.vendor not in SEATS_OF_GAME:  # another database: the ORM's way, in three queries
+    if conn.vendor not in SEATS_OF_GAME:  # another database: the ORM's way, in two queries
         return Game.objects.using(using).with_seats().get(pk=pk)
     fields = tuple(f.name for f in Game._meta.concrete_fields)
     with conn.cursor() as cursor:
@@ -246,8 +246,9 @@ def snapshot_due(before: int, after: int) -> bool:
 class Appender:
     """The events of one request (a command and the bot answers it woke), stored together.
 
-    ``add`` stamps each command's events with their sequence numbers; ``save`` writes them
-    in one INSERT, with the snapshots due, inside the caller's transaction.
+    ``add`` stamps each command's events with their sequence numbers; ``commit`` writes them
+    with the game row's compare-and-set, and ``save`` writes them alone, in one INSERT with
+    the snapshots due, inside the caller's transaction.
     """
 
     def __init__(self, game, version: int):

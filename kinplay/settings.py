@@ -205,8 +205,8 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A move must never wait on a dead broker: publishing fails fast, the sweep catches up.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-# None = the worker and beat retry for ever after a broker outage (0 made the worker exit with
-# "Unrecoverable error" on the first lost connection: tests/services). Publishing is still bounded
+# None = the worker and beat retry for ever after a broker outage (0 would make the worker exit
+# with "Unrecoverable error" on the first lost connection: tests/services). Publishing is still bounded
 # by BROKER_CONNECTION_TIMEOUT: kombu gives up connecting a producer after that many seconds.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TASK_PUBLISH_RETRY = False
