@@ -1,4 +1,4 @@
-"""Every API error is {"error": code, "detail": text} with the right status (DESIGN.md)."""
+"""Every API error is {"error": code, "detail": text} with the right status (docs/api.md#conventions)."""
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, JsonResponse

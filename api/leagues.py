@@ -49,7 +49,7 @@ class LeagueSummaryOut(serializers.Serializer):
 
 
 class LeagueOut(LeagueSummaryOut):
-    """<league> (issue 16): the nested parts are described in the README."""
+    """<league>: the nested parts are described in docs/api.md#tournaments-and-leagues."""
 
     options = serializers.JSONField()
     settings = serializers.JSONField()

@@ -152,7 +152,7 @@ class CalledOffOut(serializers.Serializer):
 
 
 class GameOut(serializers.Serializer):
-    """The ``<game>`` of DESIGN.md's API contract, as games.selectors.game_for builds it."""
+    """The ``<game>`` of the API contract (docs/architecture.md#the-api-contract), as games.selectors.game_for builds it."""
 
     id = serializers.IntegerField(help_text="the game's number, in every /api/games/{id}/ address")
     kind = serializers.CharField(help_text="a slug of GET /api/kinds/")

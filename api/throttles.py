@@ -3,17 +3,17 @@ when it is used, not when DRF is imported, so a changed setting takes effect at 
 
 A fixed window per scope and caller: one counter per rate period (a minute for "240/min"),
 counted with one Redis command (kinplay.infra.cache.RedisCache.hit). DRF's own throttles keep
-each caller's whole history of the period, read and written back pickled on every request:
-about 12 % of a web worker's CPU per move in make bench-peer. The price: a caller can squeeze
+each caller's whole history of the period, read and written back pickled on every request,
+a large share of a web worker's CPU per move. The price: a caller can squeeze
 up to twice the rate into the seconds around a window's end.
 
 A process counts a twentieth of the rate at once (Lease): the shared counter goes up by that
 much, and the process lets the next requests of that caller through on its own until the lease
-is used, so a busy caller costs one Redis round trip in twenty, not one a request (that round
-trip was about a tenth of a move's CPU). The price: what one process leased and did not use
+is used, so a busy caller costs one Redis round trip in twenty, not one a request (a round trip
+is a sizeable part of a move's CPU). The price: what one process leased and did not use
 still counts in the others, so a caller whose requests go to several processes may be refused
 up to a twentieth of the rate early per process. Rates under 40 a period (sign-in's) count one
-at a time, as before.
+at a time, since a twentieth of them is one request at most.
 """
 
 import logging
@@ -28,7 +28,7 @@ log = logging.getLogger("kinplay.api")
 
 # When the shared counters cannot be reached (Redis down or hung: each call is bounded by the
 # cache's socket timeouts), requests are let through unthrottled for this long rather than
-# failing or each waiting for the timeout (issue 12: a hung Redis must not freeze the web tier).
+# failing or each waiting for the timeout: a hung Redis must not freeze the web tier.
 CACHE_PAUSE = 30.0
 _cache_down_until = 0.0
 
@@ -137,6 +137,6 @@ class MoveThrottle(_FixedWindow, throttling.UserRateThrottle):
 DEFAULT = [AnonThrottle, UserThrottle]
 AUTH = [*DEFAULT, AuthThrottle]
 # A player's moves count against the moves budget only, not the general one as well: one
-# Redis round trip less per move (about 5 % of its CPU); a player may then make "user" other
+# Redis round trip less per move; a player may then make "user" other
 # requests and "moves" moves in a period.
 MOVES = [AnonThrottle, MoveThrottle]

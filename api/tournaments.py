@@ -59,7 +59,7 @@ class TournamentSummaryOut(serializers.Serializer):
 
 
 class TournamentOut(serializers.Serializer):
-    """<tournament> (issue 15): the nested parts are described in the README."""
+    """<tournament>: the nested parts are described in docs/api.md#tournaments-and-leagues."""
 
     id = serializers.IntegerField()
     name = serializers.CharField()

@@ -1,4 +1,4 @@
-"""The rules contract every game implements (DESIGN.md, "The rules contract").
+"""The rules contract every game implements (docs/architecture.md#the-rules-contract).
 
 A game is a module ``games/<slug>/rules.py`` of plain functions over plain,
 JSON-serialisable data. No Django, no clock, no I/O, no ``random`` module:
@@ -180,7 +180,7 @@ T = TypeVar("T")
 def clone(state: T) -> T:
     """A deep copy: ``evolve`` may update a state in place.
 
-    States are plain data, so marshal copies them exactly and several times faster than
+    States are plain data, so marshal copies them exactly and far more cheaply than
     ``copy.deepcopy`` (this runs before every bot move and every simulated decision).
     """
     try:

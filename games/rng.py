@@ -1,4 +1,4 @@
-"""The game's deterministic random source (DESIGN.md, "Randomness").
+"""The game's deterministic random source (docs/architecture.md#randomness-and-fair-play).
 
 Every random outcome is drawn from SHA-256 in counter mode over the game's
 secret seed and a context (the version a command was decided at), so anyone

@@ -27,9 +27,9 @@ def named(data, names: list[str]):
     games.engine.seat_ref) replaced by that player's name, for every channel; the board's
     HTML gets the same from games.registry.Kind.render."""
     if isinstance(data, (list, dict)):
-        # Most views and move lists hold no placeholder: orjson shows it in a quarter of the
-        # time fill_seats' own look (marshal) takes, a sixth of a move's answer. Data orjson
-        # refuses (a key that is no text) is left to that look.
+        # Most views and move lists hold no placeholder: orjson shows it much more cheaply
+        # than fill_seats' own look (marshal), which would weigh on every move's answer. Data
+        # orjson refuses (a key that is no text) is left to that look.
         try:
             if b"{seat" not in orjson.dumps(data):
                 return data

@@ -291,8 +291,8 @@ def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_v
 
     Given ``user`` instead of a seat, acts for that user's seat (NotYourSeat if they have
     none; Game.DoesNotExist for no such game). Without ``expected_version`` a lost race is
-    retried against the fresh state; with it, the loser gets VersionConflict (409), as
-    DESIGN.md asks. An ``idempotency_key`` belongs to the acting seat: a repeat of the same
+    retried against the fresh state; with it, the loser gets VersionConflict (409)
+    (docs/architecture.md#the-event-store). An ``idempotency_key`` belongs to the acting seat: a repeat of the same
     request returns the first one's outcome, another request under that key is refused.
     """
     if isinstance(notation, str) and len(notation) > MAX_NOTATION:

@@ -126,7 +126,7 @@ def game_with_seats(pk, using="default") -> Game:
     """One game as it is now, ``game.seat_list`` and each seat's user (username and email
     loaded), in one query; Game.DoesNotExist if there is none."""
     conn = connections[using]
-    if conn.vendor not in SEATS_OF_GAME:  # another database: the ORM's way, in three queries
+    if conn.vendor not in SEATS_OF_GAME:  # another database: the ORM's way, in two queries
         return Game.objects.using(using).with_seats().get(pk=pk)
     fields = tuple(f.name for f in Game._meta.concrete_fields)
     with conn.cursor() as cursor:
@@ -245,8 +245,9 @@ def snapshot_due(before: int, after: int) -> bool:
 class Appender:
     """The events of one request (a command and the bot answers it woke), stored together.
 
-    ``add`` stamps each command's events with their sequence numbers; ``save`` writes them
-    in one INSERT, with the snapshots due, inside the caller's transaction.
+    ``add`` stamps each command's events with their sequence numbers; ``commit`` writes them
+    with the game row's compare-and-set, and ``save`` writes them alone, in one INSERT with
+    the snapshots due, inside the caller's transaction.
     """
 
     def __init__(self, game, version: int):
@@ -313,9 +314,9 @@ class Appender:
 
 
 def _new_event(game, **values) -> Event:
-    """``Event(game=game, **values)``, unsaved, at about a fifth of the CPU: Model.__init__ takes
+    """``Event(game=game, **values)``, unsaved, for much less CPU: Model.__init__ takes
     keywords field by field (the game through its descriptor and the router) and sends
-    pre_init and post_init, some 8 µs an event where a move builds several; sql.unsaved sets
+    pre_init and post_init for every event, where a move builds several; sql.unsaved sets
     the fields in one pass. A field added to Event and not given here is a KeyError, never a
     silent default."""
     values.update(id=None, at=None, game_id=game.pk)  # ``at``: stamped when saved (_stamp)
@@ -350,8 +351,8 @@ def _insert(rows) -> None:
 
 
 def _snapshots(appenders) -> None:
-    """The snapshots due, in one plain INSERT (bulk_create's took a move that leaves one some
-    0.15 ms more). Their game's id set here, as for the events: a game created in this
+    """The snapshots due, in one plain INSERT (cheaper than bulk_create's per-object work on
+    the move that leaves one). Their game's id set here, as for the events: a game created in this
     transaction (create_games) got its id after its snapshot was added."""
     snapshots = []
     for a in appenders:

@@ -1,5 +1,5 @@
-"""The database itself refuses UPDATE and DELETE on events and chat lines (DESIGN.md, "The event
-store"; table talk is an append-only stream too).
+"""The database itself refuses UPDATE and DELETE on events and chat lines
+(docs/architecture.md#the-event-store; table talk is an append-only stream too).
 
 PostgreSQL's TRUNCATE fires no row trigger: only an operator emptying a test database uses it.
 """

@@ -3,8 +3,8 @@ names these classes; every request, a move too, runs that one list).
 
 /api/ serves no static files and shows no flash messages: WhiteNoise looks every path up in its
 table of files, and MessageMiddleware builds its cookie-and-session storage on every request,
-for nothing there (the two together cost about a fifth of the CPU of a small API request such
-as GET /api/kinds/). So an /api/ request passes those two straight on (PagesOnly). An
+for nothing there (a large share of the CPU of a small API request such as GET /api/kinds/).
+So an /api/ request passes those two straight on (PagesOnly). An
 address without its final slash is Django's 301 for a page, a 308 for /api/ (SlashFirst).
 Everything else (security headers, sessions, CSRF, authentication, X-Frame-Options, axes'
 lockout) runs for every request: DRF's SessionAuthentication reads the session and checks CSRF

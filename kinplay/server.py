@@ -2,21 +2,21 @@
 
     .venv/bin/python -m kinplay.server [--bind 0.0.0.0:8000] [--access-log] [--app kinplay.wsgi:application]
 
-granian in place of gunicorn (issue 18, bench/peer/README.md): the same app, 8-10 % less CPU
-per move and more moves per second, since no Python reads the HTTP. Several processes spread
-the load over the cores (one process is held to one core by the GIL); two threads each let one
-wait on the database while the other computes (more measured worse, as with gunicorn).
-WEB_WORKERS and WEB_THREADS override. Keep-alive: a client's connection stays open between its
-requests. What gunicorn did that granian does not is done elsewhere:
+granian reads and writes HTTP in Rust, so no Python runs for the protocol and a move costs
+less CPU than under a Python server (bench/README.md has the figures; production:
+docs/deploy.md#what-production-needs). Several processes spread the load over the cores (one
+process is held to one core by the GIL); two threads each let one wait on the database while
+the other computes (more threads add contention, not throughput). WEB_WORKERS and WEB_THREADS
+override. Keep-alive: a client's connection stays open between its requests. What a Python
+WSGI server would do that granian does not is done elsewhere:
 
 - the request's keys only in Django's environ, never the process environment granian copies
   into every request (RequestOnly);
 - the URLconf imported and Django's objects frozen out of the collector's sight before the
   first request (kinplay.wsgi; granian has no preload or post-fork hooks);
 - limits: granian reads a request's head into a buffer of HEAD_BYTES, which may grow to
-  twice that: a longer head gets 431, a target over 64 KB 414 (gunicorn's were 4 KB for the
-  request line, 8 KB a header and 100 headers); and a client gets IDLE_MS to send a head,
-  after connecting or between two requests (gunicorn's keep-alive was 5 s).
+  twice that: a longer head gets 431, a target over 64 KB 414; and a client gets IDLE_MS to
+  send a head, after connecting or between two requests.
 
 Stop it by signalling its main process (SIGTERM or SIGINT), which stops the workers: when the
 workers get the signal too (a terminal's Ctrl-C to the whole process group, systemd's default
@@ -25,9 +25,10 @@ KillMode), one sometimes holds up its stop until granian kills it, WORKERS_KILL_
 under systemd, use KillMode=mixed.
 
 granian maps a header spelled with underscores (``X_Forwarded_For``) onto the one with dashes,
-which gunicorn drops: behind PROXY_COUNT trusted proxies, the proxy must drop such headers, as
-nginx does by default (``underscores_in_headers off``; README, "Deploying"). Behind the
-internet, put a buffering proxy such as nginx in front.
+so a client could forge a trusted one: behind PROXY_COUNT trusted proxies, the proxy must drop
+such headers, as nginx does by default (``underscores_in_headers off``;
+docs/deploy.md#what-production-needs). Behind the internet, put a buffering proxy such as
+nginx in front.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ class RequestOnly:
       it does not know to hide; and an HTTP_PROXY there would read as the request's Proxy
       header (httpoxy). So every variable of the process environment leaves the environ,
       unless the request set the key to another value (a header equal to a variable goes too:
-      a request may not tell one from the other). 2 µs a request;
+      a request may not tell one from the other);
     - an answer already in memory (not streaming) handed over as one piece of bytes: granian
       sends a list at once, and iterates anything else from Rust, chunk by chunk. The answer
       is closed first (Django's request_finished), as the server would after sending it.
@@ -79,8 +80,8 @@ class RequestOnly:
 
 def leave_out_idle_receivers() -> None:
     """Disconnects the receivers of Django's request signals that have nothing to do in the
-    web server (kinplay.wsgi): about 6 µs of every request, 2 % of a move's instructions, spent
-    finding the connections and caches to do nothing to. The signals are still sent, and
+    web server (kinplay.wsgi): every request would spend time finding the connections and
+    caches to do nothing to. The signals are still sent, and
     close_old_connections still closes and checks connections as CONN_MAX_AGE and
     CONN_HEALTH_CHECKS say.
 
@@ -110,7 +111,7 @@ def settings() -> dict:
         "workers": int(os.environ.get("WEB_WORKERS") or os.cpu_count() or 1),
         "blocking_threads": int(os.environ.get("WEB_THREADS") or 2),
         "http1_settings": HTTP1Settings(header_read_timeout=IDLE_MS, max_buffer_size=HEAD_BYTES),
-        "respawn_failed_workers": True,  # a worker that dies is replaced, as gunicorn's arbiter did
+        "respawn_failed_workers": True,  # a worker that dies is replaced
         "workers_kill_timeout": WORKERS_KILL_S,  # at shutdown, the longest a request may still take
         "log_level": LogLevels.warning,
     }

@@ -104,7 +104,7 @@ TEMPLATES = [
 ]
 
 # SQLite: IMMEDIATE transactions (writers queue instead of failing mid-way), WAL with
-# synchronous=FULL so an acknowledged move survives a crash (DESIGN.md, "The event store").
+# synchronous=FULL so an acknowledged move survives a crash (docs/architecture.md#the-event-store).
 SQLITE_OPTIONS = {
     "transaction_mode": "IMMEDIATE",
     "timeout": 30,
@@ -205,8 +205,8 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A move must never wait on a dead broker: publishing fails fast, the sweep catches up.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-# None = the worker and beat retry for ever after a broker outage (0 made the worker exit with
-# "Unrecoverable error" on the first lost connection: tests/services). Publishing is still bounded
+# None = the worker and beat retry for ever after a broker outage (0 would make the worker exit
+# with "Unrecoverable error" on the first lost connection: tests/services). Publishing is still bounded
 # by BROKER_CONNECTION_TIMEOUT: kombu gives up connecting a producer after that many seconds.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TASK_PUBLISH_RETRY = False
@@ -260,7 +260,7 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "kinplay <turns@kinplay.local
 # Replies to turn emails go to MAIL_REPLY_ADDRESS with a signed "+token" (moves by email);
 # inbound mail arrives by `manage.py receive_mail` (an MTA pipe) or an anymail webhook.
 MAIL_REPLY_ADDRESS = env.str("MAIL_REPLY_ADDRESS", "play@kinplay.local")
-# Inbound mail security (README, "Playing by email"). The token key defaults to one derived from
+# Inbound mail security (docs/email.md#how-a-reply-is-checked). The token key defaults to one derived from
 # SECRET_KEY with its own salt (kinplay.notifications.tokens).
 MAIL_TOKEN_KEY = env.str("MAIL_TOKEN_KEY", "")
 MAIL_TOKEN_MAX_AGE_DAYS = env.int("MAIL_TOKEN_MAX_AGE_DAYS", 30)
@@ -305,7 +305,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"StandingAnswerEnum": ["ask", "unable", "always"]},
 }
 
-# Game clocks (DESIGN.md, "Time").
+# Game clocks (docs/architecture.md#time).
 DEFAULT_PER_MOVE_SECONDS = 3 * 24 * 3600
 MAX_PER_MOVE_SECONDS = 90 * 24 * 3600
 # Bots answer inside a request for at most this many steps; the worker plays the rest.

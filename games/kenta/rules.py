@@ -1402,7 +1402,7 @@ DECIDE: Final[dict[str, Callable[[Sim, Any, dict[str, Any]], None]]] = {
 
 def _allowed(s: dict[str, Any], seat: Any, action: dict[str, Any]) -> bool:
     """``action in actions(s, seat)``: worked out directly for a turn's card moves (the commonest;
-    the bot has just listed them, and listing them again was a tenth of decide), else by the list."""
+    the bot has just listed them, and listing them again would weigh on decide), else by the list."""
     if s["vote"] is None and s["react"] is None and s["stage"] == "cards" and len(action) <= 2:
         pend = pending(s)
         if pend is None or pend[0] != seat:

@@ -963,8 +963,8 @@ def _end_event(st, reason):
 
 def _copy(state: dict[str, Any]) -> dict[str, Any]:
     """decide's scratch state: a shallow copy, since ``evolve`` replaces every list and dict it
-    changes instead of changing it. A whole deep copy was a quarter of the
-    engine's time (issue 18)."""
+    changes instead of changing it, and a whole deep copy would be a large part of
+    the engine's time."""
     return state.copy()
 
 

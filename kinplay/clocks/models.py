@@ -1,4 +1,4 @@
-"""Deadlines are rows swept by Celery beat, claimed and applied in one transaction (DESIGN.md, "Time")."""
+"""Deadlines are rows swept by Celery beat, claimed and applied in one transaction (docs/architecture.md#time)."""
 
 from datetime import timedelta
 

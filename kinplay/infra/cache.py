@@ -1,8 +1,8 @@
 """Django's Redis cache backend with one redis client per connection pool.
 
-Django's RedisCacheClient builds a new redis.Redis for every call; with the API's throttles
-(two cache reads and two writes per move) that construction alone was about 5 % of a web
-worker's CPU in make bench-peer's profile. A redis.Redis is safe to share between threads (it
+Django's RedisCacheClient builds a new redis.Redis for every call, and the API's throttles
+call the cache on every request, so that construction alone is a visible share of a web
+worker's CPU. A redis.Redis is safe to share between threads (it
 takes a connection from the pool for each command), so it is built once per pool.
 
 ``hit`` is the API throttles' counter (api/throttles.py).
@@ -29,7 +29,7 @@ class RedisCache(redis.RedisCache):
     def hit(self, key, timeout, many=1, version=None) -> int:
         """Count ``many`` more on the counter ``key`` and return the count; the first hit makes it
         and gives it ``timeout`` seconds to live. One command, where ``add`` then ``incr``
-        take three round trips (a pipeline of SET NX and INCR measured 50 % more CPU). Were
+        take three round trips (and a pipeline of SET NX and INCR costs more CPU). Were
         the process to die between the two commands the counter would stay for good: the
         throttles' keys name their window, so it would only take a little memory."""
         key = self.make_and_validate_key(key, version=version)

@@ -116,8 +116,8 @@ def _plain(model) -> bool:
 @cache
 def _writers(model, fields: tuple, alias: str):
     """For each field, its attribute and how its values are adapted for this database, chosen
-    once: Django's ``get_db_prep_save`` walks several layers for every value (3–4 µs each,
-    and a move writes some thirty). Numbers, times and JSON take the last step directly
+    once: Django's ``get_db_prep_save`` walks several layers for every value, and a move
+    writes some thirty. Numbers, times and JSON take the last step directly
     (JSON encoded with orjson); other fields keep ``get_db_prep_save``."""
     conn = connections[alias]
     out = []
@@ -182,7 +182,7 @@ def _insert_where_statement(model, objs, fields: tuple, where: str, params=(), a
 
 @lru_cache(maxsize=64)  # callers pass a few fixed conditions; an unforeseen variety stays bounded
 def _insert_where_sql(model, fields: tuple, where: str, alias: str) -> str:
-    """The statement alone, built once (quoting the columns cost every move some 15 µs)."""
+    """The statement alone, built once (quoting the columns again would cost every move)."""
     table = connections[alias].ops.quote_name(model._meta.db_table)
     return (f"INSERT INTO {table} ({columns(model, fields, alias=alias)}) SELECT {columns(model, fields, 'r.', alias)} "
             f"FROM jsonb_populate_recordset(NULL::{table}, %s) r WHERE {where}")

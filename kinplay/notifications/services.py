@@ -122,8 +122,8 @@ def _publish():
 
 # After publishing, the kicker waits this long before the next publish: the kicks made meanwhile
 # become that one publish (a relay sends everything pending). A lone kick goes out at once; at
-# most five a second per process, where a busy server made one per game ended or created (a
-# publish costs about 0.5 ms of CPU, 4 % of a move's in make bench-peer).
+# most five a second per process, rather than one per game ended or created on a busy server
+# (a publish costs a noticeable share of a move's CPU).
 KICK_GAP = 0.2
 
 

@@ -44,7 +44,7 @@ def text_of(msg) -> str:
 
 def read_lines(text: str) -> list[str]:
     """The lines the player wrote, in order: no quoted mail, no signature, no blank lines."""
-    # deferred: only mail coming in needs the parser (35 ms to import)
+    # deferred: only mail coming in needs the parser, which is slow to import
     from mailparser_reply import EmailReplyParser
     from mailparser_reply.constants import MAIL_LANGUAGES
     from mailparser_reply.parser import EmailMessage

@@ -32,8 +32,8 @@ def ratings_of(users, kind: str) -> dict[int, Rating]:
 def leaderboard(kind: str):
     """Everyone rated in ``kind``, best first (ties: more games first, then the earlier
     account). Exactly the order of the rating_leaderboard index, so a deep page is an index
-    walk, not a sort. Without the players' names: joining the users made PostgreSQL sort the
-    whole kind for a deep page (10 ms at 10,000 players); ``ranked_rows`` reads the page's."""
+    walk, not a sort. Without the players' names: joining the users would make PostgreSQL sort
+    the whole kind for a deep page; ``ranked_rows`` reads the page's."""
     return Rating.objects.filter(kind=kind).order_by("-ordinal", "-games", "user_id")
 
 

@@ -62,7 +62,7 @@ def _warns_at(t: Tournament, r: dict) -> str | None:
 
 
 def tournament_for(t: Tournament, user=None) -> dict:
-    """The API's <tournament> (DESIGN.md, issue 15)."""
+    """The API's <tournament> (docs/api.md#tournaments-and-leagues)."""
     s = state_of(t)
     name = lambda p: s["players"][str(p)]["name"]  # noqa: E731
     results = _results(s)

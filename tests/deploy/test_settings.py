@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "k" * 30 + "-production-like-secret-" + "z" * 20
 
-# The production environment README.md documents ("Running in production").
+# The production environment docs/deploy.md#what-production-needs documents.
 PRODUCTION = {
     "SECRET_KEY": KEY, "SITE_URL": "https://play.example.org", "SECURE_PROXY_SSL_HEADER": "HTTP_X_FORWARDED_PROTO,https",
     "PROXY_COUNT": "1", "SECURE_HSTS_PRELOAD": "true",

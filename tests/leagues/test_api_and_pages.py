@@ -140,7 +140,7 @@ def test_it_shows_a_season_one_left_as_left_on_the_paths(client, players):
 def test_it_documents_when_the_first_season_starts_as_it_does(api, alice):
     league = api(alice).post("/api/leagues/", {"name": "Patient", "kind": "karenza"}, format="json").json()
     starts = timezone.datetime.fromisoformat(league["starts_at"])
-    assert timedelta(days=6, hours=23) < starts - timezone.now() <= timedelta(days=7)  # README: a week after creation
+    assert timedelta(days=6, hours=23) < starts - timezone.now() <= timedelta(days=7)  # docs/tournaments.md#leagues: a week after creation
     schema = api(alice).get("/api/schema/?format=json").json()
     doc = schema["components"]["schemas"]["CreateLeague"]["properties"]["starts_at"]["description"]
     assert "a week after creation" in doc and "default now" not in doc

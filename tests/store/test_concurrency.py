@@ -1,6 +1,6 @@
 """Concurrency and immutability of the event store, on whichever database the suite runs on.
 
-DESIGN.md, "The event store": two commands decided against the same version cannot both
+docs/architecture.md#the-event-store: two commands decided against the same version cannot both
 land (the loser gets VersionConflict / 409); the same Idempotency-Key twice gives one set of
 events and the same answer; nothing ever updates or deletes an event row: the model refuses
 and so does the database itself (a trigger on SQLite and on PostgreSQL).

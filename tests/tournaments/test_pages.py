@@ -79,7 +79,7 @@ def test_it_lists_the_tiebreaks_in_the_order_the_format_uses_them(players):
             services.join(t.pk, u)
         services.start(t.pk, ps[0])
     used = {swiss.pk: ["buchholz", "median_buchholz", "sonneborn_berger", "direct", "wins"],
-            rr.pk: ["direct", "sonneborn_berger", "wins"]}  # README, "Points"
+            rr.pk: ["direct", "sonneborn_berger", "wins"]}  # docs/tournaments.md#formats, "Points"
     for tid, names in used.items():
         rows = client_for(ps[1]).get(f"/api/tournaments/{tid}/").json()["standings"]
         assert all(list(r["tiebreaks"]) == names for r in rows)

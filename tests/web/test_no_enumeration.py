@@ -3,7 +3,7 @@ use, a known user or address and an unknown one get the same status and the same
 the same work (the same database statements and password hashes: what timing would tell).
 
 Usernames are public by design (player pages, leaderboards, lobby), so registration may say a
-name is taken (README, Security); an email address is never confirmable.
+name is taken (docs/playing.md#accounts-and-privacy); an email address is never confirmable.
 """
 
 import re

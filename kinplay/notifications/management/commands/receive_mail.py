@@ -1,7 +1,7 @@
 """Reads one email (RFC 822) on standard input and applies the move it carries.
 
 For an MTA alias such as ``play: "|/srv/kinplay/.venv/bin/python /srv/kinplay/manage.py receive_mail"``.
-The sender must be authenticated (README, "Playing by email"); on a development machine without
+The sender must be authenticated (docs/email.md#how-a-reply-is-checked); on a development machine without
 a mail server, ``--trust-unauthenticated`` believes the From header.
 """
 
