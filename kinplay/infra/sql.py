@@ -237,7 +237,10 @@ def update_if(obj, fields, expected: dict, alias="default", *, then: tuple | Non
                                                         alias=alias)
         sql, params = f"WITH written AS ({sql} RETURNING 1) {insert}", [*params, *insert_params]
     if last and conn.vendor == "postgresql":
-        return conn.execute_last(sql, params) > 0
+        from kinplay.infra.postgres.base import DatabaseWrapper  # here: psycopg is loaded only where it is the driver
+
+        if isinstance(conn, DatabaseWrapper):  # settings gives the default alias this backend, not every PostgreSQL one
+            return conn.execute_last(sql, params) > 0
     with conn.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount > 0
