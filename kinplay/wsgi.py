@@ -1,5 +1,6 @@
 import gc
 import os
+from wsgiref.types import WSGIApplication
 
 from django.core.wsgi import get_wsgi_application
 
@@ -10,7 +11,7 @@ from django.urls import get_resolver  # noqa: E402  (needs Django set up)
 
 from kinplay.server import RequestOnly, leave_out_idle_receivers  # noqa: E402
 
-application = RequestOnly(django_app)
+application: WSGIApplication = RequestOnly(django_app)
 leave_out_idle_receivers()  # of the request signals, those with nothing to do in this process
 
 if os.environ.get("KP_CPU_SPLIT"):  # bench/cpu_split.py: each worker's CPU by request kind

@@ -9,7 +9,7 @@ lockout counts the failures of a name in every case together (``lockout_name``).
 """
 
 from axes.backends import AxesStandaloneBackend
-from django.conf import settings
+from axes.conf import settings  # django.conf.settings with axes' defaults filled in (AXES_USERNAME_FORM_FIELD)
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 

@@ -10,7 +10,9 @@ hence here, behind the fence (tests/infra/test_private_names.py).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache, lru_cache, partial
+from typing import Any
 
 import orjson
 from django.db import connections
@@ -110,7 +112,8 @@ def attnames(model) -> tuple[str, ...]:
 
 @cache
 def _plain(model) -> bool:
-    return model.__init__ is Model.__init__ and model.from_db.__func__ is Model.from_db.__func__
+    # vars(): Model's classmethod object itself (mypy types the bound form as a plain callable, without __func__)
+    return model.__init__ is Model.__init__ and model.from_db.__func__ is vars(Model)["from_db"].__func__
 
 
 @cache
@@ -124,6 +127,7 @@ def _writers(model, fields: tuple, alias: str):
     for name in fields:
         field = model._meta.get_field(name)
         kind = field.get_internal_type()
+        write: Callable[[Any], Any]
         if kind in conn.ops.integer_field_ranges and not kind.endswith("AutoField"):  # primary keys: Django's way
             write = partial(conn.ops.adapt_integerfield_value, internal_type=kind)
         elif kind == "DateTimeField":  # aware times only (timezone.now()): no naive-time warning to give
@@ -217,7 +221,7 @@ def _recordset(model, fields: tuple, alias: str, on_conflict: str):
     return sql, [(f.attname, f.column) for f in map(model._meta.get_field, fields)]
 
 
-def update_if(obj, fields, expected: dict, alias="default", *, then: tuple | None = None, last=False) -> bool:
+def update_if(obj: Model, fields, expected: dict, alias="default", *, then: tuple | None = None, last=False) -> bool:
     """Write ``fields`` of ``obj`` to its row if the row still holds the ``expected`` values
     (a compare-and-set); False if it does not.
 
@@ -236,7 +240,10 @@ def update_if(obj, fields, expected: dict, alias="default", *, then: tuple | Non
                                                         alias=alias)
         sql, params = f"WITH written AS ({sql} RETURNING 1) {insert}", [*params, *insert_params]
     if last and conn.vendor == "postgresql":
-        return conn.execute_last(sql, params) > 0
+        from kinplay.infra.postgres.base import DatabaseWrapper  # here: psycopg is loaded only where it is the driver
+
+        if isinstance(conn, DatabaseWrapper):  # settings gives the default alias this backend, not every PostgreSQL one
+            return conn.execute_last(sql, params) > 0
     with conn.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount > 0

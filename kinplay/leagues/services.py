@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import TypedDict
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -136,7 +137,9 @@ def leave(lid, user) -> League:
         _append(league, "left", {"player": user.pk})
         _save(league)
         if division is not None:
-            tid = stream.current(league.state)["divisions"][division - 1]["tournament"]
+            season = stream.current(league.state)
+            assert season is not None  # a member with a division plays in the current season
+            tid = season["divisions"][division - 1]["tournament"]
             if Tournament.objects.filter(pk=tid, status__in=[Tournament.OPEN, Tournament.RUNNING]).exists():
                 tournaments.withdraw(tid, user, reason="left the league")
     return league
@@ -150,11 +153,11 @@ def _ratings(league, players) -> dict:
     return tournaments._ratings(list(users.values()), league.kind)
 
 
-def _finish_season(league) -> tuple[list[list[int]], list[dict]]:
-    """Each division's final order (players still in it) and who is dropped."""
+def _finish_season(league, season: dict) -> tuple[list[list[int]], list[dict]]:
+    """Each division's final order (players still in it) and who is dropped, in ``season``
+    (the current one)."""
     s = league.state
     limit = s["config"]["drop_limit"]
-    season = stream.current(s)
     ids = [d["tournament"] for d in season["divisions"]]
     states = {t.pk: tournaments.load(t) for t in Tournament.objects.filter(pk__in=ids)}
     ranked, out = [], []
@@ -168,6 +171,12 @@ def _finish_season(league) -> tuple[list[list[int]], list[dict]]:
         ranked.append([p for p in playing if p not in dropped])
         out.append({"tournament": div["tournament"], "ranked": ranked[-1], "dropped": dropped})
     return ranked, out
+
+
+class SeasonDivision(TypedDict):
+    """A division as the season_started event records it."""
+    tournament: int
+    players: list[int]
 
 
 def _start_season(league, divisions: list[list[int]], now) -> None:
@@ -190,7 +199,7 @@ def _start_season(league, divisions: list[list[int]], now) -> None:
             table_size=cfg["table_size"], points=cfg["points"], clock=cfg["clock"],
             round_days=cfg["season_days"] / max(1, rounds), rated=cfg["rated"], max_timeouts=cfg["drop_limit"] + 1))
     made = tournaments.create_and_start(specs, [[users[p] for p in players] for players in divisions], mail=False)
-    out = [{"tournament": t.pk, "players": list(players)} for t, players in zip(made, divisions)]
+    out: list[SeasonDivision] = [{"tournament": t.pk, "players": list(players)} for t, players in zip(made, divisions)]
     ends = now + timedelta(days=cfg["season_days"])
     _append(league, "season_started", {"number": number, "starts_at": now.isoformat(), "ends_at": ends.isoformat(),
                                        "divisions": out})
@@ -216,7 +225,7 @@ def roll_over(lid, now=None) -> str:
             if Tournament.objects.filter(pk__in=[d["tournament"] for d in season["divisions"]],
                                          status__in=[Tournament.OPEN, Tournament.RUNNING]).exists():
                 return "playing"
-            ranked, finals = _finish_season(league)
+            ranked, finals = _finish_season(league, season)
             newcomers = stream.waiting(s)
             ratings = _ratings(league, [p for r in ranked for p in r] + newcomers) if cfg["placement"] == "rating" else None
             mv, divisions = stream.next_divisions(s, ranked, newcomers, smallest=cfg["smallest"], ratings=ratings)

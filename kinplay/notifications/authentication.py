@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import re
 from email.errors import InvalidHeaderDefect
+from typing import TypedDict
 
 import authres
 from django.conf import settings
@@ -126,16 +127,21 @@ def dkim_results(raw: bytes | None) -> list:
     return _results(header.split(":", 1)[1])[1]
 
 
-def authenticated(msg, address: str, *, raw: bytes | None = None, provider: dict | None = None) -> bool:
+class ProviderVerdict(TypedDict):
+    spam: bool
+    results: list[tuple[str, str, str]]  # (method, result, domain), as ``aligned`` takes them
+
+
+def authenticated(msg, address: str, *, raw: bytes | None = None, provider: ProviderVerdict | None = None) -> bool:
     if provider and provider.get("spam"):
         return False
     if settings.MAIL_TRUST_UNAUTHENTICATED and settings.DEBUG:
         return True
-    results = list((provider or {}).get("results", [])) + header_results(msg) + dkim_results(raw)
+    results = (list(provider.get("results", [])) if provider else []) + header_results(msg) + dkim_results(raw)
     return aligned(domain_of(address), results)
 
 
-def provider_verdict(esp_name: str, event) -> dict:
+def provider_verdict(esp_name: str, event) -> ProviderVerdict:
     """What an anymail provider told us about the message: {"spam": bool, "results": [...]}.
 
     Amazon SES gives a DMARC verdict for the From domain; SendGrid a DKIM verdict per signing
@@ -143,7 +149,7 @@ def provider_verdict(esp_name: str, event) -> dict:
     Authentication-Results: put the provider's authserv-id in MAIL_AUTHSERV_ID.
     """
     message = event.message
-    verdict = {"spam": bool(getattr(message, "spam_detected", None)), "results": []}
+    verdict: ProviderVerdict = {"spam": bool(getattr(message, "spam_detected", None)), "results": []}
     esp = getattr(event, "esp_event", None)
     name = (esp_name or "").lower().replace(" ", "")
     try:
@@ -153,7 +159,7 @@ def provider_verdict(esp_name: str, event) -> dict:
                 verdict["results"].append(("dmarc", "pass", domain_of(message.from_email.addr_spec)))
             if (receipt.get("spamVerdict") or {}).get("status", "").upper() == "FAIL":
                 verdict["spam"] = True
-        elif name == "sendgrid" and hasattr(esp, "POST"):
+        elif name == "sendgrid" and esp is not None and hasattr(esp, "POST"):
             # "{@example.org : pass, @evil.com : fail}"
             for domain, result in re.findall(r"@([\w.-]+)\s*:\s*(\w+)", esp.POST.get("dkim", "")):
                 verdict["results"].append(("dkim", result.lower(), domain))

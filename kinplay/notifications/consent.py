@@ -64,17 +64,17 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     context = {"user": row.user, "kind": row.kind, "settings_url": f"{site}/settings/"}
     fmt = {}
     reply_to = None
-    if row.game_id:
-        game = row.game
+    game = row.game  # None for a vacation's end (no query: game_id is None then)
+    if game is not None:
         who, _, became = row.detail.partition("|")
         seats = list(game.seats.select_related("user"))
-        creator = game.created_by.username if game.created_by_id else "kinplay"
+        creator = game.created_by.username if game.created_by is not None else "kinplay"
         kind_name = kinds()[game.kind].name if game.kind in kinds() else game.kind
         context.update({
             "game": game, "kind_name": kind_name, "creator": creator, "who": who, "became": became,
             "url": f"{site}/games/{game.pk}/", "per_move": game.per_move,
             "rules_url": f"{site}/rules/{game.kind}/",  # open to anyone: a newcomer reads it before accepting
-            "players": [s.user.username if s.user_id else (f"a bot ({s.bot})" if s.bot else "an open seat") for s in seats],
+            "players": [s.user.username if s.user is not None else (f"a bot ({s.bot})" if s.bot else "an open seat") for s in seats],
             "status": game.status,
         })
         fmt = {"kind": kind_name, "id": game.pk, "creator": creator, "who": who}

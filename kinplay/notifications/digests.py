@@ -35,7 +35,7 @@ def warns_in_time(row: Outbox, profile: Profile, now: datetime) -> bool:
     """A reminder whose move falls due before the quiet hours it came in end: held, it would come
     too late to say anything (kinplay.clocks.scheduling.before_quiet sets such a reminder before
     they start, when it can)."""
-    if row.kind != Outbox.REMINDER or row.game_id is None or row.game.deadline is None:
+    if row.kind != Outbox.REMINDER or row.game is None or row.game.deadline is None:
         return False
     quiet = profile.quiet_span(now)
     return quiet is not None and row.game.deadline <= quiet[1]
@@ -50,7 +50,7 @@ def spaced(row: Outbox, digest_at: datetime | None) -> bool:
     soon (at most a day ahead: kinplay.clocks.scheduling)."""
     if digest_at is None or row.kind == Outbox.REMINDER:
         return False
-    deadline = row.game.deadline if row.game_id else None
+    deadline = row.game.deadline if row.game is not None else None
     return deadline is None or deadline > digest_at
 
 

@@ -18,6 +18,7 @@ import json
 import logging
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from email.utils import getaddresses
 
@@ -32,7 +33,7 @@ from games.registry import get, kinds
 from games.store import VersionConflict, load_state
 from kinplay.accounts.models import Profile
 from kinplay.notifications import digests, headers, loops, tokens
-from kinplay.notifications.authentication import BadFrom, authenticated, sender_of
+from kinplay.notifications.authentication import BadFrom, ProviderVerdict, authenticated, sender_of
 from kinplay.notifications.models import InboundMail, Outbox
 from kinplay.notifications.picture import same_turn
 from kinplay.notifications.services import kick, wants_turn_mail
@@ -91,7 +92,7 @@ def message_id_of(msg, raw: bytes | None) -> str:
 # ---------------------------------------------------------------- receiving
 
 
-def receive_message(msg, *, raw: bytes | None = None, envelope: list[str] = (), provider: dict | None = None,
+def receive_message(msg, *, raw: bytes | None = None, envelope: Sequence[str] = (), provider: ProviderVerdict | None = None,
                     trust_unauthenticated: bool = False) -> str:
     """Apply a reply (an email.message.EmailMessage, policy.default); returns what happened."""
     reason = loops.automatic(msg)

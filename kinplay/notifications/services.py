@@ -78,7 +78,7 @@ def wants_turn_mail(user) -> bool:
 def remind(game_id, seat) -> str:
     game = Game.objects.get(pk=game_id)
     s = game.seats.filter(index=seat).select_related("user").first()
-    if game.status != Game.ACTIVE or seat not in game.to_act or not s or not s.user_id:
+    if game.status != Game.ACTIVE or seat not in game.to_act or not s or s.user is None:
         return "not-needed"
     if not (s.user.email and wants_turn_mail(s.user)):
         return "mail-off"
@@ -282,9 +282,11 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         subject = SUBJECTS[row.kind].format(count=len(games), games=", ".join(f"{g['kind_name']} #{g['game'].pk}" for g in games))
         moves = any(g["legal"] for g in games)
     else:
-        g = picture.of_game(row, row.game, user, version=row.version, tz=profile.tz, now=now)
+        game = row.game
+        assert game is not None  # only a digest, of the kinds composed here, is about no one game
+        g = picture.of_game(row, game, user, version=row.version, tz=profile.tz, now=now)
         context.update(g, one=g)
-        subject = SUBJECTS[row.kind].format(kind=g["kind_name"], id=row.game.pk)
+        subject = SUBJECTS[row.kind].format(kind=g["kind_name"], id=game.pk)
         moves, seat = bool(g["legal"]), g["seat"]
         wait = _waiting(row, seat)
         if wait is not None and (row.kind == Outbox.YOUR_TURN or wait["window"]):

@@ -46,6 +46,7 @@ def games_of(row: Outbox) -> dict[int, int]:
     games = getattr(row, "games", None)
     if games:
         return {int(k): int(v) for k, v in games.items()}
+    assert row.game_id is not None  # a row given a reply address is about one game, or lists its games
     return {row.game_id: row.version}
 
 

@@ -55,23 +55,26 @@ def record_game_over(game: Game) -> None:
         _stamp(game, timezone.now())
         return
     seats = list(game.seat_list)
-    ratings = _locked_ratings([s.user_id for s in seats], game.kind)
+    users = [s.user_id for s in seats if s.user_id is not None]
+    assert len(users) == len(seats) and game.result is not None  # is_rated: a player and a rank at every seat
+    ratings = _locked_ratings(users, game.kind)
     # The time is read once the players' rows are locked, and kept after each player's last
     # rated game (a clock that steps back must not reorder them): two game-overs that share a
     # player are stamped in the order they are applied, the order rebuild_ratings replays.
     latest = max((r.updated_at for r in ratings.values() if r.updated_at), default=None)
     now = timezone.now()
-    _stamp(game, now if latest is None or now > latest else latest + timedelta(microseconds=1))
+    finished_at = now if latest is None or now > latest else latest + timedelta(microseconds=1)
+    _stamp(game, finished_at)
     ranks = game.result["ranks"]
-    before = [ratings[s.user_id] for s in seats]
+    before = [ratings[u] for u in users]
     after = rate([ranks[s.index] for s in seats], [(r.mu, r.sigma) for r in before])
     changes = []
-    for seat, r, (mu, sigma) in zip(seats, before, after):
+    for seat, user_id, r, (mu, sigma) in zip(seats, users, before, after):
         changes.append(RatingChange(
-            game_id=game.pk, seat=seat.index, user_id=seat.user_id, kind=game.kind, rank=ranks[seat.index],
+            game_id=game.pk, seat=seat.index, user_id=user_id, kind=game.kind, rank=ranks[seat.index],
             mu_before=r.mu, sigma_before=r.sigma, mu_after=mu, sigma_after=sigma, games=r.games + 1,
-            finished_at=game.finished_at))
-        r.set(mu, sigma, game.finished_at)
+            finished_at=finished_at))
+        r.set(mu, sigma, finished_at)
     _save(ratings.values())  # each player once
     RatingChange.objects.bulk_create(changes)
 
@@ -125,14 +128,14 @@ def rebuild() -> int:
                                          .order_by("game_id", "index").values_list("game_id", "index", "user_id", "bot")):
         seats.setdefault(game_id, []).append((user_id, bot))
     current: dict[tuple[int, str], list] = {}  # (user, kind) -> [mu, sigma, games, updated_at]
-    changes = []
+    changes: list[tuple] = []  # RatingChange's fields in order, id first
     count = 0
     with transaction.atomic():
         games = finished_in_order().values_list("pk", "kind", "rated", "result", "finished_at")
         for game_id, kind, is_rated_flag, result, finished_at in games.iterator(chunk_size=5000):
             table = seats.get(game_id, [])
             ranks = (result or {}).get("ranks")
-            if not rated(Game.FINISHED, is_rated_flag, ranks, table):
+            if ranks is None or not rated(Game.FINISHED, is_rated_flag, ranks, table):
                 continue
             before = [current.setdefault((user_id, kind), [MU, SIGMA, 0, None]) for user_id, _ in table]
             after = rate(ranks, [(b[0], b[1]) for b in before])

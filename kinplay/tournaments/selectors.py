@@ -83,7 +83,7 @@ def tournament_for(t: Tournament, user=None) -> dict:
     rows = standings(s)
     out = {
         "id": t.pk, "name": t.name, "kind": t.kind, "options": s["options"], "format": t.format, "status": t.status,
-        "organiser": t.organiser.username if t.organiser_id else None,
+        "organiser": t.organiser.username if t.organiser is not None else None,
         "settings": {k: v for k, v in s["config"].items() if k != "sizes"},
         "starts_at": t.starts_at.isoformat() if t.starts_at else None,
         "total_rounds": s["total_rounds"],

@@ -474,6 +474,7 @@ def _new_games(wanted) -> list[int]:
     if held:
         now = timezone.now()
         for d in held:
+            assert d.paused_left is not None  # the query took only paused deadlines
             d.due_at, d.paused_left = now + timedelta(seconds=d.paused_left), None
         Deadline.objects.bulk_update(held, ["due_at", "paused_left"])
         for game_id in {d.game_id for d in held}:
@@ -501,7 +502,8 @@ def game_finished(game: Game):
     clocked = (Event.objects.filter(game_id=game.pk, command__by__in=["timeout-bot", "timeout-forfeit"])
                .order_by().values_list("seat", flat=True).distinct())
     seats = {s.index: s.user_id for s in game.seat_list}
-    timed_out = sorted({seats[seat] for seat in clocked if seats.get(seat) is not None})
+    users = (seats.get(seat) for seat in clocked if seat is not None)  # the system acts with no seat, a bot with no user
+    timed_out = sorted({user for user in users if user is not None})
     ranks = (game.result or {}).get("ranks") or []
     data = {"round": rnd, "table": link.table, "game": game.pk, "ranks": ranks, "timeouts": timed_out}
     TournamentEvent.objects.create(tournament_id=t.pk, seq=t.version + 1, type="game_finished", data=data)
