@@ -21,6 +21,8 @@ from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
 from psycopg.types.json import Jsonb
 
+from kinplay.infra.postgres.base import DatabaseWrapper
+
 
 def _column(conn, model, name) -> str:
     return conn.ops.quote_name(model._meta.get_field(name).column)
@@ -239,11 +241,8 @@ def update_if(obj: Model, fields, expected: dict, alias="default", *, then: tupl
         insert, insert_params = _insert_where_statement(then_model, objs, tuple(then_fields), "EXISTS (SELECT FROM written)",
                                                         alias=alias)
         sql, params = f"WITH written AS ({sql} RETURNING 1) {insert}", [*params, *insert_params]
-    if last and conn.vendor == "postgresql":
-        from kinplay.infra.postgres.base import DatabaseWrapper  # here: psycopg is loaded only where it is the driver
-
-        if isinstance(conn, DatabaseWrapper):  # settings gives the default alias this backend, not every PostgreSQL one
-            return conn.execute_last(sql, params) > 0
+    if last and isinstance(conn, DatabaseWrapper):  # settings gives the default alias this backend, not every PostgreSQL one
+        return conn.execute_last(sql, params) > 0
     with conn.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount > 0
