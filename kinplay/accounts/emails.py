@@ -1,7 +1,7 @@
 """The account emails: an address to confirm (or the news that it already has an account) and a
 password reset. Rows of the outbox like every other email, sent by the relay after the request.
 
-Strangers must not learn which addresses have an account (issue 11), so the request does the
+Strangers must not learn which addresses have an account, so the request does the
 same work whatever the answer: registering or changing to an address writes one ``address`` row,
 and which email it becomes — the confirmation link, or "this address already has an account" —
 is decided when it is sent; a password reset only queues a task, and the worker looks the

@@ -26,8 +26,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
         When it is also the first (the outermost atomic block has sent nothing yet), it runs
         as a transaction of its own: PostgreSQL commits a lone statement by itself, so the
-        BEGIN and COMMIT round trips are saved (a durable move is then one round trip; issue
-        18). The atomic block finds nothing left to commit and runs its on_commit hooks as
+        BEGIN and COMMIT round trips are saved (a durable move is then one round trip). The atomic block finds nothing left to commit and runs its on_commit hooks as
         ever. A statement after it in that block is refused, since it could no longer be
         undone with this one, unless this one changed no row.
         """
