@@ -1,4 +1,5 @@
-"""DRF's token check in one query, loading only what a request uses of the player.
+"""DRF's token check in one query, loading only what a request uses of the player: every API
+request makes it, so the ORM builds its statement once (kinplay.infra.sql.one).
 
 Nothing of it is kept between requests: a token replaced or deleted (the settings page's "new
 token", a new password) or a player deactivated is refused by every web process from the next
@@ -6,6 +7,8 @@ request on."""
 
 from django.contrib.auth import get_user_model
 from rest_framework import authentication, exceptions
+
+from kinplay.infra import sql
 
 # The rest of the player's fields load on first use (the admin, the settings page).
 FIELDS = ("id", "username", "email", "is_active")
@@ -16,10 +19,9 @@ class TokenAuthentication(authentication.TokenAuthentication):
     than DRF's token row with the whole player."""
 
     def authenticate_credentials(self, key):
-        try:
-            user = get_user_model().objects.only(*FIELDS).get(auth_token__key=key)
-        except get_user_model().DoesNotExist:
-            raise exceptions.AuthenticationFailed("Invalid token.") from None
+        user = sql.one(get_user_model(), FIELDS, "auth_token__key", key)
+        if user is None:
+            raise exceptions.AuthenticationFailed("Invalid token.")
         if not user.is_active:
             raise exceptions.AuthenticationFailed("User inactive or deleted.")
         return user, key

@@ -1,8 +1,9 @@
 """Plain statements for the few queries every move makes, with each field's own conversions.
 
 Building a query costs the ORM several times what running it costs the database, and a
-move makes a few; these do without the query builder. games.store is their one user (an
-import-linter contract); everything else uses the ORM. They build instances as Django's
+move makes a few; these do without the query builder. games.store and the token check
+(api.authentication, through ``one``) are their users (an import-linter contract); everything
+else uses the ORM. They build instances as Django's
 ``from_db`` would, without ``Model.__init__`` (``from_db``, ``unsaved``): Django internals,
 hence here, behind the fence (tests/infra/test_private_names.py).
 """
@@ -72,6 +73,36 @@ def instance(model, fields: tuple, values, alias="default"):
         loaded.append(value)
     order, attnames = _model_order(model, tuple(fields))
     return from_db(model, alias, attnames, [loaded[i] for i in order])
+
+
+# Stands for the looked-up value while the ORM compiles a lookup (``one``).
+_LOOKED_UP = "kinplay.infra.sql: the value looked up"
+
+
+@cache
+def _lookup_sql(model, fields: tuple, lookup: str, alias: str) -> tuple[str, list, int]:
+    """The ORM's own statement for ``one``, compiled once: its SQL, its parameters and the
+    position of the looked-up value among them."""
+    query = model._default_manager.using(alias).filter(**{lookup: _LOOKED_UP}).values_list(*fields)[:1].query
+    sql, params = query.get_compiler(alias).as_sql()
+    params = list(params)
+    if params.count(_LOOKED_UP) != 1:  # a lookup that transforms its value (icontains...) cannot be reused
+        raise ValueError(f"{lookup} is not an exact lookup")
+    return sql, params, params.index(_LOOKED_UP)
+
+
+def one(model, fields: tuple, lookup: str, value, alias="default"):
+    """``model.objects.only(*fields).filter(**{lookup: value}).first()``: the same statement,
+    built by the ORM once per process rather than on every call (building it costs several
+    times what the database takes to run it); each call runs it with its own value and reads
+    the row as it is now. An exact lookup only (ValueError otherwise)."""
+    sql, params, at = _lookup_sql(model, fields, lookup, alias)
+    params = params.copy()
+    params[at] = value
+    with connections[alias].cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return None if row is None else instance(model, fields, row, alias)
 
 
 def from_db(model, alias: str, attnames, values):

@@ -137,3 +137,23 @@ def test_it_builds_an_event_the_store_adds_as_the_model_would(alice):
     assert ours.game is game and ours.pk is None
     with pytest.raises(KeyError):
         sql.unsaved(Event, {"seq": 1})  # every field given, or none is made
+
+
+def test_it_looks_a_row_up_as_the_orm_does_and_reads_it_as_it_is_now(alice):
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    key = Token.objects.create(user=alice).key
+    fields = ("id", "username", "is_active")
+    found = sql.one(get_user_model(), fields, "auth_token__key", key)
+    assert (found.pk, found.username, found.is_active) == (alice.pk, "alice", True) and found.email == alice.email
+    get_user_model().objects.filter(pk=alice.pk).update(is_active=False)
+    assert sql.one(get_user_model(), fields, "auth_token__key", key).is_active is False  # compiled once, read anew
+    assert sql.one(get_user_model(), fields, "auth_token__key", "no such key") is None
+
+
+def test_it_refuses_a_lookup_that_changes_its_value():
+    from django.contrib.auth import get_user_model
+
+    with pytest.raises(ValueError):
+        sql.one(get_user_model(), ("id",), "username__icontains", "ali")
