@@ -8,6 +8,7 @@ from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
 from api.errors import documented, error
+from api.serializers import valid
 
 
 class Organised:
@@ -28,9 +29,7 @@ class Organised:
         handed to ``create`` (the service) as keyword arguments; settings left unset are left out."""
         if not request.user.is_authenticated:
             return error("not_authenticated", f"Sign in to organise a {self.noun}.", status.HTTP_401_UNAUTHORIZED)
-        ser = serializer(data=request.data)
-        ser.is_valid(raise_exception=True)
-        data = {k: v for k, v in ser.validated_data.items() if v is not None}
+        data = {k: v for k, v in valid(serializer, request.data).items() if v is not None}
         if isinstance(data.get("points"), list):  # whole numbers stay whole
             data["points"] = [int(x) if float(x).is_integer() else x for x in data["points"]]
         for key in ("table_size", "clock"):  # nested serializers give OrderedDicts

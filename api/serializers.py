@@ -1,9 +1,25 @@
+from functools import cache
+
 from django.conf import settings
 from rest_framework import serializers
 
 from games.models import Game
 from games.services import MAX_NOTATION
 from kinplay.accounts import usernames
+
+
+def valid(serializer_class, data):
+    """``data`` as ``serializer_class`` validates it (its validated_data), or DRF's
+    ValidationError: what ``is_valid(raise_exception=True)`` gives, through one bound instance
+    per class (``_bound``) rather than a new one per request, which would build every field
+    again."""
+    return _bound(serializer_class).run_validation(data)
+
+
+@cache
+def _bound(serializer_class):
+    # run_validation keeps nothing of the data on the instance: one serves every request and thread
+    return serializer_class()
 
 
 class RegisterSerializer(serializers.Serializer):

@@ -27,9 +27,7 @@ MAX_EVENT_SEQ = 2**31 - 1
 
 
 def _valid(serializer_class, request):
-    ser = serializer_class(data=request.data)
-    ser.is_valid(raise_exception=True)
-    return ser.validated_data
+    return s.valid(serializer_class, request.data)
 
 
 def _game(pk):
