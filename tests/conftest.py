@@ -6,7 +6,9 @@ reason; in CI (CI=true) they fail instead, so a green CI means they really ran.
 
 import os
 import socket
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -38,6 +40,31 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def start_server(env: dict, *args: str) -> tuple[subprocess.Popen, int]:
+    """``python -m kinplay.server`` (as bin/run starts it) on a free loopback port, with ``env``
+    and ``args``: the process and its port, not yet waited for (``wait_listening``)."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "kinplay.server", "--bind", f"127.0.0.1:{port}", *args],
+                            cwd=Path(__file__).resolve().parents[1], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return proc, port
+
+
+def wait_listening(proc: subprocess.Popen, port: int, seconds: float = 60) -> None:
+    """Until ``proc`` listens on ``port``; the test fails with the server's own error if it
+    exits first or takes longer than ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"the server did not start: {proc.stderr.read().decode()[-2000:]}")
+            time.sleep(0.1)
 
 
 def unavailable(reason: str):

@@ -5,17 +5,15 @@ whichever process (or none of them) made the change: no process keeps a token's 
 import http.client
 import json
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
-import time
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import free_port
+from tests.conftest import start_server, wait_listening
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,29 +46,15 @@ def write(env, statement: str, *params) -> None:
 
 @pytest.fixture(scope="module")
 def servers(site):
-    procs, ports = [], []
-    for _ in range(2):
-        port = free_port()
-        procs.append(subprocess.Popen([sys.executable, "-m", "kinplay.server", "--bind", f"127.0.0.1:{port}"],
-                                      cwd=ROOT, env=site, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE))
-        ports.append(port)
+    started = [start_server(site) for _ in range(2)]
     try:
-        for proc, port in zip(procs, ports, strict=True):
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if proc.poll() is not None or time.monotonic() > deadline:
-                        proc.kill()
-                        pytest.fail(f"a server did not start: {proc.stderr.read().decode()[-2000:]}")
-                    time.sleep(0.1)
-        yield ports
+        for proc, port in started:
+            wait_listening(proc, port)
+        yield [port for _, port in started]
     finally:
-        for proc in procs:
+        for proc, _ in started:
             proc.terminate()
-        for proc in procs:
+        for proc, _ in started:
             proc.wait(30)
 
 

@@ -5,38 +5,22 @@ request whose head is too long."""
 import http.client
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from kinplay.server import HEAD_BYTES, RequestOnly, leave_out_idle_receivers
-from tests.conftest import free_port
+from tests.conftest import start_server, wait_listening
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def server():
-    port = free_port()
     env = dict(os.environ, WEB_WORKERS="1", DATABASE_URL="postgres://kinplay:s3cret@db.invalid/kinplay",
                HTTP_PROXY="http://proxy.invalid:3128", PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "kinplay.server", "--bind", f"127.0.0.1:{port}",
-                             "--app", "tests.deploy.echo_app:application"], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"the server did not start: {proc.stderr.read().decode()[-2000:]}")
-            time.sleep(0.1)
+    proc, port = start_server(env, "--app", "tests.deploy.echo_app:application")
+    wait_listening(proc, port, seconds=30)
     yield port
     proc.terminate()
     proc.wait(30)

@@ -7,10 +7,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +15,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 
 from games import services
-from tests.conftest import free_port
+from tests.conftest import start_server, wait_listening
 from tests.services.conftest import database_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,12 +30,9 @@ def two_servers(tmp_path):
     started = []
     try:
         for _ in range(2):
-            port = free_port()
-            proc = subprocess.Popen([sys.executable, "-m", "kinplay.server", "--bind", f"127.0.0.1:{port}"], cwd=ROOT,
-                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            started.append((proc, port))
+            started.append(start_server(env))
         for proc, port in started:
-            _wait_for(proc, port)
+            wait_listening(proc, port)
         yield [port for _, port in started]
     finally:
         for proc, _ in started:
@@ -48,19 +42,6 @@ def two_servers(tmp_path):
                 proc.wait(30)
             except subprocess.TimeoutExpired:
                 proc.kill()
-
-
-def _wait_for(proc, port):
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"the server did not start: {proc.stderr.read().decode()[-2000:]}")
-            time.sleep(0.2)
 
 
 def call(port, user, method, path, body=None):
