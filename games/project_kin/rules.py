@@ -978,11 +978,16 @@ def _on_pushed(state: _State, d: _Data) -> _State:
     return state
 
 
-def _on_captured(state: _State, d: _Data) -> _State:
-    _setpos(state, {d["piece"]: "spawn"})
-    if state["bomb"]["carrier"] == d["piece"]:
+def _off_board(state: _State, piece: str, where: str) -> _State:
+    """``piece`` leaves the board for ``where`` ("spawn", "out"), and the bomb it carried with it."""
+    _setpos(state, {piece: where})
+    if state["bomb"]["carrier"] == piece:
         _set_bomb(state, _BOMB_GONE)
     return state
+
+
+def _on_captured(state: _State, d: _Data) -> _State:
+    return _off_board(state, d["piece"], "spawn")
 
 
 def _on_eaten(state: _State, d: _Data) -> _State:
@@ -993,10 +998,7 @@ def _on_eaten(state: _State, d: _Data) -> _State:
 
 
 def _on_went_out(state: _State, d: _Data) -> _State:
-    _setpos(state, {d["piece"]: "out"})
-    if state["bomb"]["carrier"] == d["piece"]:
-        _set_bomb(state, _BOMB_GONE)
-    return state
+    return _off_board(state, d["piece"], "out")
 
 
 def _on_final_piece(state: _State, d: _Data) -> _State:
