@@ -56,7 +56,9 @@ run: $(VENV)/.installed
 	@$(ENGINES)
 	$(PY) manage.py migrate --noinput -v0
 	$(PY) manage.py collectstatic --noinput -v0
-	$(PY) manage.py load_demo
+	@# The demo players' passwords are public: loaded on the embedded default database only.
+	@if [ -z "$$DATABASE_URL" ]; then $(PY) manage.py load_demo --public-passwords; \
+	 else echo "DATABASE_URL is set: no demo players (manage.py load_demo --public-passwords adds them)"; fi
 	PORT=$(PORT) bin/run
 
 # TEST_JOBS: pytest-xdist processes (auto: one per CPU); TEST_JOBS=0 runs in one process.

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "anymail",
     "axes",
+    "kinplay.infra",
     "kinplay.accounts",
     "games",
     "kinplay.clocks",
@@ -238,6 +239,11 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Every node may run beat; one schedules at a time (kinplay.clocks.beat): it renews its lease
+# every BEAT_LEASE_RENEW seconds, and another takes over at most BEAT_LEASE_SECONDS after it died.
+CELERY_BEAT_SCHEDULER = "kinplay.clocks.beat:LeasedScheduler"
+BEAT_LEASE_SECONDS = env.float("BEAT_LEASE_SECONDS", 20.0)
+BEAT_LEASE_RENEW = env.float("BEAT_LEASE_RENEW", 5.0)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 
 # Email: EMAIL_URL (smtp://user:pass@host:port, consolemail://, filemail://...) or the usual

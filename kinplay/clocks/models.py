@@ -73,3 +73,35 @@ class Heartbeat(models.Model):
     @classmethod
     def last(cls, name):
         return cls.objects.filter(name=name).values_list("at", flat=True).first()
+
+
+class Lease(models.Model):
+    """Who may do a job that one node does at a time (beat's scheduling: kinplay.clocks.beat),
+    until when. Taken and renewed by compare-and-set, like a deadline: a holder that dies stops
+    renewing, and another takes the lease once it has run out. Expiry times come from each
+    node's clock, which NTP keeps within far less than a lease's length."""
+
+    name = models.CharField(max_length=32, primary_key=True)
+    holder = models.CharField(max_length=200)
+    expires_at = models.DateTimeField()
+
+    @classmethod
+    def hold(cls, name: str, holder: str, seconds: float, now=None) -> bool:
+        """Take or renew the lease ``name`` for ``holder``; whether ``holder`` has it now."""
+        now = now or timezone.now()
+        until = now + timedelta(seconds=seconds)
+        free = models.Q(holder=holder) | models.Q(expires_at__lt=now)
+        if cls.objects.filter(free, name=name).update(holder=holder, expires_at=until):
+            return True
+        _, created = cls.objects.get_or_create(name=name, defaults={"holder": holder, "expires_at": until})
+        return created
+
+    @classmethod
+    def release(cls, name: str, holder: str) -> None:
+        """Give the lease up at once (a holder that stops cleanly), so another need not wait it out."""
+        cls.objects.filter(name=name, holder=holder).delete()
+
+    @classmethod
+    def current(cls, name: str, now=None):
+        """The holder and expiry of a lease still running, else None."""
+        return cls.objects.filter(name=name, expires_at__gte=now or timezone.now()).values("holder", "expires_at").first()

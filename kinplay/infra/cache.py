@@ -38,3 +38,7 @@ class RedisCache(redis.RedisCache):
         if count == many:
             client.expire(key, int(timeout))
         return count
+
+    def ping(self) -> None:
+        """Raise if Redis cannot be reached now (within the cache's socket timeouts)."""
+        self._cache.get_client(write=True).ping()

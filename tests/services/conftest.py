@@ -268,10 +268,10 @@ def smtp():
 
 
 class Worker:
-    """``celery -A kinplay worker -B`` (threads pool, beat embedded) as a subprocess."""
+    """``celery -A kinplay worker -B`` (threads pool, beat embedded unless ``beat`` is False) as a subprocess."""
 
-    def __init__(self, var: Path, broker: Broker, smtp: Inbox | None, name: str):
-        self.var, self.broker, self.smtp = var, broker, smtp
+    def __init__(self, var: Path, broker: Broker, smtp: Inbox | None, name: str, beat=True):
+        self.var, self.broker, self.smtp, self.beat = var, broker, smtp, beat
         self.log_path = var / f"{name}.log"
         self.name = name
         self.proc = None
@@ -282,27 +282,32 @@ class Worker:
         env.update(
             DATABASE_URL=database_url(), KINPLAY_VAR=str(self.var), SWEEP_SECONDS="1", SITE_URL=SITE_URL,
             LOG_LEVEL="INFO", PYTHONUNBUFFERED="1", DJANGO_SETTINGS_MODULE="kinplay.settings",
+            BEAT_LEASE_SECONDS="4", BEAT_LEASE_RENEW="1",  # a scheduler killed is replaced within seconds
         )
         env.update(self.broker.worker_env())
         if self.smtp is not None:
             env.update(EMAIL_HOST="127.0.0.1", EMAIL_PORT=str(self.smtp.port))
         return env
 
-    def start(self):
-        cmd = [
-            sys.executable, "-m", "celery", "-A", "kinplay", "worker", "-B",
+    def command(self) -> list[str]:
+        return [
+            sys.executable, "-m", "celery", "-A", "kinplay", "worker", *(["-B"] if self.beat else []),
             "--pool=threads", "--concurrency=4", "--loglevel=INFO", "-Q", "deadlines,email,celery",
             "-n", f"{self.name}-{uuid.uuid4().hex[:8]}@%h",
             "--without-gossip", "--without-mingle", "--without-heartbeat",
             "-s", str(self.var / "celerybeat-schedule"),
         ]
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env(), stdin=subprocess.DEVNULL,
+
+    ready = " ready."  # what the log says once it runs
+
+    def start(self):
+        self.proc = subprocess.Popen(self.command(), cwd=ROOT, env=self.env(), stdin=subprocess.DEVNULL,
                                      stdout=open(self.log_path, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
-        wait_for(lambda: self.proc.poll() is not None or " ready." in self.log(),
-                 "the Celery worker to be ready", on_fail=self.dump)
+        wait_for(lambda: self.proc.poll() is not None or self.ready in self.log(),
+                 f"{self.name} to be ready", on_fail=self.dump)
         if self.proc.poll() is not None:
             self.dump()
-            pytest.fail(f"the Celery worker exited with {self.proc.returncode}")
+            pytest.fail(f"{self.name} exited with {self.proc.returncode}")
         return self
 
     def alive(self) -> bool:
@@ -333,6 +338,16 @@ class Worker:
         self.proc = None
 
 
+class Beat(Worker):
+    """``celery -A kinplay beat`` on its own, as a node that only schedules runs it."""
+
+    ready = "beat: Starting..."
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "celery", "-A", "kinplay", "beat", "--loglevel=INFO",
+                "-s", str(self.var / f"{self.name}-schedule")]
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """Keep each phase's report on the item, so a fixture's teardown knows the test failed."""
@@ -343,16 +358,18 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture
 def start_worker(request, purgeable_events, service_var):
-    """``start_worker(broker, smtp=None)`` starts a worker + beat publishing to ``broker``;
+    """``start_worker(broker, smtp=None)`` starts a worker + beat publishing to ``broker``
+    (``beat=False``: the worker alone; ``kind=Beat``: a beat alone);
     this process publishes there too while the test runs. Killed at teardown, before the
     database is flushed; its log is printed (shown by pytest when the test fails)."""
     workers, contexts = [], []
 
-    def start(broker: Broker, smtp: Inbox | None = None, name="worker"):
-        ctx = publishing_to(broker)
-        ctx.__enter__()
-        contexts.append(ctx)
-        worker = Worker(service_var, broker, smtp, name)
+    def start(broker: Broker, smtp: Inbox | None = None, name="worker", beat=True, kind=Worker):
+        if not contexts:
+            ctx = publishing_to(broker)
+            ctx.__enter__()
+            contexts.append(ctx)
+        worker = kind(service_var, broker, smtp, name, beat)
         workers.append(worker)
         return worker.start()
 

@@ -1,7 +1,12 @@
-"""Demo users and games for `make run`: safe to run again (nothing is duplicated)."""
+"""Demo users and games for `make run`: safe to run again (nothing is duplicated).
 
+Their passwords are in the README, so they are for a development machine only: the command
+refuses unless DEBUG is on or it is told so (``--public-passwords``, which `make run` passes
+on the embedded default database only)."""
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from rest_framework.authtoken.models import Token
 
 from games import services
@@ -17,7 +22,14 @@ USERS = [("alice", "alice-plays-kin"), ("bob", "bob-plays-kin"), ("charlie", "ch
 class Command(BaseCommand):
     help = "Create the demo users (alice, bob, charlie) and demo games, and print the logins."
 
+    def add_arguments(self, parser):
+        parser.add_argument("--public-passwords", action="store_true",
+                            help="create the demo players although DEBUG is off (their passwords are public)")
+
     def handle(self, **opts):
+        if not (settings.DEBUG or opts["public_passwords"]):
+            raise CommandError("load_demo creates players whose passwords are published in the README: it runs "
+                               "with DEBUG on, or with --public-passwords on a machine nobody else can reach.")
         User = get_user_model()
         users = {}
         for name, password in USERS:
