@@ -117,9 +117,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The test database is a file too, so a real Celery worker process can share it.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 else:
-    DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
-    # A connection kept across requests is checked before reuse: no 500 after a database restart.
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # Each process keeps a pool of connections (Django's, psycopg_pool) that its threads borrow
+    # for a request or a task and give back: PG_POOL_SIZE at most per process, so the database
+    # sees processes × PG_POOL_SIZE connections whatever the threads. PG_POOL=false: a
+    # connection per thread, kept 60 s. A connection is checked before reuse, so a database
+    # restart causes no 500s (kinplay.infra.postgres: without a round trip while it is quiet).
+    if env.bool("PG_POOL", True):
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # given back to the pool after each request
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1, "max_size": env.int("PG_POOL_SIZE", 8), "timeout": 5, "max_idle": 300,
+        }
+    else:
+        DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"]["ENGINE"] = "kinplay.infra.postgres"  # the check without a round trip when quiet
     # Parameters bound by the server and statements prepared after their 2nd use: PostgreSQL

@@ -2,9 +2,8 @@
 a health check that needs none while the connection is quiet, and a transaction's one
 statement sent without BEGIN and COMMIT (``execute_last``).
 
-Django checks a kept connection (CONN_HEALTH_CHECKS) with a SELECT 1 at the start of every
-request, before the request's transaction: one round trip and one commit of its own per
-request, a third of the commits a move made in make bench-peer. A server that restarts,
+Django checks a connection before reuse, kept (CONN_HEALTH_CHECKS) or borrowed from its pool
+(psycopg_pool's check), with a round trip of its own at the start of every request. A server that restarts,
 or ends this backend (pg_terminate_backend, an idle timeout), sends an error and closes the
 socket; a server that crashes leaves the socket closed. Either way the socket has something
 to read while the connection sits idle between requests, so: nothing to read, usable;
@@ -64,16 +63,38 @@ class DatabaseWrapper(base.DatabaseWrapper):
         super().connect()
 
     def close_if_health_check_failed(self):
-        if self.connection is not None and self.health_check_enabled and not self.health_check_done and self._quiet():
+        if self.connection is not None and self.health_check_enabled and not self.health_check_done and quiet(self.connection):
             self.health_check_done = True
             return
         super().close_if_health_check_failed()
 
-    def _quiet(self) -> bool:
-        if self.connection.closed or self.connection.broken:
-            return False
-        try:
-            readable, _, _ = select.select([self.connection.fileno()], [], [], 0)
-        except (OSError, ValueError):
-            return False
-        return not readable
+    def get_new_connection(self, conn_params):
+        """A connection from the pool (settings OPTIONS "pool"), checked as above: one that is
+        not quiet is closed and given back (the pool drops it) until a good one comes."""
+        connection = super().get_new_connection(conn_params)
+        pool = self.pool
+        while pool is not None and not quiet(connection) and not _answers(connection):
+            connection.close()
+            pool.putconn(connection)
+            connection = super().get_new_connection(conn_params)
+        return connection
+
+
+def quiet(connection) -> bool:
+    """Nothing to read on an idle connection: the server has neither closed it nor sent an error."""
+    if connection.closed or connection.broken:
+        return False
+    try:
+        readable, _, _ = select.select([connection.fileno()], [], [], 0)
+    except (OSError, ValueError):
+        return False
+    return not readable
+
+
+def _answers(connection) -> bool:
+    """psycopg_pool's own check, a round trip: for a connection that is not quiet."""
+    try:
+        connection.execute("")
+        return True
+    except Exception:  # any failure: the connection is not usable
+        return False
