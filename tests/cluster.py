@@ -122,7 +122,7 @@ class Cluster:
             SECRET_KEY="tests-only-" + "k" * 50, SITE_URL="http://kinplay.test", PYTHONPATH=str(ROOT),
             SWEEP_SECONDS="1", BEAT_LEASE_SECONDS="4",
             BEAT_LEASE_RENEW="1", THROTTLE_USER="100000/min", THROTTLE_ANON="100000/min", THROTTLE_MOVES="100000/min",
-            WEB_WORKERS="1", PYTHONUNBUFFERED="1",
+            WEB_WORKERS="1", PYTHONUNBUFFERED="1", PYTHON=sys.executable,
         )
         env.update(extra)
         return env
@@ -176,7 +176,7 @@ ignore_startup_parameters = extra_float_digits,options
 
     def web(self, name: str, port: int | None = None) -> tuple[Process, int]:
         port = port or free_port()
-        process = self.spawn(name, [sys.executable, "-m", "kinplay.server", "--bind", f"127.0.0.1:{port}"])
+        process = self.spawn(name, ["bin/node", "web"], BIND=f"127.0.0.1:{port}")
         wait_until(lambda: answers(port), f"{name} to answer", on_fail=process.log)
         return process, port
 
@@ -208,16 +208,14 @@ backend web
         wait_until(lambda: answers(port, "/health/ready"), "HAProxy to pass requests", on_fail=process.log)
         return process, port
 
-    def worker(self, name: str) -> Process:
-        process = self.spawn(name, [sys.executable, "-m", "celery", "-A", "kinplay", "worker", "--pool=threads",
-                                    "--concurrency=4", "-Q", "deadlines,email,celery", "-n", f"{name}@%h",
-                                    "--without-gossip", "--without-mingle", "--loglevel=INFO"])
+    def worker(self, name: str, role: str) -> Process:
+        """A Celery worker of ``role`` (bin/node deadlines or email)."""
+        process = self.spawn(name, ["bin/node", role], NODE_NAME=name)
         wait_until(lambda: " ready." in process.log(), f"{name} to be ready", on_fail=process.log)
         return process
 
     def beat(self, name: str) -> Process:
-        process = self.spawn(name, [sys.executable, "-m", "celery", "-A", "kinplay", "beat", "--loglevel=INFO",
-                                    "-s", str(self.folder / f"{name}-schedule")])
+        process = self.spawn(name, ["bin/node", "beat"], NODE_NAME=name)
         wait_until(lambda: "beat: Starting..." in process.log(), f"{name} to start", on_fail=process.log)
         return process
 

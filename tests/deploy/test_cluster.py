@@ -1,4 +1,4 @@
-"""Several machines, on loopback: two web nodes behind HAProxy, two workers, two beats,
+"""Several machines, on loopback: two web nodes behind HAProxy, three workers (two for deadlines, one for email), two beats,
 PgBouncer, PostgreSQL and Redis (tests/cluster.py). Players play through the balancer while a
 web node, a worker and the beat holding the lease are killed and started again: no acknowledged
 move is lost or doubled, every deadline fires once and within a minute, every email goes once.
@@ -108,7 +108,8 @@ def run(cluster: Cluster):
     two = moves_per_second(balancer, tokens, 8)
     print(f"\nmoves/s with {PLAYERS} players: one web node {one:.0f}, two behind HAProxy {two:.0f}")
 
-    workers = [cluster.worker("worker1"), cluster.worker("worker2")]
+    workers = [cluster.worker("deadlines1", "deadlines"), cluster.worker("deadlines2", "deadlines"),
+               cluster.worker("email1", "email")]
     beats = {b.proc.pid: b for b in (cluster.beat("beat1"), cluster.beat("beat2"))}
     idle = Player(balancer, "zed", zed)
     games = []
@@ -145,7 +146,7 @@ def chaos(cluster, web1, port1, worker1, beats):
     time.sleep(3)
     worker1.kill()
     time.sleep(5)
-    cluster.worker("worker1-again")
+    cluster.worker("deadlines1-again", "deadlines")
     holder = cluster.psql("SELECT holder FROM clocks_lease WHERE name = 'beat'")[0][0]
     beats[int(holder.rsplit(":", 1)[1])].kill()
     time.sleep(5)
