@@ -12,6 +12,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -181,30 +182,17 @@ ignore_startup_parameters = extra_float_digits,options
         return process, port
 
     def haproxy(self, web_ports: list[int]) -> tuple[Process, int]:
+        """deploy/haproxy.cfg, on this test's ports: its own listening port and these nodes
+        instead of the compose file's DNS discovery."""
         port = free_port()
         servers = "\n".join(f"    server web{i} 127.0.0.1:{p} check" for i, p in enumerate(web_ports, 1))
-        config = self.folder / "haproxy.cfg"
-        config.write_text(f"""global
-    maxconn 1000
-defaults
-    mode http
-    timeout connect 2s
-    timeout client 30s
-    timeout server 30s
-    retries 2
-    option redispatch
-frontend kinplay
-    bind 127.0.0.1:{port}
-    default_backend web
-backend web
-    balance roundrobin
-    option httpchk
-    http-check send meth GET uri /health/ready ver HTTP/1.1 hdr Host localhost
-    http-check expect status 200
-    default-server inter 500ms fall 2 rise 1
-{servers}
-""")
-        process = self.spawn("haproxy", ["haproxy", "-db", "-f", str(config)])
+        config = (ROOT / "deploy" / "haproxy.cfg").read_text()
+        config = re.sub(r"\nresolvers docker\n(    .*\n)+", "\n", config)
+        config = config.replace("    bind :80\n", f"    bind 127.0.0.1:{port}\n")
+        config = re.sub(r"    server-template .*\n", servers + "\n", config)
+        config = config.replace("inter 2s", "inter 500ms")  # a dead node noticed sooner, for a short test
+        (self.folder / "haproxy.cfg").write_text(config)
+        process = self.spawn("haproxy", ["haproxy", "-db", "-f", str(self.folder / "haproxy.cfg")])
         wait_until(lambda: answers(port, "/health/ready"), "HAProxy to pass requests", on_fail=process.log)
         return process, port
 
