@@ -9,6 +9,7 @@ PostgreSQL and Redis are the machine's own (CI starts them).
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -44,16 +45,15 @@ class Process:
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> Process:
-        self.proc = subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL,
-                                     stdout=open(self.log_path, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+        with open(self.log_path, "ab") as log:  # the child keeps its own descriptor
+            self.proc = subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL,
+                                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         return self
 
     def kill(self, sig=signal.SIGKILL) -> None:
         if self.proc is not None and self.proc.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, sig)
-            except ProcessLookupError:
-                pass
             try:
                 self.proc.wait(20)
             except subprocess.TimeoutExpired:

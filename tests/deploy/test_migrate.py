@@ -2,11 +2,10 @@
 (the second waits for the first), on SQLite and on PostgreSQL."""
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
-
-import shutil
 
 import pytest
 

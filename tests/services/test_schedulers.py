@@ -50,7 +50,7 @@ def test_it_fires_every_deadline_once_when_the_scheduling_beat_is_killed(start_w
 
     assert "Sending due task" in standby.log()
     for game in games:
-        wait_for(lambda: not Deadline.objects.filter(game=game, outcome="claimed").exists() or None,
+        wait_for(lambda game=game: not Deadline.objects.filter(game=game, outcome="claimed").exists() or None,
                  "in-flight deadlines to finish", timeout=10)
         _assert_each_deadline_applied_once(game)
     done = Deadline.objects.filter(game__in=games, kind=Deadline.MOVE, outcome__startswith="timeout")
