@@ -1,7 +1,11 @@
 """Every API error is {"error": code, "detail": text} with the right status (docs/api.md#conventions)."""
 
+import sys
+
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404, JsonResponse
+from django.db import InterfaceError, OperationalError
+from django.http import Http404, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 from django.views.defaults import page_not_found as page_not_found_page
 from django.views.defaults import server_error as server_error_page
 from drf_spectacular.utils import OpenApiResponse
@@ -32,6 +36,7 @@ CODES = {
     exceptions.Throttled: "throttled",
     TooLarge: "too_large",
 }
+# and "unavailable" (503, with Retry-After): the database cannot be reached (server_error)
 
 
 def documented(*codes):
@@ -112,12 +117,29 @@ def _messages(detail, path=""):
         yield f"{path}: {detail}" if path else str(detail)
 
 
+UNAVAILABLE_RETRY = 5  # seconds: a database restart takes a few
+
+
 def server_error(request):
-    """A crash (kinplay.urls handler500): JSON under /api/, the 500 page elsewhere."""
+    """A crash (kinplay.urls handler500): JSON under /api/, the 500 page elsewhere. Django calls
+    it while handling the exception, wherever it was raised (a view, DRF, a middleware): one that
+    says the database cannot be reached now (a restart, a failover) is a 503 to retry, not a crash."""
+    if isinstance(sys.exc_info()[1], (OperationalError, InterfaceError)):
+        return unavailable(request)
     if request.path.startswith("/api/"):
         return JsonResponse({"error": "server_error", "detail": "Something went wrong on our side; it is logged."},
                             status=500)
     return server_error_page(request)
+
+
+def unavailable(request):
+    if request.path.startswith("/api/"):
+        answer = JsonResponse({"error": "unavailable", "detail": "The database cannot be reached just now: "
+                               f"try again in {UNAVAILABLE_RETRY} seconds."}, status=503)
+    else:
+        answer = HttpResponse(render_to_string("503.html", {"retry": UNAVAILABLE_RETRY}), status=503)
+    answer["Retry-After"] = str(UNAVAILABLE_RETRY)
+    return answer
 
 
 def page_not_found(request, exception):

@@ -104,6 +104,7 @@ ERROR_CODES = (
     "* `throttled` (429): too many requests; wait the `Retry-After` seconds\n"
     "* `trailing_slash` (308): the address lacks its final slash; `Location` has it (follow it with the same request)\n"
     "* `server_error` (500): our fault, and logged\n"
+    "* `unavailable` (503): the database cannot be reached just now (a restart); try again after `Retry-After` seconds\n"
     "* `error`: any other refusal (the status says which)")
 
 

@@ -61,7 +61,7 @@ def test_it_documents_every_error_code_a_client_can_get(api):
                if cls not in (exceptions.Throttled, exceptions.UnsupportedMediaType, TooLarge)]
     raised += [exceptions.Throttled(3), exceptions.UnsupportedMediaType("text/plain")]
     codes = {errors.handler(exc, {}).data["error"] for exc in raised}
-    codes |= {"server_error", "throttled", "trailing_slash"}  # the JSON 500; the sign-in lockout's 429; kinplay.middleware
+    codes |= {"server_error", "unavailable", "throttled", "trailing_slash"}  # the JSON 500 and 503; the sign-in lockout's 429; kinplay.middleware
     described = _schema(api)["ErrorOut"]["properties"]["error"]["description"]
     assert {code for code in codes if f"`{code}`" not in described} == set()
 
