@@ -14,6 +14,7 @@ itself, and CsrfViewMiddleware sets the cookie the API docs page's "Try it out" 
 import json
 
 from django.contrib.messages.middleware import MessageMiddleware
+from django.http import Http404, HttpResponseBadRequest, JsonResponse
 from django.http.response import HttpResponseRedirectBase
 from django.middleware import common
 from django.utils.http import escape_leading_slashes
@@ -81,3 +82,24 @@ class CommonMiddleware(common.CommonMiddleware):
         if is_api(request):
             return self.api(request)
         return super().__call__(request)
+
+
+class NoNul:
+    """A NUL character cannot be stored in a PostgreSQL text column (SQLite takes it), so a path
+    or query value holding one names nothing, whatever view it reaches: a path is a 404 and a
+    query a 400, before any lookup. Bodies go through serializers and forms, whose text fields
+    refuse NUL themselves (Django's and DRF's ProhibitNullCharactersValidator); a cookie cannot
+    carry one (tests/api/test_nul.py)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if "\x00" in request.path_info:
+            raise Http404("no such address")
+        query = request.META.get("QUERY_STRING", "")
+        if "%00" in query or "\x00" in query:
+            if is_api(request):
+                return JsonResponse({"error": "malformed", "detail": "A query value holds a NUL character."}, status=400)
+            return HttpResponseBadRequest("A query value holds a NUL character.")
+        return self.get_response(request)

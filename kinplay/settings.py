@@ -75,6 +75,7 @@ INSTALLED_APPS = [
 # One list for every request. Where /api/ needs less than the pages (no static files, no flash
 # messages) or otherwise (a 308 for a missing final slash), kinplay/middleware.py splits by path.
 MIDDLEWARE = [
+    "kinplay.middleware.NoNul",  # first: a NUL in a path, a query or a cookie reaches no lookup
     "django.middleware.security.SecurityMiddleware",
     "kinplay.middleware.WhiteNoise",  # the pages only
     "django.contrib.sessions.middleware.SessionMiddleware",
