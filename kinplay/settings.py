@@ -155,7 +155,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # (django-axes, its attempts in the database so every web process agrees).
 AUTHENTICATION_BACKENDS = ["kinplay.accounts.backends.LockoutBackend", "django.contrib.auth.backends.ModelBackend",
                            "kinplay.accounts.backends.NameInAnyCaseBackend"]
-AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", 5)  # failed sign-ins answered as such; the next is refused
+AXES_FAILURE_LIMIT = "kinplay.accounts.lockout.failure_limit"
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
 AXES_RESET_ON_SUCCESS = True

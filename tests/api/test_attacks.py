@@ -267,7 +267,7 @@ def test_it_throttles_moves_per_player(api, alice, bob, settings):
 
 def test_it_locks_out_repeated_failed_logins_on_the_token_endpoint(api, alice, settings):
     c = api()
-    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+    for _ in range(settings.LOGIN_FAILURE_LIMIT):  # "five failures before a lockout": the fifth is a 401
         assert c.post("/api/accounts/token/", {"username": "alice", "password": "guess"}, format="json").status_code == 401
     r = c.post("/api/accounts/token/", {"username": "alice", "password": "guess"}, format="json")
     assert r.status_code == 429 and r.json()["error"] == "throttled" and int(r["Retry-After"]) > 0
@@ -311,3 +311,13 @@ def test_a_forged_forwarded_for_header_does_not_escape_the_throttle(api, alice, 
     codes = [c.post("/api/accounts/token/", {"username": "alice", "password": "a-long-password"}, format="json",
                     HTTP_X_FORWARDED_FOR=f"10.0.0.{i}").status_code for i in range(3)]
     assert codes == [200, 200, 429]
+
+
+def test_it_answers_the_last_allowed_failure_as_a_failure_and_refuses_the_next_even_right(api, alice, settings):
+    """The boundary of LOGIN_FAILURE_LIMIT=5: four failures, the fifth a 401, the sixth refused."""
+    settings.LOGIN_FAILURE_LIMIT = 5
+    c = api()
+    codes = [c.post("/api/accounts/token/", {"username": "alice", "password": "guess"}, format="json").status_code
+             for _ in range(5)]
+    assert codes == [401] * 5
+    assert c.post("/api/accounts/token/", {"username": "alice", "password": "a-long-password"}, format="json").status_code == 429

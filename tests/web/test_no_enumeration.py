@@ -73,11 +73,11 @@ def test_the_token_endpoint_answers_an_unknown_name_like_a_wrong_password(api, a
 def test_an_unknown_name_is_locked_out_like_a_known_one(api, client, alice, settings):
     def attempts(name):
         api_codes = [api().post("/api/accounts/token/", {"username": name, "password": "guess"}, format="json").status_code
-                     for _ in range(settings.AXES_FAILURE_LIMIT + 1)]
+                     for _ in range(settings.LOGIN_FAILURE_LIMIT + 1)]
         page = client.post(reverse("login"), {"username": name, "password": "guess"})
         return api_codes, page.status_code, page.get("Retry-After")
 
-    assert attempts("alice") == attempts("nobody") == ([401] * (settings.AXES_FAILURE_LIMIT - 1) + [429, 429], 429, "900")
+    assert attempts("alice") == attempts("nobody") == ([401] * settings.LOGIN_FAILURE_LIMIT + [429], 429, "900")
 
 
 # ---------------------------------------------------------------- registering
