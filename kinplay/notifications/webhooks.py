@@ -2,8 +2,8 @@
 
 Without the shared secret anyone could post "an email from grace" to the inbound webhook, so
 every anymail endpoint answers 404 and does nothing until the secret is configured (anymail
-then requires it as HTTP basic auth). A body the provider's parser cannot read is a 400 with
-the API's error shape, never a 500.
+then requires it as HTTP basic auth: without it, or with another, a 401). A body the
+provider's parser cannot read is a 400 with the API's error shape, never a 500.
 """
 
 import functools
@@ -16,8 +16,9 @@ from anymail.exceptions import (
     AnymailError,
     AnymailImproperlyInstalled,
 )
-from anymail.utils import get_anymail_setting
+from anymail.utils import get_anymail_setting, get_request_basic_auth
 from django.http import JsonResponse
+from django.utils.crypto import constant_time_compare
 from django.urls import URLPattern
 
 log = logging.getLogger("kinplay.notifications")
@@ -26,8 +27,14 @@ log = logging.getLogger("kinplay.notifications")
 def _closed_until_secret(view):
     @functools.wraps(view)
     def wrapped(request, *args, **kwargs):
-        if not get_anymail_setting("webhook_secret", default=None):  # read as anymail reads it
+        secret = get_anymail_setting("webhook_secret", default=None)  # read as anymail reads it
+        if not secret:
             return JsonResponse({"error": "not_found", "detail": "Inbound mail webhooks are not enabled."}, status=404)
+        if not _authorised(request, secret):
+            answer = JsonResponse({"error": "not_authenticated", "detail": "The webhook's credentials are wrong."},
+                                  status=401)
+            answer["WWW-Authenticate"] = 'Basic realm="anymail"'
+            return answer
         if request.method == "POST" and not _readable(request):
             return JsonResponse({"error": "bad_request", "detail": "The webhook body is empty or not valid JSON."},
                                 status=400)
@@ -42,6 +49,14 @@ def _closed_until_secret(view):
     # CSRF exemption and the like live on the view function: keep them
     wrapped.csrf_exempt = getattr(view, "csrf_exempt", False)
     return wrapped
+
+
+def _authorised(request, secret) -> bool:
+    """The request's basic auth is one of the secrets, compared as anymail compares them (it
+    checks again): a wrong secret is told so, whatever the body."""
+    given = get_request_basic_auth(request)
+    secrets = [secret] if isinstance(secret, str) else list(secret)
+    return given is not None and any(constant_time_compare(given, s) for s in secrets)
 
 
 def _readable(request) -> bool:

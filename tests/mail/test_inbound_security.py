@@ -89,9 +89,14 @@ def test_it_refuses_a_webhook_post_without_the_secret(game, inbox, client, setti
     mail = turn_mail(inbox, "alice")
     forged = raw_reply(to=mail.reply_to[0], sender="alice@example.com", body=first_move(mail))
     before = events(game)
-    response = client.post("/anymail/postmark/inbound/", data=postmark_payload(forged), content_type="application/json",
-                           **basic("hook:guess"))
-    assert response.status_code in (400, 401, 403)
+    for credentials in (basic("hook:guess"), {}):
+        response = client.post("/anymail/postmark/inbound/", data=postmark_payload(forged),
+                               content_type="application/json", **credentials)
+        assert response.status_code == 401 and response.json()["error"] == "not_authenticated"
+        assert response["WWW-Authenticate"].startswith("Basic")
+    for body in ("", "not json"):  # the credentials first, whatever the body
+        assert client.post("/anymail/postmark/inbound/", data=body, content_type="application/json",
+                           **basic("hook:guess")).status_code == 401
     assert events(game) == before
 
 
