@@ -19,9 +19,10 @@ class GameQuerySet(models.QuerySet):
         return super().update(**kwargs)
 
     def with_seats(self):
-        """Games with their seats and the seats' users (and who called a cancelled game off, its
-        card's line): two queries, whatever is read after."""
-        return self.select_related("called_off_by").prefetch_related(
+        """Games with their seats and the seats' users (and who created the game and who called
+        it off, the lines of an invitation's and a cancelled game's cards): two queries,
+        whatever is read after."""
+        return self.select_related("called_off_by", "created_by").prefetch_related(
             models.Prefetch("seats", queryset=Seat.objects.select_related("user")))
 
 
@@ -68,8 +69,9 @@ class Game(models.Model):
 
     class Meta:
         # Not updated_at: a move changes it, and an index on it would stop PostgreSQL
-        # updating the row in place (HOT) on every move.
-        indexes = [models.Index(fields=["status"], name="games_game_status")]
+        # updating the row in place (HOT) on every move. Status changes a few times in a
+        # game's life; (status, id) walks one status newest first (the open games' list).
+        indexes = [models.Index(fields=["status", "id"], name="game_status_id")]
 
     def __str__(self):
         return f"{self.kind} #{self.pk}"
@@ -136,7 +138,9 @@ class Game(models.Model):
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
+    # db_index=False: the (user, game) index serves every lookup by user, in the lists' order.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="seats", db_index=False)
     bot = models.CharField(max_length=16, blank=True)  # "", "random" or "heuristic"
     # Seated by someone else at creation and not yet accepted: the game waits for the answer.
     invited = models.BooleanField(default=False)
@@ -145,6 +149,10 @@ class Seat(models.Model):
     STANDING = [(ASK, "ask me every time"), (UNABLE, "pass for me when I cannot react"),
                 (ALWAYS, "always pass (let cards resolve, never raise my hand) unless I answer")]
     standing = models.CharField(max_length=8, choices=STANDING, default=ASK)
+    # The game is over (finished or cancelled): set when it ends (``mark_over``). Only a
+    # shortcut to a player's few running games through the seat_live index; the game's status
+    # stays the truth, which every list checks.
+    over = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["index"]
@@ -152,6 +160,17 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
             models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
         ]
+        indexes = [
+            # a player's games newest first (the finished ones page by game id)
+            models.Index(fields=["user", "game"], name="seat_user_game"),
+            # a player's games still running or waiting: a few rows of an index however long the history
+            models.Index(fields=["user", "game"], condition=models.Q(over=False), name="seat_live"),
+        ]
+
+    @classmethod
+    def mark_over(cls, game) -> None:
+        """The game has ended: its seats leave the running games' index (seat_live)."""
+        cls.objects.filter(game_id=game.pk, over=False).update(over=True)
 
     @property
     def name(self):

@@ -83,3 +83,22 @@ def test_it_documents_the_pages_in_the_schema(api):
         get = paths[path]["get"]
         assert {"limit", "cursor"} <= {p["name"] for p in get["parameters"]}
         assert {"Link", "X-Total-Count"} <= set(get["responses"]["200"]["headers"])
+
+
+def test_it_pages_a_games_events_by_seq_each_once(api, alice):
+    from tests.play import finish
+
+    game = finish(services.create_game(creator=alice, kind="karenza", seats=[{"user": "alice"}, {"bot": "random"}]))
+    c = api(alice)
+    whole = c.get(f"/api/games/{game.pk}/events/")
+    assert whole.status_code == 200 and "Link" not in whole
+    seqs = [e["seq"] for e in whole.json()]
+    assert game.version > 10 and seqs[-1] == game.version
+    pages, url = [], f"/api/games/{game.pk}/events/?after=2&limit=5"
+    while url:
+        r = c.get(url)
+        pages.append([e["seq"] for e in r.json()])
+        url = next_url(r)
+    assert [s for page in pages for s in page] == [s for s in seqs if s > 2]
+    assert len(pages) == -(-(game.version - 2) // 5) and all(p[-1] <= 2 + 5 * (i + 1) for i, p in enumerate(pages) if p)
+    assert c.get(f"/api/games/{game.pk}/events/?limit=0").status_code == 400
