@@ -215,7 +215,7 @@ def load_states(games) -> dict[int, dict]:
 SNAPSHOT_AND_EVENTS = """
     WITH snap AS (SELECT seq, state FROM {snapshot} WHERE game_id = %s AND seq <= %s AND rules_version = %s
                   ORDER BY seq DESC LIMIT 1)
-    SELECT seq, NULL, state, NULL FROM snap
+    SELECT seq, NULL, {state}, NULL FROM snap
     UNION ALL
     SELECT seq, type, data, schema_version FROM {event}
     WHERE game_id = %s AND seq > COALESCE((SELECT seq FROM snap), 0) AND seq <= %s
@@ -224,8 +224,13 @@ SNAPSHOT_AND_EVENTS = """
 
 @cache
 def _snapshot_and_events_sql(alias: str) -> str:
-    table = connections[alias].ops.quote_name
-    return SNAPSHOT_AND_EVENTS.format(snapshot=table(Snapshot._meta.db_table), event=table(Event._meta.db_table))
+    conn = connections[alias]
+    table = conn.ops.quote_name
+    # PostgreSQL keeps a snapshot in jsonb and an event in json (Event.data): one column of
+    # the UNION must be of one type, and json is the one that costs no conversion to send.
+    state = "state::json" if conn.vendor == "postgresql" else "state"
+    return SNAPSHOT_AND_EVENTS.format(snapshot=table(Snapshot._meta.db_table), event=table(Event._meta.db_table),
+                                      state=state)
 
 
 def stream(game, after: int = 0, upto: int | None = None):
