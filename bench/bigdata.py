@@ -45,6 +45,7 @@ import time
 import uuid
 from collections import Counter
 from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -410,8 +411,6 @@ class Fill:
     in one pass."""
 
     def __init__(self, url, args, rng, users, temps):
-        from django.contrib.auth import get_user_model
-
         from games.models import ChatMessage, Event, Game, Seat, Snapshot
         from kinplay.clocks.models import Deadline
         from kinplay.ratings.models import RatingChange
@@ -430,7 +429,6 @@ class Fill:
         self.has_at = "at" in self.events[0].cols
         self.played: Counter = Counter()  # (user, kind) -> rated games, for the ratings
         self.models = (Game, Seat, Event, Snapshot, ChatMessage, RatingChange, Deadline)
-        self.user_model = get_user_model()
 
     def __enter__(self):
         for c in [*self.copiers.values(), *self.events]:
@@ -545,12 +543,12 @@ class _Raw(str):
     """Text already in COPY's format (a JSON value escaped once per template)."""
 
 
-def _digest(seed, _memo={}):  # noqa: B006 - a memo: few distinct seeds
+@cache
+def _digest(seed):
+    """The seed's digest, once per stream (the games that copy a stream share its seed)."""
     from games.rng import seed_digest
 
-    if seed not in _memo:
-        _memo[seed] = seed_digest(seed)
-    return _memo[seed]
+    return seed_digest(seed)
 
 
 HEAVY_ACTIVE = 100  # of the --active games between people, the heavy player's
@@ -684,19 +682,19 @@ class Measure:
     def time(self, label, call, *, explain=True) -> None:
         """p50 and p99 of ``call()`` (which checks its answer), and the statements of one call."""
         from django.db import connection
-        from django.test.utils import CaptureQueriesContext
 
         call()  # warm: the first answer fills the process's caches
-        with CaptureQueriesContext(connection) as captured:
+        captured = Statements()
+        with connection.execute_wrapper(captured):
             call()
         spent, began = [], time.perf_counter()
         while len(spent) < self.args.samples and (len(spent) < MIN_SAMPLES or time.perf_counter() - began < BUDGET):
             started = time.perf_counter()
             call()
             spent.append(time.perf_counter() - started)
-        self.rows.append((label, spent, len(captured.captured_queries)))
+        self.rows.append((label, spent, len(captured.statements)))
         if explain:
-            self.plans.append((label, [(float(q["time"]), q["sql"]) for q in captured.captured_queries]))
+            self.plans.append((label, captured.statements))
         print(f"  {label}: p50 {ms(statistics.median(spent))}, {len(spent)} samples", flush=True)
 
     def get(self, client, path, status=200):
@@ -705,6 +703,24 @@ class Measure:
             assert answer.status_code == status, (path, answer.status_code, answer.content[:300])
             return answer
         return call
+
+
+class Statements:
+    """An execute wrapper that keeps each statement (its parameters in place, as sent) and its
+    time. (Django's query log is emptied at the start of every request: no use here.)"""
+
+    def __init__(self):
+        self.statements: list[tuple[float, str]] = []
+
+    def __call__(self, execute, sql, params, many, context):
+        from django.db import connection
+
+        started = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            sent = sql if many else connection.ops.last_executed_query(context["cursor"], sql, params)
+            self.statements.append((time.perf_counter() - started, sent))
 
 
 def ms(seconds: float) -> str:
