@@ -19,7 +19,9 @@ from games.selectors import capped_count
 from games.services import BadRequest
 from kinplay.params import natural
 
-DEFAULT_LIMIT = 100  # about 360 KB of games (a <game> is about 3.6 KB): most players' whole list
+# Each <game> on a page is its state loaded and its view worked out (about 3.6 KB of JSON): a
+# page's time is its length, so the default keeps a page quick; follow the Link for more.
+DEFAULT_LIMIT = 25
 MAX_LIMIT = 500  # a page of games is one state load each: this bounds a request's work and size
 TOTAL = "X-Total-Count"
 # Lists longer than this have no X-Total-Count (GitLab's API leaves its totals out the same way):

@@ -117,7 +117,7 @@ class LeaderboardPagination(PageNumberPagination):
 
 
 class LeaderboardPageOut(serializers.Serializer):
-    count = serializers.IntegerField()
+    count = serializers.IntegerField(allow_null=True, help_text="the players rated in this kind; null on a cursor's page")
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = LeaderboardRowOut(many=True)
@@ -170,7 +170,7 @@ def leaderboard(request, kind):
     pager = LeaderboardPagination()
     if "cursor" in request.query_params:
         rows, ratings, more, offset = _page_after(request, kind, pager.get_page_size(request))
-        count, previous = selectors.leaderboard(kind).count(), None
+        count, previous = None, None  # counting every row of the kind is what a cursor's page spares
     else:
         ratings = list(pager.paginate_queryset(selectors.leaderboard(kind), request) or [])
         offset = (pager.page.number - 1) * pager.page.paginator.per_page

@@ -24,6 +24,7 @@ from kinplay.accounts import services as accounts
 from kinplay.clocks import vacation as away
 
 MAX_EVENT_SEQ = 2**31 - 1
+EVENTS_LIMIT = 100  # events a page: what a poll after the last version gets whole, a replay in a few pages
 
 
 def _valid(serializer_class, request):
@@ -269,7 +270,7 @@ def action_body(user, outcome, with_game=True) -> dict:
 @extend_schema(responses={200: s.EventOut(many=True), **documented(400, 401, 404)},
                parameters=[OpenApiParameter("after", int, description="only the events after this seq"),
                            OpenApiParameter("limit", int, description=f"events stored per page, 1 to {pages.MAX_LIMIT} "
-                                                                      f"(default {pages.MAX_LIMIT}); fewer when some are hidden from you"),
+                                                                      f"(default {EVENTS_LIMIT}); fewer when some are hidden from you"),
                            pages.PARAMETERS[2]])
 @api_view(["GET"])
 def game_events(request, id):
@@ -279,7 +280,7 @@ def game_events(request, id):
     after = params.natural(request.query_params.get("after", "0"), maximum=MAX_EVENT_SEQ)
     if after is None:
         return error("bad_request", "after must be a number from 0.", status.HTTP_400_BAD_REQUEST)
-    limit = pages.limit_of(request, default=pages.MAX_LIMIT)
+    limit = pages.limit_of(request, default=EVENTS_LIMIT)
     upto = min(game.version, after + limit)  # seqs run from 1 without gaps
     response = Response(selectors.redacted_events(game, game.seat_of(request.user), after=after, upto=upto))
     if upto < game.version:

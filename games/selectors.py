@@ -437,8 +437,10 @@ def live_games(user) -> list[Game]:
 
 
 def waiting_games(user) -> list[Game]:
-    """The player's games waiting for their move (a move, a choice, a window), latest moved first."""
-    return [g for g in live_games(user) if waiting_for(g, user)]
+    """The player's games waiting for their move (a move, a choice, a window), latest moved
+    first: only those are read whole."""
+    rows = sorted((r for r in live_rows(user) if r.bucket == MY_TURN), key=lambda r: (r.updated_at, r.pk), reverse=True)
+    return [g for g in games_by_id(r.pk for r in rows) if waiting_for(g, user)]
 
 
 def lobby_marks(user, finished: int) -> list[tuple]:

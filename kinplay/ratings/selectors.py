@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db.models import Count, Q
 
 from games.models import Game, Seat
@@ -208,8 +209,18 @@ def head_to_head(user, other, limit: int = 10) -> dict:
             "recent": summaries(games[:limit], user)}
 
 
+# How long the leaderboards' player counts are kept: counting every rating costs a scan of the
+# ratings table, which a page view should not pay; the numbers are a tab's label and the pager's.
+KINDS_RATED_SECONDS = 60
+
+
 def kinds_rated() -> list[dict]:
-    """Every kind with how many players are rated in it (the leaderboards' index)."""
-    counts = dict(Rating.objects.values_list("kind").annotate(n=Count("id")))
+    """Every kind with how many players are rated in it (the leaderboards' index), counted at
+    most once a ``KINDS_RATED_SECONDS`` (in the shared cache)."""
+    counts: dict[str, int] = cache.get_or_set("ratings:kinds_rated", _count_by_kind, KINDS_RATED_SECONDS) or {}
     return [{"slug": slug, "name": k.name, "players": counts.get(slug, 0)} for slug, k in kinds().items()]
+
+
+def _count_by_kind() -> dict[str, int]:
+    return dict(Rating.objects.values_list("kind").annotate(n=Count("id")))
 

@@ -281,7 +281,7 @@ LIVE_SECTIONS = [
     ("active", "In play", selectors.RUNNING, Game.ACTIVE, True),
     ("waiting", "Waiting for players", selectors.RUNNING, Game.WAITING, False),
 ]
-LIVE_SHOWN = 24  # cards per section of running games; the section's pages show the rest
+LIVE_SHOWN = 12  # cards per section of running games; the section's pages show the rest
 
 
 def _live_sections(request):
@@ -359,11 +359,12 @@ def lobby_live(request):
 
 def _next_waiting(user, game):
     """The player's most urgent other game waiting for their move (None if there is none)."""
-    waiting = [g for g in selectors.waiting_games(user) if g.pk != game.pk]
+    waiting = [r for r in selectors.live_rows(user) if r.bucket == selectors.MY_TURN and r.pk != game.pk]
     if not waiting:
         return None
-    first = min(waiting, key=lambda g: (g.deadline is None, g.deadline.timestamp() if g.deadline else 0,
-                                        g.updated_at.timestamp()))
+    first = next(iter(selectors.games_by_id([min(waiting, key=_urgency).pk])), None)
+    if first is None:
+        return None
     kind = kinds().get(first.kind)
     return {"game": first, "name": kind.name if kind else first.kind, "count": len(waiting)}
 

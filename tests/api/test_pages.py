@@ -35,7 +35,9 @@ def test_it_lists_250_games_in_pages_each_once_while_a_new_game_is_created(api, 
     order = [g["id"] for g in whole.json()]
     assert len(set(order)) == 250
 
-    first = c.get("/api/games/")  # a client that reads the array as before gets the first 100
+    default = c.get("/api/games/")  # a client that reads the array as before gets the first page (DEFAULT_LIMIT)
+    assert [g["id"] for g in default.json()] == order[:25] and "limit=25" in next_url(default)
+    first = c.get("/api/games/?limit=100")
     assert [g["id"] for g in first.json()] == order[:100] and first["X-Total-Count"] == "250"
     new = c.post("/api/games/", {"kind": "knonsters", "seats": [{"user": "alice"}, {}]}, format="json").json()
     rest = walk(c, next_url(first))
@@ -90,7 +92,7 @@ def test_it_pages_a_games_events_by_seq_each_once(api, alice):
 
     game = finish(services.create_game(creator=alice, kind="karenza", seats=[{"user": "alice"}, {"bot": "random"}]))
     c = api(alice)
-    whole = c.get(f"/api/games/{game.pk}/events/")
+    whole = c.get(f"/api/games/{game.pk}/events/?limit=500")
     assert whole.status_code == 200 and "Link" not in whole
     seqs = [e["seq"] for e in whole.json()]
     assert game.version > 10 and seqs[-1] == game.version

@@ -51,10 +51,11 @@ def test_it_walks_the_whole_leaderboard_by_its_next_cursors_each_player_once(api
     for a, b in zip(more[1:], more[2:]):
         won_by(0, game_of(a, b))
     whole = api(alice).get("/api/ratings/tiny/?page_size=200").json()
+    assert whole["count"] == 8
     url, rows = "/api/ratings/tiny/?page_size=2", []
     while url:
         page = api(alice).get(url).json()
-        assert page["count"] == whole["count"] == 8 and len(page["results"]) <= 2
+        assert page["count"] == (None if "cursor=" in url else whole["count"]) and len(page["results"]) <= 2
         rows += page["results"]
         url = page["next"]
         assert url is None or "cursor=" in url and "page=" not in url.replace("page_size", "")
