@@ -15,12 +15,18 @@ from typing import Any
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.response import Response
 
+from games.selectors import capped_count
 from games.services import BadRequest
 from kinplay.params import natural
 
-DEFAULT_LIMIT = 100  # about 360 KB of games (a <game> is about 3.6 KB): most players' whole list
+# Each <game> on a page is its state loaded and its view worked out (about 3.6 KB of JSON): a
+# page's time is its length, so the default keeps a page quick; follow the Link for more.
+DEFAULT_LIMIT = 25
 MAX_LIMIT = 500  # a page of games is one state load each: this bounds a request's work and size
 TOTAL = "X-Total-Count"
+# Lists longer than this have no X-Total-Count (GitLab's API leaves its totals out the same way):
+# counting costs a walk over every item, which the pages are there to spare.
+COUNTED = 1000
 _CURSOR = re.compile(r"[0-9]{1,18}(\.[0-9]{1,18})*")
 
 PARAMETERS = [
@@ -30,14 +36,14 @@ PARAMETERS = [
     OpenApiParameter("Link", str, OpenApiParameter.HEADER, response=[200],
                      description='<url>; rel="next" (RFC 8288) while there is a next page; absent on the last one'),
     OpenApiParameter(TOTAL, int, OpenApiParameter.HEADER, response=[200],
-                     description="how many items the whole list has (every page)"),
+                     description=f"how many items the whole list has (every page); absent when it has more than {COUNTED}"),
 ]
 
 
-def limit_of(request) -> int:
+def limit_of(request, default: int = DEFAULT_LIMIT) -> int:
     raw = request.query_params.get("limit")
     if raw is None:
-        return DEFAULT_LIMIT
+        return default
     limit = natural(raw, maximum=MAX_LIMIT)
     if not limit:
         raise BadRequest(f"limit must be a number from 1 to {MAX_LIMIT}.")
@@ -55,27 +61,36 @@ def cursor_of(request, parts: int) -> tuple[int, ...] | None:
     return tuple(int(x) for x in raw.split("."))
 
 
-def respond(request, items: Sequence, present: Callable[[Any], dict], *, limit: int, total: int,
+def respond(request, items: Sequence, present: Callable[[Any], dict], *, limit: int, total: int | None,
             key: Callable[[Any], Iterable[int]]) -> Response:
     """The page: the first ``limit`` of ``items`` (the caller fetched one more, to know whether a
-    next page exists), each ``present``-ed; its Link to the page after the last one's ``key``."""
+    next page exists), each ``present``-ed; its Link to the page after the last one's ``key``;
+    the total when it was counted (``COUNTED``)."""
     page = list(items[:limit])
     response = Response([present(x) for x in page])
-    response[TOTAL] = str(total)
+    if total is not None:
+        response[TOTAL] = str(total)
     if len(items) > limit:
-        query = request.query_params.copy()
-        query["cursor"] = ".".join(str(k) for k in key(page[-1]))
-        query["limit"] = str(limit)
-        response["Link"] = f'<{request.build_absolute_uri(request.path)}?{query.urlencode()}>; rel="next"'
+        link_next(request, response, cursor=".".join(str(k) for k in key(page[-1])), limit=str(limit))
     return response
+
+
+def link_next(request, response, **params: str) -> None:
+    """The Link header to the next page: this request's query with ``params`` in place."""
+    query = request.query_params.copy()
+    for name, value in params.items():
+        query[name] = value
+    response["Link"] = f'<{request.build_absolute_uri(request.path)}?{query.urlencode()}>; rel="next"'
+
 
 
 def newest_first(request, queryset, present: Callable[[Any], dict]) -> Response:
     """A page of ``queryset`` (tournaments, leagues, open games), newest first: by id, which
     never changes, so the cursor is the last id shown."""
     limit, after = limit_of(request), cursor_of(request, 1)
-    total = queryset.count()
+    total = capped_count(queryset, COUNTED + 1)
     rows = queryset.order_by("-pk")
     if after is not None:
         rows = rows.filter(pk__lt=after[0])
-    return respond(request, list(rows[:limit + 1]), present, limit=limit, total=total, key=lambda x: (x.pk,))
+    return respond(request, list(rows[:limit + 1]), present, limit=limit, total=total if total <= COUNTED else None,
+                   key=lambda x: (x.pk,))

@@ -2,6 +2,10 @@
 kinplay.ratings.selectors). Public, as on OGS and BGA: names and numbers that every player page
 shows anyway, never an address; strangers count against the anonymous throttle per address."""
 
+import base64
+import binascii
+import math
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import api_view, permission_classes
@@ -113,7 +117,7 @@ class LeaderboardPagination(PageNumberPagination):
 
 
 class LeaderboardPageOut(serializers.Serializer):
-    count = serializers.IntegerField()
+    count = serializers.IntegerField(allow_null=True, help_text="the players rated in this kind; null on a cursor's page")
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = LeaderboardRowOut(many=True)
@@ -124,16 +128,60 @@ def _known_kind(kind):
         raise NotFound(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
 
 
+def _cursor(row: dict, rating, position: int) -> str:
+    """Where the next page starts: the last row's place in the order, its rank and position."""
+    raw = f"{rating.ordinal!r}|{rating.games}|{rating.user_id}|{row['rank']}|{position}"
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def _after(raw: str) -> tuple[float, int, int, int, int]:
+    """A cursor's (ordinal, games, user id, rank, position); a 400 for one no page gave."""
+    try:
+        parts = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)).decode().split("|")
+        ordinal, (games, user_id, rank, position) = float(parts[0]), (int(x) for x in parts[1:])
+    except (ValueError, UnicodeDecodeError, binascii.Error):
+        raise BadRequest('cursor is not one this list gave: take it from "next".') from None
+    if not math.isfinite(ordinal) or min(games, user_id, rank, position) < 0:
+        raise BadRequest('cursor is not one this list gave: take it from "next".')
+    return ordinal, games, user_id, rank, position
+
+
+def _page_after(request, kind, size: int) -> tuple[list[dict], list, bool, int]:
+    """The rows after the ``cursor`` with their ranks, their Ratings, whether more follow, and
+    how many rows come before them."""
+    ordinal, games, user_id, rank, position = _after(request.query_params["cursor"])
+    page = list(selectors.leaderboard_after(kind, ordinal, games, user_id)[:size + 1])
+    rows = selectors.ranked_rows(page[:size], kind, position, before=(ordinal, rank))
+    return rows, page[:size], len(page) > size, position
+
+
 @extend_schema(responses={200: LeaderboardPageOut, **documented(400, 404)}, auth=[],
-               parameters=[OpenApiParameter("page", int), OpenApiParameter("page_size", int)])
+               parameters=[OpenApiParameter("page", int, description="a page number (an offset: for the first pages; "
+                                                                     "follow next for the deep ones)"),
+                           OpenApiParameter("page_size", int),
+                           OpenApiParameter("cursor", str, description="where the page starts: take it from next")])
 @api_view(["GET"])
 @permission_classes([AllowAny])
 def leaderboard(request, kind):
+    """A kind's leaderboard a page at a time. ``next`` carries a cursor (the last row's place in
+    the rating_leaderboard index), so any page costs what the first does; ``page=N`` still
+    answers, as an offset."""
     _known_kind(kind)
     pager = LeaderboardPagination()
-    rows = pager.paginate_queryset(selectors.leaderboard(kind), request)
-    offset = (pager.page.number - 1) * pager.page.paginator.per_page
-    return pager.get_paginated_response(selectors.ranked_rows(rows, kind, offset))
+    if "cursor" in request.query_params:
+        rows, ratings, more, offset = _page_after(request, kind, pager.get_page_size(request))
+        count, previous = None, None  # counting every row of the kind is what a cursor's page spares
+    else:
+        ratings = list(pager.paginate_queryset(selectors.leaderboard(kind), request) or [])
+        offset = (pager.page.number - 1) * pager.page.paginator.per_page
+        rows, more = selectors.ranked_rows(ratings, kind, offset), pager.page.has_next()
+        count, previous = pager.page.paginator.count, pager.get_previous_link()
+    query = request.query_params.copy()
+    query.pop("page", None)
+    if more:
+        query["cursor"] = _cursor(rows[-1], ratings[-1], offset + len(rows))
+    nxt = f"{request.build_absolute_uri(request.path)}?{query.urlencode()}" if more else None
+    return Response({"count": count, "next": nxt, "previous": previous, "results": rows})
 
 
 @extend_schema(responses={200: PlayerOut, **documented(404)})

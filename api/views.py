@@ -24,6 +24,7 @@ from kinplay.accounts import services as accounts
 from kinplay.clocks import vacation as away
 
 MAX_EVENT_SEQ = 2**31 - 1
+EVENTS_LIMIT = 100  # events a page: what a poll after the last version gets whole, a replay in a few pages
 
 
 def _valid(serializer_class, request):
@@ -133,14 +134,8 @@ def game_list(request):
     if wanted is not None and wanted not in dict(Game.STATUSES):
         return error("bad_request", "status must be one of waiting, active, finished, aborted.", status.HTTP_400_BAD_REQUEST)
     limit, after = pages.limit_of(request), pages.cursor_of(request, 2)
-    games = selectors.games_of(request.user, status=wanted, my_turn=flags["my_turn"], invited=flags["invited"],
-                               newest_first=True)
-
-    def key(game):  # the list's order: urgency, then newest (highest id) first
-        return selectors.urgency(game, request.user), game.pk
-
-    rest = games if after is None else [g for g in games if (key(g)[0], -g.pk) > (after[0], -after[1])]
-    page = rest[:limit + 1]
+    mine = selectors.MyGames(request.user, status=wanted, my_turn=flags["my_turn"], invited=flags["invited"])
+    page = mine.page(after, limit + 1)
     # the page's states and finished games' last platform events together, not one query each
     held = load_states([g for g in page if g.version > 0])
     platform = selectors.last_platform_events([g for g in page if g.status == Game.FINISHED])
@@ -148,7 +143,10 @@ def game_list(request):
     def present_held(game):
         return selectors.game_for(game, request.user, state=held.get(game.pk), platform=platform)
 
-    return pages.respond(request, page, present_held, limit=limit, total=len(games), key=key)
+    def key(game):  # the list's order: urgency, then newest (highest id) first
+        return selectors.urgency(game, request.user), game.pk
+
+    return pages.respond(request, page, present_held, limit=limit, total=mine.count(pages.COUNTED), key=key)
 
 
 @extend_schema(responses={200: s.GameOut, **documented(400, 401, 404)},
@@ -270,14 +268,24 @@ def action_body(user, outcome, with_game=True) -> dict:
 
 
 @extend_schema(responses={200: s.EventOut(many=True), **documented(400, 401, 404)},
-               parameters=[OpenApiParameter("after", int, description="only the events after this seq")])
+               parameters=[OpenApiParameter("after", int, description="only the events after this seq"),
+                           OpenApiParameter("limit", int, description=f"events stored per page, 1 to {pages.MAX_LIMIT} "
+                                                                      f"(default {EVENTS_LIMIT}); fewer when some are hidden from you"),
+                           pages.PARAMETERS[2]])
 @api_view(["GET"])
 def game_events(request, id):
+    """The events after ``after`` that you may see, a page of stored events at a time: a seq
+    range of the (game, seq) index, followed by the Link header's ``after``."""
     game = _game(id)
     after = params.natural(request.query_params.get("after", "0"), maximum=MAX_EVENT_SEQ)
     if after is None:
         return error("bad_request", "after must be a number from 0.", status.HTTP_400_BAD_REQUEST)
-    return Response(selectors.redacted_events(game, game.seat_of(request.user), after=after))
+    limit = pages.limit_of(request, default=EVENTS_LIMIT)
+    upto = min(game.version, after + limit)  # seqs run from 1 without gaps
+    response = Response(selectors.redacted_events(game, game.seat_of(request.user), after=after, upto=upto))
+    if upto < game.version:
+        pages.link_next(request, response, after=str(upto), limit=str(limit))
+    return response
 
 
 @extend_schema(methods=["GET"], responses={200: s.ChatLineOut(many=True), **documented(400, 401, 404)},

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.conf import settings
 from django.db import models
+from django.db.models.fields.json import KeyTransform, KeyTransformFactory
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from games.engine import only_default
@@ -19,9 +23,10 @@ class GameQuerySet(models.QuerySet):
         return super().update(**kwargs)
 
     def with_seats(self):
-        """Games with their seats and the seats' users (and who called a cancelled game off, its
-        card's line): two queries, whatever is read after."""
-        return self.select_related("called_off_by").prefetch_related(
+        """Games with their seats and the seats' users (and who created the game and who called
+        it off, the lines of an invitation's and a cancelled game's cards): two queries,
+        whatever is read after."""
+        return self.select_related("called_off_by", "created_by").prefetch_related(
             models.Prefetch("seats", queryset=Seat.objects.select_related("user")))
 
 
@@ -68,8 +73,9 @@ class Game(models.Model):
 
     class Meta:
         # Not updated_at: a move changes it, and an index on it would stop PostgreSQL
-        # updating the row in place (HOT) on every move.
-        indexes = [models.Index(fields=["status"], name="games_game_status")]
+        # updating the row in place (HOT) on every move. Status changes a few times in a
+        # game's life; (status, id) walks one status newest first (the open games' list).
+        indexes = [models.Index(fields=["status", "id"], name="game_status_id")]
 
     def __str__(self):
         return f"{self.kind} #{self.pk}"
@@ -136,7 +142,9 @@ class Game(models.Model):
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
+    # db_index=False: the (user, game) index serves every lookup by user, in the lists' order.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                             related_name="seats", db_index=False)
     bot = models.CharField(max_length=16, blank=True)  # "", "random" or "heuristic"
     # Seated by someone else at creation and not yet accepted: the game waits for the answer.
     invited = models.BooleanField(default=False)
@@ -145,6 +153,10 @@ class Seat(models.Model):
     STANDING = [(ASK, "ask me every time"), (UNABLE, "pass for me when I cannot react"),
                 (ALWAYS, "always pass (let cards resolve, never raise my hand) unless I answer")]
     standing = models.CharField(max_length=8, choices=STANDING, default=ASK)
+    # The game is over (finished or cancelled): set when it ends (``mark_over``). Only a
+    # shortcut to a player's few running games through the seat_live index; the game's status
+    # stays the truth, which every list checks.
+    over = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["index"]
@@ -152,6 +164,17 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
             models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
         ]
+        indexes = [
+            # a player's games newest first (the finished ones page by game id)
+            models.Index(fields=["user", "game"], name="seat_user_game"),
+            # a player's games still running or waiting: a few rows of an index however long the history
+            models.Index(fields=["user", "game"], condition=models.Q(over=False), name="seat_live"),
+        ]
+
+    @classmethod
+    def mark_over(cls, game) -> None:
+        """The game has ended: its seats leave the running games' index (seat_live)."""
+        cls.objects.filter(game_id=game.pk, over=False).update(over=True)
 
     @property
     def name(self):
@@ -223,30 +246,62 @@ class StreamEvent(AppendOnlyModel):
         abstract = True
 
 
+class JSONText(models.JSONField):
+    """JSON kept as its text: PostgreSQL's ``json`` rather than ``jsonb``, for the columns of
+    the biggest table. An event's payloads are small objects that are always read whole and
+    never indexed into, and jsonb's binary form of such objects (an offset per key and value,
+    numbers as numerics) is larger than their text. Key lookups (``command__by``) read the
+    value as jsonb, so the ORM's JSON lookups work as on a JSONField."""
+
+    def db_type(self, connection):
+        return "json" if connection.vendor == "postgresql" else super().db_type(connection)
+
+    def from_db_value(self, value, expression, connection):
+        if isinstance(value, dict | list):  # psycopg decodes json itself (Django leaves only jsonb as text)
+            return value
+        return super().from_db_value(value, expression, connection)
+
+    def get_transform(self, name):
+        found = super().get_transform(name)
+        if isinstance(found, KeyTransformFactory):
+            return partial(_key_of_jsonb, name)
+        return found
+
+
+def _key_of_jsonb(name, lhs, *args, **kwargs):
+    """A key of a JSONText value, read from the value cast to jsonb (PostgreSQL's key
+    operators on json return json, which has no equality for the lookups to compare with)."""
+    return KeyTransform(name, Cast(lhs, models.JSONField()), *args, **kwargs)
+
+
 class Event(StreamEvent):
-    """One fact in a game's history. Rows are never updated or deleted (a trigger agrees)."""
+    """One fact in a game's history. Rows are never updated or deleted (a trigger agrees).
+    (game, seq) is its one unique key: on PostgreSQL the id has no index (migration
+    0012_lean_events), as nothing looks an event up by its id."""
 
     # db_index=False: the unique (game, seq) index serves every lookup by game.
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     type = models.CharField(max_length=64)  # wider than a tournament's or league's: engines name their own
+    data = JSONText(default=dict)
     seat = models.SmallIntegerField(null=True)  # the acting seat; None for the system
-    idempotency_key = models.CharField(max_length=128, null=True, blank=True)  # the acting seat's
+    # The acting seat's, on the first event of a command sent with one: a repeat of the request
+    # finds it (games.services), through event_keyed_seat below.
+    idempotency_key = models.CharField(max_length=128, null=True, blank=True)
     # On the first event of each command: what was decided, so verify_game can decide it again.
-    command = models.JSONField(null=True, blank=True)
+    command = JSONText(null=True, blank=True)
     # The schema version of this event's type when it was written; NULL: 1 (games.schema).
     schema_version = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
-            # A key is the acting seat's (one player's), never another player's.
-            models.UniqueConstraint(
-                fields=["game", "seat", "idempotency_key"],
-                condition=models.Q(idempotency_key__isnull=False),
-                name="event_unique_seat_idempotency_key",
-            ),
-        ]
+        # (game, seq) is the one unique key: of two commands decided against one version, one
+        # lands. Two repeats of one keyed request are two such commands, so the key needs no
+        # unique index of its own; the index of the keyed commands finds a repeat's first answer
+        # (a key is the acting seat's, never another player's) and holds no key, only where
+        # to look among the game's few keyed rows.
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq")]
+        indexes = [models.Index(fields=["game", "seat"], condition=models.Q(idempotency_key__isnull=False),
+                                name="event_keyed_seat")]
 
     def as_rules_event(self, rules=None):
         """The event as its engine (``rules``, else the game's) reads it today: upcast to its

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from games.engine import clone, evolve
-from games.models import Event, Game, Snapshot
+from games.models import Event, Game, Seat, Snapshot
 from games.registry import get
 from games.schema import rules_version, upcast
 from games.store import snapshot_due
@@ -40,3 +40,5 @@ def rebuild(game: Game) -> None:
             game.project(rules, state)
             fields += ["to_act", "result", "status"]
         Game.objects.filter(pk=game.pk).update(**{f: getattr(game, f) for f in fields})
+        if game.is_over:
+            Seat.mark_over(game)

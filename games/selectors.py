@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import NamedTuple
 
 import orjson
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 
@@ -314,21 +315,141 @@ def game_for(game, user, *, at: int | None = None, state: dict | None = None, pl
     }
 
 
-def games_of(user, *, status=None, my_turn=None, invited=None, newest_first=False):
-    """The user's games: invitations to answer first, then the ones waiting for their move, then
-    the others still running, then the finished ones (``urgency``); within each the latest
-    moved first, or with ``newest_first`` the latest created first (the API's pages: an id never
-    changes, a move changes updated_at)."""
-    qs = Game.objects.filter(seats__user=user).distinct().with_seats()
-    if status:
-        qs = qs.filter(status=status)
-    if invited is not None:
-        asked = Seat.objects.filter(user=user, invited=True, game__status=Game.WAITING).values("game_id")
-        qs = qs.filter(pk__in=asked) if invited else qs.exclude(pk__in=asked)
-    games = sorted(qs.order_by("-pk" if newest_first else "-updated_at"), key=lambda g: urgency(g, user))
-    if my_turn is not None:
-        games = [g for g in games if waiting_for(g, user) == my_turn]
-    return games
+# The buckets of a player's games list, most urgent first (``urgency``).
+INVITED, MY_TURN, RUNNING, OVER = 0, 1, 2, 3
+LIVE = (Game.WAITING, Game.ACTIVE)
+
+
+class MyGames:
+    """A player's games list (the API's ``GET /api/games/``), filtered, in its order: invitations
+    to answer, games waiting for the player's move, the others running or waiting for players
+    (newest first within each), then the finished and cancelled ones, newest first.
+
+    Only the running games are sorted as a whole: they are few, and the seat_live index
+    reaches them without touching the player's history. The games over, nearly every row of a
+    long history, are read a page at a time, newest first down the seat_user_game index, so a
+    page costs the same after ten games or ten thousand."""
+
+    def __init__(self, user, *, status=None, my_turn=None, invited=None) -> None:
+        self.user, self.my_turn, self.invited = user, my_turn, invited
+        self.statuses = (status,) if status else (*LIVE, *Game.OVER)
+        self._live: list[tuple[int, int]] | None = None
+
+    def wanted(self, bucket: int) -> bool:
+        return ((self.my_turn is None or (bucket == MY_TURN) == self.my_turn)
+                and (self.invited is None or (bucket == INVITED) == self.invited))
+
+    @property
+    def live(self) -> list[tuple[int, int]]:
+        """The (bucket, -id) key of each wanted running game, in the list's order."""
+        if self._live is None:
+            rows = (Seat.objects.filter(user=self.user, over=False, game__status__in=[s for s in self.statuses if s in LIVE])
+                    .values_list("game_id", "index", "invited", "game__status", "game__to_act"))
+            keys = ((_bucket(status, index, invited, to_act), -pk) for pk, index, invited, status, to_act in rows)
+            self._live = sorted(k for k in keys if self.wanted(k[0]))
+        return self._live
+
+    @property
+    def over_statuses(self) -> list[str]:
+        return [s for s in self.statuses if s in Game.OVER] if self.wanted(OVER) else []
+
+    def page(self, after: tuple[int, int] | None, limit: int) -> list[Game]:
+        """Up to ``limit`` games after the one keyed ``after`` ((urgency, id) of the last one
+        shown; None: from the top), with their seats."""
+        if after is not None and after[0] > OVER:
+            return []  # no key this list gives
+        live = [] if after is not None and after[0] == OVER else self.live
+        if after is not None:
+            live = [k for k in live if k > (after[0], -after[1])]
+        games = games_by_id(-pk for _, pk in live[:limit])
+        if len(games) < limit and self.over_statuses:
+            before = after[1] if after is not None and after[0] == OVER else None
+            games += over_games(self.user, statuses=self.over_statuses, before=before, limit=limit - len(games))
+        return games
+
+    def count(self, cap: int) -> int | None:
+        """How many games the whole list has, or None when over ``cap``: counting a long
+        history would cost what the pages spare."""
+        n = len(self.live)
+        if self.over_statuses and n <= cap:
+            n += capped_count(_over_rows(self.user, self.over_statuses), cap + 1 - n)
+        return n if n <= cap else None
+
+
+def _bucket(status: str, index: int, invited: bool, to_act: list) -> int:
+    """``urgency`` of a running game from its row and the player's seat."""
+    if status == Game.WAITING and invited:
+        return INVITED
+    return MY_TURN if status == Game.ACTIVE and index in to_act else RUNNING
+
+
+def _over_rows(user, statuses, before: int | None = None):
+    """The player's games with one of ``statuses`` (over), newest first: a walk down the
+    seat_user_game index that stops at the page's end."""
+    rows = Game.objects.filter(seats__user=user, status__in=statuses)
+    if before is not None:
+        rows = rows.filter(pk__lt=before)
+    return rows.order_by("-pk")
+
+
+def over_games(user, *, statuses=Game.OVER, before: int | None = None, limit: int) -> list[Game]:
+    """The player's newest ``limit`` games over (finished, cancelled: ``statuses``) older than
+    the game ``before``, with their seats."""
+    return list(_over_rows(user, statuses, before).with_seats()[:limit])
+
+
+def capped_count(queryset, cap: int) -> int:
+    """The rows of ``queryset``, counted up to ``cap`` at most (a COUNT over a LIMIT)."""
+    return queryset.values("pk")[:cap].count()
+
+
+class LiveRow(NamedTuple):
+    """One of the player's running games as the lobby sorts it, before it is read whole."""
+
+    pk: int
+    bucket: int  # INVITED, MY_TURN or RUNNING (``urgency``)
+    status: str
+    deadline: datetime | None
+    updated_at: datetime
+
+
+def live_rows(user) -> list[LiveRow]:
+    """The player's games still running or waiting for players, as a few fields each: enough
+    to sort them into the lobby's sections and read only the cards it shows."""
+    rows = (Seat.objects.filter(user=user, over=False, game__status__in=LIVE)
+            .values_list("game_id", "index", "invited", "game__status", "game__to_act", "game__deadline", "game__updated_at"))
+    return [LiveRow(pk, _bucket(status, index, invited, to_act), status, deadline, updated)
+            for pk, index, invited, status, to_act, deadline, updated in rows]
+
+
+def games_by_id(ids) -> list[Game]:
+    """The games ``ids`` with their seats, in the order of ``ids``."""
+    ids = list(ids)
+    found = {g.pk: g for g in Game.objects.filter(pk__in=ids).with_seats()} if ids else {}
+    return [found[pk] for pk in ids if pk in found]
+
+
+def live_games(user) -> list[Game]:
+    """The player's games still running or waiting for players, latest moved first, with their
+    seats (the lobby's, the digests'): few, whatever the history."""
+    rows = Game.objects.filter(seats__user=user, seats__over=False, status__in=LIVE)
+    return list(rows.order_by("-updated_at", "-pk").with_seats())
+
+
+def waiting_games(user) -> list[Game]:
+    """The player's games waiting for their move (a move, a choice, a window), latest moved
+    first: only those are read whole."""
+    rows = sorted((r for r in live_rows(user) if r.bucket == MY_TURN), key=lambda r: (r.updated_at, r.pk), reverse=True)
+    return [g for g in games_by_id(r.pk for r in rows) if waiting_for(g, user)]
+
+
+def lobby_marks(user, finished: int) -> list[tuple]:
+    """What the lobby shows of the player's games, as (id, version, status, updated_at) rows:
+    every running game and the newest ``finished`` games over. Its fingerprint says when the
+    page is out of date."""
+    live = Game.objects.filter(seats__user=user, seats__over=False, status__in=LIVE)
+    fields = ("pk", "version", "status", "updated_at")
+    return [*live.order_by("pk").values_list(*fields), *_over_rows(user, Game.OVER).values_list(*fields)[:finished]]
 
 
 def urgency(game, user) -> int:
@@ -363,11 +484,13 @@ def seat_choices(game, index: int) -> list:
 
 
 def open_games(user):
-    """Games waiting for players that ``user`` could join."""
-    qs = Game.objects.filter(status=Game.WAITING, seats__user__isnull=True, seats__bot="").distinct()
+    """Games waiting for players that ``user`` could join, newest first: down the
+    game_status_id index, each game's seats looked up by game until a page is full."""
+    open_seat = Seat.objects.filter(game=OuterRef("pk"), user__isnull=True, bot="")
+    qs = Game.objects.filter(Exists(open_seat), status=Game.WAITING)
     if user.is_authenticated:
-        qs = qs.exclude(seats__user=user)
-    return qs.with_seats().order_by("-created_at")
+        qs = qs.exclude(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
+    return qs.with_seats().order_by("-pk")
 
 
 def wait_line(game, seat, *, state=None, names=None, now=None, due=True, title=None) -> str:

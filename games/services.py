@@ -136,6 +136,7 @@ def create_games(specs: list[dict]) -> list[Game]:
             (game, entries, acted, owe) for (game, _, _, _, acted, owe), (_, _, entries) in zip(dealt, opened)])
         for game, *_ in dealt:
             if game.status == Game.FINISHED:
+                Seat.mark_over(game)
                 happened.game_finished.send(Game, game=game)
     return games
 
@@ -521,6 +522,7 @@ def _after(game, kind, state, appender, *, acted, present=None, had_timers=False
                                 present=present, had_timers=had_timers, bots_owe=bots_owe)
 
     def game_finished():
+        Seat.mark_over(game)
         happened.game_finished.send(Game, game=game)
 
     # the store orders the last writes: the hooks follow the row's write (games.store.Appender.commit)
@@ -702,6 +704,7 @@ def _call_off(game, why: str, by) -> None:
     whom, kept for its page): its invitations need no answer any more (games.events.game_called_off)."""
     game.status, game.called_off, game.called_off_by = Game.ABORTED, why, by
     game.save(update_fields=["status", "called_off", "called_off_by", "updated_at"])
+    Seat.mark_over(game)
     happened.game_called_off.send(Game, game=game, why=why, by=by)
 
 

@@ -105,11 +105,11 @@ states = StateCache(settings.STATE_CACHE_SIZE)
 # Tables are named from the models ({seat}, {user}, {game}: see _game_with_seats_sql).
 SEATS_OF_GAME = {
     "postgresql": """(
-        SELECT json_agg(json_build_array(s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email, s.standing) ORDER BY s."index")
+        SELECT json_agg(json_build_array(s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email, s.standing, s.over) ORDER BY s."index")
         FROM {seat} s LEFT JOIN {user} u ON u.id = s.user_id WHERE s.game_id = g.id)""",
     "sqlite": """(
-        SELECT json_group_array(json_array(id, "index", user_id, bot, invited, username, email, standing)) FROM (
-            SELECT s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email, s.standing
+        SELECT json_group_array(json_array(id, "index", user_id, bot, invited, username, email, standing, over)) FROM (
+            SELECT s.id, s."index", s.user_id, s.bot, s.invited, u.username, u.email, s.standing, s.over
             FROM {seat} s LEFT JOIN {user} u ON u.id = s.user_id WHERE s.game_id = g.id ORDER BY s."index"))""",
 }
 
@@ -144,8 +144,9 @@ def _seats(game, seat_rows, db) -> list[Seat]:
     order, each seat's game and user set through their descriptors, as a prefetch sets them."""
 
     user_model, seats = get_user_model(), []
-    for seat_id, index, user_id, bot, invited, username, email, standing in seat_rows:
-        seat = sql.from_db(Seat, db, SEAT_ATTNAMES, [seat_id, game.pk, index, user_id, bot, bool(invited), standing])
+    for seat_id, index, user_id, bot, invited, username, email, standing, over in seat_rows:
+        seat = sql.from_db(Seat, db, SEAT_ATTNAMES,
+                           [seat_id, game.pk, index, user_id, bot, bool(invited), standing, bool(over)])
         seat.game = game
         if user_id is not None:
             seat.user = sql.from_db(user_model, db, USER_ATTNAMES, [user_id, username, email])
@@ -154,7 +155,7 @@ def _seats(game, seat_rows, db) -> list[Seat]:
 
 
 # In the models' field order, as from_db takes them (tests/store/test_game_rows.py checks).
-SEAT_ATTNAMES = ["id", "game_id", "index", "user_id", "bot", "invited", "standing"]
+SEAT_ATTNAMES = ["id", "game_id", "index", "user_id", "bot", "invited", "standing", "over"]
 USER_ATTNAMES = ["id", "username", "email"]
 
 
@@ -214,7 +215,7 @@ def load_states(games) -> dict[int, dict]:
 SNAPSHOT_AND_EVENTS = """
     WITH snap AS (SELECT seq, state FROM {snapshot} WHERE game_id = %s AND seq <= %s AND rules_version = %s
                   ORDER BY seq DESC LIMIT 1)
-    SELECT seq, NULL, state, NULL FROM snap
+    SELECT seq, NULL, {state}, NULL FROM snap
     UNION ALL
     SELECT seq, type, data, schema_version FROM {event}
     WHERE game_id = %s AND seq > COALESCE((SELECT seq FROM snap), 0) AND seq <= %s
@@ -223,8 +224,13 @@ SNAPSHOT_AND_EVENTS = """
 
 @cache
 def _snapshot_and_events_sql(alias: str) -> str:
-    table = connections[alias].ops.quote_name
-    return SNAPSHOT_AND_EVENTS.format(snapshot=table(Snapshot._meta.db_table), event=table(Event._meta.db_table))
+    conn = connections[alias]
+    table = conn.ops.quote_name
+    # PostgreSQL keeps a snapshot in jsonb and an event in json (Event.data): one column of
+    # the UNION must be of one type, and json is the one that costs no conversion to send.
+    state = "state::json" if conn.vendor == "postgresql" else "state"
+    return SNAPSHOT_AND_EVENTS.format(snapshot=table(Snapshot._meta.db_table), event=table(Event._meta.db_table),
+                                      state=state)
 
 
 def stream(game, after: int = 0, upto: int | None = None):

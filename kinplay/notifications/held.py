@@ -8,7 +8,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from games.selectors import games_of
+from games.selectors import waiting_games
 from kinplay.accounts.models import Profile
 from kinplay.notifications.digests import next_digest, spaced
 from kinplay.notifications.models import Outbox
@@ -45,7 +45,7 @@ def _release_for(user_id, now: datetime) -> int:
         due = [r.pk for r in held if r.kind in Outbox.TURN_MAIL and not spaced(r, digest_at)]
         Outbox.objects.filter(pk__in=due).update(held_at=None)
         return len(others) + len(due)
-    waiting = games_of(user, my_turn=True) if profile.email_turns and user.email else []
+    waiting = waiting_games(user) if profile.email_turns and user.email else []
     if not waiting:
         # Nothing waits any more (they played on the page, or a bot did): nothing to say.
         Outbox.objects.filter(pk__in=turn_rows).update(sent_at=now, error="not sent: no game was waiting any more")

@@ -6,10 +6,12 @@ from __future__ import annotations
 import time
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db.models import Count, Q
 
 from games.models import Game, Seat
 from games.registry import kinds
+from games.selectors import over_games
 from kinplay.ratings.models import Rating, RatingChange
 
 RECENT_GAMES = 15
@@ -37,11 +39,23 @@ def leaderboard(kind: str):
     return Rating.objects.filter(kind=kind).order_by("-ordinal", "-games", "user_id")
 
 
-def ranked_rows(page_rows, kind: str, offset: int) -> list[dict]:
-    """Leaderboard rows of one page with their rank (equal ratings share a rank, as 1, 2, 2, 4)."""
+def leaderboard_after(kind: str, ordinal: float, games: int, user_id: int):
+    """The leaderboard after the row (``ordinal``, ``games``, ``user_id``): a page that starts
+    where the last one ended, in the rating_leaderboard index (``ordinal__lte`` bounds the
+    index range; the rest skips the ties already shown), whatever its depth."""
+    after = Q(ordinal__lt=ordinal) | Q(ordinal=ordinal, games__lt=games) | Q(ordinal=ordinal, games=games, user_id__gt=user_id)
+    return leaderboard(kind).filter(after, ordinal__lte=ordinal)
+
+
+def ranked_rows(page_rows, kind: str, offset: int, before: tuple[float, int] | None = None) -> list[dict]:
+    """Leaderboard rows of one page with their rank (equal ratings share a rank, as 1, 2, 2, 4).
+    ``offset``: the rows before the page; ``before``: the ordinal and rank of the row just
+    before it, when known (a cursor's page), else the first row's rank is counted."""
     page_rows = list(page_rows)
     names = dict(get_user_model().objects.filter(pk__in=[r.user_id for r in page_rows]).values_list("pk", "username"))
     rows, rank, previous = [], None, None
+    if before is not None:
+        previous, rank = before
     for i, r in enumerate(page_rows):
         if previous is None or r.ordinal != previous:
             rank = (offset + i + 1) if previous is not None else _rank_of(r, kind)
@@ -131,10 +145,9 @@ def history(user, last: int = 1000) -> dict[str, list[dict]]:
 
 
 def recent_games(user, limit: int = RECENT_GAMES) -> list[dict]:
-    """The player's last finished games with their result and rating change."""
-    games = list(Game.objects.filter(seats__user=user, status=Game.FINISHED)
-                 .order_by("-finished_at", "-pk").with_seats()[:limit])
-    return summaries(games, user)
+    """The player's newest finished games (by when they began: the seat_user_game index's
+    order, which stops after ``limit``) with their result and rating change."""
+    return summaries(over_games(user, statuses=(Game.FINISHED,), limit=limit), user)
 
 
 def summaries(games, user) -> list[dict]:
@@ -196,8 +209,18 @@ def head_to_head(user, other, limit: int = 10) -> dict:
             "recent": summaries(games[:limit], user)}
 
 
+# How long the leaderboards' player counts are kept: counting every rating costs a scan of the
+# ratings table, which a page view should not pay; the numbers are a tab's label and the pager's.
+KINDS_RATED_SECONDS = 60
+
+
 def kinds_rated() -> list[dict]:
-    """Every kind with how many players are rated in it (the leaderboards' index)."""
-    counts = dict(Rating.objects.values_list("kind").annotate(n=Count("id")))
+    """Every kind with how many players are rated in it (the leaderboards' index), counted at
+    most once a ``KINDS_RATED_SECONDS`` (in the shared cache)."""
+    counts: dict[str, int] = cache.get_or_set("ratings:kinds_rated", _count_by_kind, KINDS_RATED_SECONDS) or {}
     return [{"slug": slug, "name": k.name, "players": counts.get(slug, 0)} for slug, k in kinds().items()]
+
+
+def _count_by_kind() -> dict[str, int]:
+    return dict(Rating.objects.values_list("kind").annotate(n=Count("id")))
 

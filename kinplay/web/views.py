@@ -267,44 +267,66 @@ def _last_line(game, seat, rows=None):
     return dict(lines[-1], text=selectors.said_to(lines[-1]["text"], names[seat], names))
 
 
-def _urgency(card):
+def _urgency(row):
     """Most urgent first: a running clock by its deadline, then paused or unclocked games, the
     ones that waited longest first."""
-    g = card["game"]
-    return (g.deadline is None, g.deadline.timestamp() if g.deadline else 0, g.updated_at.timestamp())
+    return (row.deadline is None, row.deadline.timestamp() if row.deadline else 0, row.updated_at.timestamp())
+
+
+# The lobby's sections of running games: key, title, the rows' bucket and status, and whether
+# they are sorted by urgency (else the latest moved first).
+LIVE_SECTIONS = [
+    ("turn", "Your turn", selectors.MY_TURN, Game.ACTIVE, True),
+    ("invitations", "Invitations", selectors.INVITED, Game.WAITING, False),
+    ("active", "In play", selectors.RUNNING, Game.ACTIVE, True),
+    ("waiting", "Waiting for players", selectors.RUNNING, Game.WAITING, False),
+]
+LIVE_SHOWN = 12  # cards per section of running games; the section's pages show the rest
+
+
+def _live_sections(request):
+    """Each section of running games: (key, title, the rows of its page, how many in all, the
+    number of its next page or None, of its page). The rows are sorted before any game is
+    read whole, so a page costs its own cards, however many games run."""
+    rows = sorted(selectors.live_rows(request.user), key=lambda r: (-r.updated_at.timestamp(), -r.pk))
+    out = []
+    for key, title, bucket, status, urgent in LIVE_SECTIONS:
+        mine = [r for r in rows if r.bucket == bucket and r.status == status]
+        if urgent:
+            mine.sort(key=_urgency)
+        page = params.natural(request.GET.get(key, "")) or 1
+        shown = mine[(page - 1) * LIVE_SHOWN:page * LIVE_SHOWN]
+        out.append((key, title, shown, len(mine), page + 1 if len(mine) > page * LIVE_SHOWN else None, page))
+    return out
 
 
 def lobby(request):
     if not request.user.is_authenticated:
         return render(request, "web/welcome.html", {"kinds": list(kinds().values())})
-    games = selectors.games_of(request.user)
-    # A card costs a log lookup: the finished games beyond the newest few get one only when asked for.
-    over = [g.pk for g in games if g.is_over]
-    shown = set(over if request.GET.get("finished") == "all" else over[:FINISHED_SHOWN])
-    listed = [g for g in games if not g.is_over or g.pk in shown]
+    live = _live_sections(request)
+    older = params.natural(request.GET.get("older", ""))  # the finished page: games older than this id
+    over = selectors.over_games(request.user, before=older, limit=FINISHED_SHOWN + 1)
+    listed = [*selectors.games_by_id(r.pk for _, _, shown, *_ in live for r in shown), *over[:FINISHED_SHOWN]]
     recent = selectors.recent_rows([g for g in listed if g.status in (Game.ACTIVE, Game.FINISHED)], LAST_BACK)
     # a game waiting for the player's move tells from its state whether it is a move or an answer
     held = load_states([g for g in listed if selectors.waiting_for(g, request.user)])
-    mine = [_card(g, request.user, recent.get(g.pk), held.get(g.pk)) for g in listed]
-    in_tournaments = names_of_games(c["game"].pk for c in mine)
-    for c in mine:
-        c["tournament"] = in_tournaments.get(c["game"].pk)
+    cards = {g.pk: _card(g, request.user, recent.get(g.pk), held.get(g.pk)) for g in listed}
+    in_tournaments = names_of_games(cards)
+    for pk, c in cards.items():
+        c["tournament"] = in_tournaments.get(pk)
     # What needs the player first: their moves and answers, the soonest deadline first (an
     # invitation lapses only after days), then what waits for others.
-    sections = [
-        ("turn", "Your turn", sorted([c for c in mine if c["my_turn"]], key=_urgency)),
-        ("invitations", "Invitations", [c for c in mine if c["invited"]]),
-        ("active", "In play", sorted([c for c in mine if not c["my_turn"] and c["game"].status == Game.ACTIVE],
-                                     key=_urgency)),
-        ("waiting", "Waiting for players", [c for c in mine if c["game"].status == Game.WAITING and not c["invited"]]),
-        ("finished", "Finished", [c for c in mine if c["game"].is_over]),
-    ]
-    older = len(over) - len(shown)
+    sections = [(key, title, [cards[r.pk] for r in shown if r.pk in cards], total, more, page)
+                for key, title, shown, total, more, page in live]
+    finished = [cards[g.pk] for g in over[:FINISHED_SHOWN]]
+    sections.append(("finished", "Finished", finished, len(finished), None, 1))
     open_cards = [_card(g, request.user) for g in selectors.open_games(request.user)[:30]]
+    turns = sections[0]
     return render(request, "web/lobby.html", {
         "lobby_mark": _lobby_mark(request.user),
-        "sections": [s for s in sections if s[2]], "has_games": bool(mine),
-        "my_turn_count": len(sections[0][2]), "most_urgent": _most_urgent(sections[0][2]), "open_games": open_cards, "older_finished": older,
+        "sections": [s for s in sections if s[2]], "has_games": any(s[2] for s in sections),
+        "my_turn_count": turns[3], "most_urgent": _most_urgent(turns[2] if turns[5] == 1 else []), "open_games": open_cards,
+        "older_games": over[FINISHED_SHOWN - 1].pk if len(over) > FINISHED_SHOWN else None, "older_page": older is not None,
     })
 
 
@@ -318,8 +340,8 @@ def _most_urgent(turns):
 
 def _lobby_mark(user) -> str:
     """A fingerprint of everything the lobby shows of the user's own games (one query)."""
-    rows = Game.objects.filter(seats__user=user).values_list("pk", "version", "status", "updated_at").order_by("pk")
-    return hashlib.sha256(repr(list(rows)).encode()).hexdigest()[:20]
+    rows = selectors.lobby_marks(user, FINISHED_SHOWN)
+    return hashlib.sha256(repr(rows).encode()).hexdigest()[:20]
 
 
 @login_required
@@ -337,12 +359,12 @@ def lobby_live(request):
 
 def _next_waiting(user, game):
     """The player's most urgent other game waiting for their move (None if there is none)."""
-    waiting = [g for g in Game.objects.filter(seats__user=user, status=Game.ACTIVE).exclude(pk=game.pk).with_seats()
-               if selectors.waiting_for(g, user)]
+    waiting = [r for r in selectors.live_rows(user) if r.bucket == selectors.MY_TURN and r.pk != game.pk]
     if not waiting:
         return None
-    first = min(waiting, key=lambda g: (g.deadline is None, g.deadline.timestamp() if g.deadline else 0,
-                                        g.updated_at.timestamp()))
+    first = next(iter(selectors.games_by_id([min(waiting, key=_urgency).pk])), None)
+    if first is None:
+        return None
     kind = kinds().get(first.kind)
     return {"game": first, "name": kind.name if kind else first.kind, "count": len(waiting)}
 

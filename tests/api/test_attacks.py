@@ -225,7 +225,7 @@ def test_a_crash_in_the_api_is_answered_in_json(api, alice, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(selectors, "games_of", broken)
+    monkeypatch.setattr(selectors, "MyGames", broken)
     client = api(alice)
     client.raise_request_exception = False
     r = client.get("/api/games/")

@@ -35,7 +35,9 @@ def test_it_lists_250_games_in_pages_each_once_while_a_new_game_is_created(api, 
     order = [g["id"] for g in whole.json()]
     assert len(set(order)) == 250
 
-    first = c.get("/api/games/")  # a client that reads the array as before gets the first 100
+    default = c.get("/api/games/")  # a client that reads the array as before gets the first page (DEFAULT_LIMIT)
+    assert [g["id"] for g in default.json()] == order[:25] and "limit=25" in next_url(default)
+    first = c.get("/api/games/?limit=100")
     assert [g["id"] for g in first.json()] == order[:100] and first["X-Total-Count"] == "250"
     new = c.post("/api/games/", {"kind": "knonsters", "seats": [{"user": "alice"}, {}]}, format="json").json()
     rest = walk(c, next_url(first))
@@ -83,3 +85,22 @@ def test_it_documents_the_pages_in_the_schema(api):
         get = paths[path]["get"]
         assert {"limit", "cursor"} <= {p["name"] for p in get["parameters"]}
         assert {"Link", "X-Total-Count"} <= set(get["responses"]["200"]["headers"])
+
+
+def test_it_pages_a_games_events_by_seq_each_once(api, alice):
+    from tests.play import finish
+
+    game = finish(services.create_game(creator=alice, kind="karenza", seats=[{"user": "alice"}, {"bot": "random"}]))
+    c = api(alice)
+    whole = c.get(f"/api/games/{game.pk}/events/?limit=500")
+    assert whole.status_code == 200 and "Link" not in whole
+    seqs = [e["seq"] for e in whole.json()]
+    assert game.version > 10 and seqs[-1] == game.version
+    pages, url = [], f"/api/games/{game.pk}/events/?after=2&limit=5"
+    while url:
+        r = c.get(url)
+        pages.append([e["seq"] for e in r.json()])
+        url = next_url(r)
+    assert [s for page in pages for s in page] == [s for s in seqs if s > 2]
+    assert len(pages) == -(-(game.version - 2) // 5) and all(p[-1] <= 2 + 5 * (i + 1) for i, p in enumerate(pages) if p)
+    assert c.get(f"/api/games/{game.pk}/events/?limit=0").status_code == 400

@@ -44,6 +44,26 @@ def test_it_pages_the_leaderboard_and_ranks_across_pages(api, alice, bob, charli
     assert {r["player"] for r in second["results"]} == {"bob", "dora"}
 
 
+def test_it_walks_the_whole_leaderboard_by_its_next_cursors_each_player_once(api, alice, bob, charlie, make_user, tiny):
+    more = [make_user(f"p{i}") for i in range(5)]
+    won_by(0, game_of(alice, bob))
+    won_by(0, game_of(charlie, more[0]))  # ties: alice and charlie, bob and p0
+    for a, b in zip(more[1:], more[2:]):
+        won_by(0, game_of(a, b))
+    whole = api(alice).get("/api/ratings/tiny/?page_size=200").json()
+    assert whole["count"] == 8
+    url, rows = "/api/ratings/tiny/?page_size=2", []
+    while url:
+        page = api(alice).get(url).json()
+        assert page["count"] == (None if "cursor=" in url else whole["count"]) and len(page["results"]) <= 2
+        rows += page["results"]
+        url = page["next"]
+        assert url is None or "cursor=" in url and "page=" not in url.replace("page_size", "")
+    assert rows == whole["results"]  # each once, in order, with the ranks a single page gives
+    r = api(alice).get("/api/ratings/tiny/?cursor=bm90IGEgY3Vyc29y")
+    assert r.status_code == 400 and "cursor" in r.json()["detail"]
+
+
 def test_it_answers_404_for_an_unknown_kind_or_player(api, alice):
     r = api(alice).get("/api/ratings/chess/")
     assert r.status_code == 404 and r.json()["error"] == "not_found" and "chess" in r.json()["detail"]

@@ -91,11 +91,11 @@ def test_it_hands_out_copies_and_never_mistakes_one_game_for_another(alice):
 
 
 def test_it_brings_the_game_just_played_to_the_top_of_my_list(alice):
-    from games.selectors import games_of
+    from games.selectors import live_games
 
     older, newer = (services.create_game(creator=alice, kind="knonsters", per_move=None,
                                          seats=[{"user": "alice"}, {"bot": "random"}]) for _ in range(2))
-    assert [g.pk for g in games_of(alice)] == [newer.pk, older.pk]
+    assert [g.pk for g in live_games(alice)] == [newer.pk, older.pk]
     older.refresh_from_db()
     services.act(older.pk, 0, action=bot_action(older, 0))  # the move writes the game row itself
-    assert [g.pk for g in games_of(alice)] == [older.pk, newer.pk]
+    assert [g.pk for g in live_games(alice)] == [older.pk, newer.pk]

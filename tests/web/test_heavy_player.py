@@ -88,3 +88,118 @@ def test_it_reads_the_last_moves_of_more_games_than_one_sqlite_statement_takes(d
 
     games = [Game(pk=10**6 + i, kind="kenta", version=3) for i in range(1_200)]
     assert selectors.recent_rows(games, 3) == {g.pk: [] for g in games}
+
+
+def mixed_games(alice, bob):
+    """alice's games in every bucket of her list: invitations, her move, bob's move, waiting for
+    players, finished and cancelled."""
+    more_games(alice, bob, 12)
+    services.create_game(creator=bob, kind="tiny", options={}, per_move=None, seats=[{"user": "bob"}, {"user": "alice"}])
+    opened = services.create_games([dict(creator=alice, kind="tiny", options={}, per_move=None,
+                                         seats=[{"user": "alice"}, {}]) for _ in range(5)])
+    for game in opened[:2]:
+        services.cancel_game(game.pk, alice)
+
+
+FILTERS = ["", "status=waiting", "status=active", "status=finished", "status=aborted", "my_turn=true",
+           "my_turn=false", "invited=true", "invited=false", "status=finished&my_turn=false",
+           "status=waiting&invited=false", "my_turn=false&invited=false"]
+
+
+def expected(alice, query) -> list[int]:
+    """alice's list by the rules of the list read from her whole history in Python."""
+    from urllib.parse import parse_qsl
+
+    from games import selectors
+    from games.models import Game
+
+    wanted = dict(parse_qsl(query))
+
+    def keep(g):
+        return (g.status == wanted.get("status", g.status)
+                and wanted.get("my_turn", str(selectors.waiting_for(g, alice)).lower()) == str(selectors.waiting_for(g, alice)).lower()
+                and wanted.get("invited", str(selectors.invited_to(g, alice)).lower()) == str(selectors.invited_to(g, alice)).lower())
+
+    games = [g for g in Game.objects.filter(seats__user=alice).with_seats() if keep(g)]
+    return [g.pk for g in sorted(games, key=lambda g: (selectors.urgency(g, alice), -g.pk))]
+
+
+@pytest.mark.parametrize("query", FILTERS)
+def test_it_pages_through_each_game_of_every_filter_once_in_the_lists_order(tiny, api, alice, bob, query):
+    from tests.api.test_pages import walk
+
+    mixed_games(alice, bob)
+    whole = expected(alice, query)
+    assert whole or query == "status=aborted&x"  # every filter has games to page through
+    pages = walk(api(alice), f"/api/games/?{query}&limit=3")
+    assert [pk for page in pages for pk in page] == whole
+    assert all(len(page) == 3 for page in pages[:-1])
+    assert api(alice).get(f"/api/games/?{query}")["X-Total-Count"] == str(len(whole))
+
+
+def test_it_counts_up_to_a_thousand_games_and_leaves_the_total_out_past_that(tiny, api, alice, bob, monkeypatch):
+    from api import pages
+
+    mixed_games(alice, bob)
+    total = len(expected(alice, ""))
+    monkeypatch.setattr(pages, "COUNTED", total)
+    assert api(alice).get("/api/games/?limit=2")["X-Total-Count"] == str(total)
+    monkeypatch.setattr(pages, "COUNTED", total - 1)
+    r = api(alice).get("/api/games/?limit=2")
+    assert "X-Total-Count" not in r and "Link" in r
+
+
+@pytest.mark.parametrize("url", ["/api/games/?limit=5", "/api/games/?status=finished&limit=5", "/api/games/?my_turn=false&limit=5",
+                                 "/api/games/?open=true&limit=5", "/api/players/alice/", reverse("lobby")])
+def test_a_lists_statements_do_not_grow_with_the_history(tiny, signed_in, alice, bob, url, django_assert_max_num_queries):
+    client = signed_in(alice)
+    mixed_games(alice, bob)
+    services.create_games([dict(creator=bob, kind="tiny", options={}, per_move=None, seats=[{"user": "bob"}, {}])
+                           for _ in range(6)])  # open games alice may join
+    few = queries(client, url)
+    for _ in range(3):
+        mixed_games(alice, bob)
+    with django_assert_max_num_queries(few):
+        assert client.get(url).status_code == 200
+
+
+def test_the_lobby_shows_each_bucket_in_its_section(tiny, signed_in, alice, bob):
+    from games import selectors
+    from games.models import Game
+
+    mixed_games(alice, bob)
+    page = signed_in(alice).get(reverse("lobby")).content.decode()
+
+    def section(key):
+        if f'id="games-{key}"' not in page:
+            return []
+        part = page.split(f'id="games-{key}"')[1].split("</section>")[0]
+        return sorted({int(pk) for pk in re.findall(r'/games/(\d+)/', part)})
+
+    games = list(Game.objects.filter(seats__user=alice).with_seats())
+    assert section("turn") == sorted(g.pk for g in games if selectors.waiting_for(g, alice))
+    assert section("invitations") == sorted(g.pk for g in games if selectors.invited_to(g, alice))
+    assert section("active") == sorted(g.pk for g in games if g.status == Game.ACTIVE and not selectors.waiting_for(g, alice))
+    assert section("waiting") == sorted(g.pk for g in games if g.status == Game.WAITING and not selectors.invited_to(g, alice))
+    over = sorted((g.pk for g in games if g.is_over), reverse=True)
+    assert section("finished") == sorted(over[:12])
+
+
+def test_the_lobby_shows_a_long_section_a_page_at_a_time(tiny, signed_in, alice, bob, monkeypatch):
+    from games import selectors
+    from games.models import Game
+    from kinplay.web import views
+
+    monkeypatch.setattr(views, "LIVE_SHOWN", 2)
+    mixed_games(alice, bob)
+    client = signed_in(alice)
+    url, seen = reverse("lobby"), []
+    while url:
+        page = client.get(url).content.decode()
+        part = page.split('id="games-turn"')[1].split("</section>")[0]
+        seen += list(dict.fromkeys(int(pk) for pk in re.findall(r'href="/games/(\d+)/"', part)))
+        found = re.search(r'<a href="(\?turn=\d+)#games-turn" rel="next">More games</a>', part)
+        url = found and reverse("lobby") + found.group(1)
+    turns = [g for g in Game.objects.filter(seats__user=alice).with_seats() if selectors.waiting_for(g, alice)]
+    assert sorted(seen) == sorted(g.pk for g in turns) and len(seen) == len(set(seen)) > 2
+    assert re.search(rf'Your turn <span class="count">{len(turns)}</span>', page)

@@ -150,6 +150,16 @@ def test_it_offers_open_games_to_join(signed_in, alice, bob, tiny):
     assert game.status == Game.ACTIVE and game.seat_of(alice) == 1
 
 
+def finished_ids(page: str) -> list[int]:
+    section = page.split('id="games-finished"')[1].split("</section>")[0]
+    return [int(pk) for pk in dict.fromkeys(re.findall(r'href="/games/(\d+)/"', section))]
+
+
+def older_link(page: str) -> str | None:
+    found = re.search(r'<a href="(\?older=\d+)#games-finished" rel="next">Older games</a>', page)
+    return found and found.group(1)
+
+
 def test_it_shows_the_newest_finished_games_and_all_of_them_on_a_page_of_the_site(signed_in, alice, bob, tiny):
     from kinplay.web.views import FINISHED_SHOWN
 
@@ -159,9 +169,12 @@ def test_it_shows_the_newest_finished_games_and_all_of_them_on_a_page_of_the_sit
     c = signed_in(alice)
     page = c.get(reverse("lobby")).content.decode()
     assert f"#{games[-1].pk}<" in page and f"#{games[0].pk}<" not in page
-    assert "And 2 older finished games" in page and "/api/games/" not in page  # a page, not raw JSON
-    every = c.get(reverse("lobby") + "?finished=all").content.decode()
-    assert all(f"#{g.pk}<" in every for g in games) and "older finished" not in every
+    assert older_link(page) and "/api/games/" not in page  # a page, not raw JSON
+    older = c.get(reverse("lobby") + older_link(page)).content.decode()
+    assert f"#{games[0].pk}<" in older and f"#{games[-1].pk}<" not in older and older_link(older) is None
+    assert "Newest games" in older
+    # every finished game once, newest first, across the pages
+    assert finished_ids(page) + finished_ids(older) == [g.pk for g in reversed(games)]
 
 
 # ---------------------------------------------------------------- new game

@@ -110,5 +110,6 @@ def turn_count(user):
     """How many active games wait for ``user`` to act (the lobby badge in the header)."""
     if not getattr(user, "is_authenticated", False):
         return 0
-    seats = Seat.objects.filter(user=user, game__status=Game.ACTIVE).values_list("index", "game__to_act")
+    # over=False: through seat_live, the player's running games only, however long their history
+    seats = Seat.objects.filter(user=user, over=False, game__status=Game.ACTIVE).values_list("index", "game__to_act")
     return sum(1 for index, to_act in seats if index in (to_act or []))
