@@ -18,8 +18,8 @@ from anymail.exceptions import (
 )
 from anymail.utils import get_anymail_setting, get_request_basic_auth
 from django.http import JsonResponse
-from django.utils.crypto import constant_time_compare
 from django.urls import URLPattern
+from django.utils.crypto import constant_time_compare
 
 log = logging.getLogger("kinplay.notifications")
 
