@@ -306,6 +306,12 @@ SAY = re.compile(r"^say:\s*", re.IGNORECASE)  # table talk: "say: good game" (or
 
 
 def say(game_id: int, user, text: str) -> Line:
+    """Table talk by email. An email's token dies with its game: after the end, talk at the
+    game's page (its chat stays open there), not by replying to an old email."""
+    over = Game.objects.filter(pk=game_id).only("status").first()
+    if over is None or over.is_over:
+        return Line(game_id, False, f"#{game_id}: this game is over, so your chat line was not posted: the game's "
+                                    "page still takes it.", move=False)
     try:
         chat.post_chat(game_id, user, text)
     except chat.ChatRefused as exc:

@@ -599,3 +599,32 @@ def test_it_reads_only_what_the_player_added_to_our_subject(subject, move):
     msg = EmailMessage()
     msg["Subject"] = subject
     assert subject_command(msg) == move
+
+
+def test_it_posts_no_table_talk_from_an_old_email_once_the_game_is_over(game, alice, inbox):
+    from games.models import ChatMessage
+
+    mail = turn_mail(inbox, "alice")
+    services.resign(game.pk, 1)  # bob resigns: the game ends, and the token of alice's email with it
+    inbox().clear()
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body="say: good game!") == "refused"
+    assert not ChatMessage.objects.exists()
+    assert "this game is over" in inbox()[-1].body and "page" in inbox()[-1].body
+
+
+def test_it_takes_a_resignation_from_the_current_turn_email(game, inbox):
+    mail = turn_mail(inbox, "alice")
+    assert reply(to=mail.reply_to[0], sender="alice@example.com", body="resign") == "accepted"
+    game.refresh_from_db()
+    assert game.is_over and Event.objects.filter(game=game, seat=0, command__by="resign").exists()
+
+
+def test_it_takes_a_resignation_from_an_email_whose_turn_has_passed(game, alice, inbox):
+    """Not a move: a player may resign at any moment, so any still-valid email of the game takes
+    it (docs/email.md), where a move must answer the turn its email was sent for."""
+    old = turn_mail(inbox, "alice")
+    reply(to=old.reply_to[0], sender="alice@example.com", body=first_move(old))
+    assert reply(to=old.reply_to[0], sender="alice@example.com", body=first_move(old)) == "stale"  # a move: refused
+    assert reply(to=old.reply_to[0], sender="alice@example.com", body="resign") == "accepted"
+    game.refresh_from_db()
+    assert game.is_over and Event.objects.filter(game=game, seat=0, command__by="resign").exists()
