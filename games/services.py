@@ -365,6 +365,8 @@ def _act_on(game, seat, user, action, notation, expected_version, idempotency_ke
         action = find_legal(rules, state, seat, notation=notation)
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction("An action must be an object with a “type” text.")
+    if action.get("timeout") and not by.startswith("timeout"):  # the clock's mark (docs/architecture.md#the-rules-contract)
+        raise IllegalAction("Only the clock plays that, when your time runs out.")
     if seat is not None and action != RESIGN and seat not in rules.to_act(state):
         raise IllegalAction("It is not your turn.")
     version = game.version

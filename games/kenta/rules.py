@@ -16,6 +16,8 @@ from games.engine import IllegalAction, seat_ref
 
 SLUG = "kenta"
 NAME = "Kenta"
+# 2: "no marker" is the clock's alone (NO_MARKER): a voter who sends it is refused (games/schema.py)
+RULES_VERSION = 2
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 
@@ -1420,8 +1422,10 @@ def _allowed(s: dict[str, Any], seat: Any, action: dict[str, Any]) -> bool:
     return action in _actions(s, seat)
 
 
-# What a voter's time running out does: no marker. Not one of the moves offered (RULES.md, Voting).
-NO_MARKER = {"type": "vote", "marker": "none"}
+# What a voter's time running out does: no marker. Not one of the moves offered (RULES.md, Voting),
+# and marked as the clock's: games.services refuses an action with "timeout" from a player, so a
+# voter cannot abstain on purpose.
+NO_MARKER = {"type": "vote", "marker": "none", "timeout": True}
 
 
 def to_act(state: Any) -> dict[Any, Any]:

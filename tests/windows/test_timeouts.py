@@ -123,3 +123,20 @@ def test_it_marks_a_seat_out_of_time_not_resigned_on_the_board(client, make_user
     board = page[page.index('id="board"'):page.index('</section>', page.index('id="board"'))]
     assert "out of time" in board and "resigned" not in board and "left the game" not in board
     assert "out of time" not in client.get(f"/games/{game.pk}/?at={before}").content.decode()  # not yet then
+
+
+def test_the_platform_refuses_the_clocks_mark_from_a_player(api, alice, bob, charlie):
+    """A default only the clock may play ("timeout": true, Kenta's "no marker") is refused from a
+    player, through the API as through the service: a voter cannot abstain on purpose."""
+    from games.engine import IllegalAction
+    from tests.play import accepted
+
+    game = accepted(services.create_game(creator=alice, kind="kenta", per_move=None,
+                                         seats=[{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}]))
+    seat = next(iter(game.to_act))
+    clocks_own = {"type": "vote", "marker": "none", "timeout": True}
+    with pytest.raises(IllegalAction, match="Only the clock"):
+        services.act(game.pk, seat, action=clocks_own)
+    player = [alice, bob, charlie][seat]
+    answer = api(player).post(f"/api/games/{game.pk}/actions/", {"action": clocks_own}, format="json")
+    assert answer.status_code == 400 and answer.json()["error"] == "illegal_action"

@@ -72,7 +72,7 @@ def test_it_flips_the_disc_on_doubles_and_votes_then_acts_once():
     s, evs = act(s, 0, {"type": "end"}, Script(dice=[2, 2]))
     assert types(evs)[:3] == ["turn", "roll", "vote_open"]
     assert s["active"] == 1 and s["disc"] == "white"
-    window = {"kind": "window", "default": {"type": "vote", "marker": "none"}, "seconds": 60}
+    window = {"kind": "window", "default": R.NO_MARKER, "seconds": 60}
     assert R.to_act(s) == {0: window, 1: window, 2: window}
     assert notations(s, 2) == ["vote black", "vote white"]   # no abstaining: a marker of each colour
     s, _ = act(s, 0, {"type": "vote", "marker": "black"})
@@ -506,12 +506,12 @@ def test_it_breaks_a_tie_by_cards_in_hand_then_by_a_secret_vote_of_the_others():
     # The other player (green) votes in secret for the winner.
     assert s["vote"]["kind"] == "winner" and s["vote"]["voters"] == [2]
     assert R.result(s) is None
-    assert R.to_act(s) == {2: {"kind": "window", "default": {"type": "vote", "marker": "none"},
+    assert R.to_act(s) == {2: {"kind": "window", "default": {"type": "vote", "marker": "none", "timeout": True},
                                "seconds": 60}}
     assert notations(s, 2) == ["vote red", "vote blue"]
     s2, evs = act(s, 2, {"type": "vote", "marker": 1})
     assert R.result(s2)["winners"] == [1] and R.result(s2)["ranks"] == [2, 1, 3]
-    s3, evs = act(s, 2, {"type": "vote", "marker": "none"})
+    s3, evs = act(s, 2, R.NO_MARKER)  # the clock
     assert R.result(s3)["winners"] == [0, 1] and R.result(s3)["ranks"] == [1, 1, 3]
 
 
@@ -733,3 +733,17 @@ def test_it_deals_a_game_created_before_the_colour_option_exactly_as_before():
     # verify_game re-derives finished games from their stored options: no "colors" key there
     setup = R.setup(3, dict(OPTS_OLD), Rng("old-options", 0))[0]
     assert "colors" not in setup["data"]["options"] and setup["data"]["colors"] == ["red", "blue", "green"]
+
+
+
+def test_a_voter_cannot_hide_no_marker_on_purpose():
+    """The audit's scenario: a doubles vote opens, seat 0 votes black, seat 1 sends "none" before
+    its time is up: refused, so two voters cannot move the line by 1 on purpose."""
+    s = at_cards(rolled(game(3), 3, 1))
+    s, _ = act(s, 0, {"type": "end"}, Script(dice=[2, 2]))
+    s, _ = act(s, 0, {"type": "vote", "marker": "black"})
+    with pytest.raises(IllegalAction):
+        act(s, 1, {"type": "vote", "marker": "none"})
+    s, evs = act(s, 1, R.NO_MARKER)  # the clock's, when bob's time runs out
+    assert evs[0]["data"] == {"seat": 1, "marker": "none", "timeout": True}
+
