@@ -20,10 +20,15 @@ def settings_with(**env):
 
 
 def test_it_checks_a_kept_database_connection_before_using_it_again():
-    """A database restart must not cost one 500 per stale connection (CONN_MAX_AGE)."""
+    """A database restart must not cost one 500 per stale connection: a pooled one is checked
+    when borrowed (kinplay.infra.postgres, tests/infra/test_health_check.py), a kept one
+    (PG_POOL=false, CONN_MAX_AGE) by Django's health check."""
     db = settings_with(DATABASE_URL="postgres://kp@127.0.0.1:5432/kp")["DATABASES"]["default"]
-    assert db["CONN_MAX_AGE"] > 0 and db["CONN_HEALTH_CHECKS"] is True
+    assert db["ENGINE"] == "kinplay.infra.postgres" and db["CONN_MAX_AGE"] == 0
+    assert db["OPTIONS"]["pool"]["max_size"] >= 1 and db["OPTIONS"]["pool"]["timeout"] <= 10
     assert db["OPTIONS"]["connect_timeout"] <= 10
+    kept = settings_with(DATABASE_URL="postgres://kp@127.0.0.1:5432/kp", PG_POOL="false")["DATABASES"]["default"]
+    assert kept["CONN_MAX_AGE"] > 0 and kept["CONN_HEALTH_CHECKS"] is True and "pool" not in kept["OPTIONS"]
 
 
 def test_it_bounds_every_network_call_and_keeps_deadlines_off_the_email_queue():

@@ -39,7 +39,7 @@ def test_it_passes_for_unable_only_when_the_player_cannot_react(monkeypatch, ali
     users = {s.index: s.user for s in game.seat_list}
     assert services.set_standing_answer(game.pk, users[holder], Seat.UNABLE) is None  # can STOP: still asked
     outcome = services.set_standing_answer(game.pk, users[empty], Seat.UNABLE)
-    assert outcome is not None and outcome.events[0].command == {"seat": empty, "action": {"type": "pass"}, "by": "standing", "rules": 1}
+    assert outcome is not None and outcome.events[0].command == {"seat": empty, "action": {"type": "pass"}, "by": "standing", "rules": 2}  # Kenta's rules version
     game.refresh_from_db()
     assert stop_window(load_state(game)) == [holder] and game.to_act == [holder]
 
