@@ -778,8 +778,8 @@ def measure(args) -> Measure:
     m.time("tournaments page", m.get(m.page, "/tournaments/"))
     m.time("GET /api/leagues/", m.get(m.api, "/api/leagues/"))
     m.time("leagues page", m.get(m.page, "/leagues/"))
-    game = Game.objects.filter(status=Game.FINISHED, version=87, seats__user=m.heavy).first() or \
-        Game.objects.filter(status=Game.FINISHED, version=87).first()
+    finished = Game.objects.filter(status=Game.FINISHED, version__gte=87).order_by("version")
+    game = finished.filter(seats__user=m.heavy).first() or finished.first()  # 87 events, or the nearest above
     m.time(f"GET /api/games/{{id}}/events/ ({game.version} events)", m.get(m.api, f"/api/games/{game.pk}/events/"))
     chatty = ChatMessage.objects.filter(game__seats__user=m.heavy).values_list("game_id", flat=True).first()
     lines = ChatMessage.objects.filter(game_id=chatty).count()
