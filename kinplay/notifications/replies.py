@@ -305,11 +305,11 @@ ACCEPT = re.compile(r"^accept(?:[\s,:;-]+(?:(?:as|with|in|the|colou?r)\s+)*(?P<c
 SAY = re.compile(r"^say:\s*", re.IGNORECASE)  # table talk: "say: good game" (or "#12 say: …")
 
 
-def say(game_id: int, user, text: str) -> Line:
+def say(game_id: int, user, text: str, tables: Tables) -> Line:
     """Table talk by email. An email's token dies with its game: after the end, talk at the
     game's page (its chat stays open there), not by replying to an old email."""
-    over = Game.objects.filter(pk=game_id).only("status").first()
-    if over is None or over.is_over:
+    game = tables.game(game_id)
+    if game is None or game.is_over:
         return Line(game_id, False, f"#{game_id}: this game is over, so your chat line was not posted: the game's "
                                     "page still takes it.", move=False)
     try:
@@ -329,7 +329,7 @@ def apply(row: Outbox, user, lines: list[str], *, subject: str = "", unsubscribi
     lines = [line for line in lines if not SAY.match(line)]
     first = next(iter(games))
     if len(games) == 1:
-        talk = [say(first, user, text) for text in said[:5]]
+        talk = [say(first, user, text, tables) for text in said[:5]]
     else:  # which table? Say so rather than drop the line
         talk = [Line(first, False, f"#{first}: your chat line “{' '.join(text.split())}” was not posted: this email "
                                    f"was about several games; write “#{first} say: {' '.join(text.split())}” to say "
@@ -377,7 +377,7 @@ def apply_one(row, user, game_id: int, version: int, command: str, *, tables: Ta
     if game.is_over:  # every token of a game dies with it
         return Line(game_id, False, f"#{game_id}: this game is over; nothing was changed.")
     if SAY.match(command):  # "#12 say: …" in a digest reply
-        return say(game_id, user, SAY.sub("", command))
+        return say(game_id, user, SAY.sub("", command), tables)
     command = command.rstrip(" .!") or command  # "Resign.", "Nothing!": a sentence's full stop is no part of a move
     words = words_of(command)
     accept = ACCEPT.match(words) if row.kind == Outbox.INVITATION else None
