@@ -18,18 +18,18 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
 import redis
 
-from tests.conftest import free_port, unavailable
+from tests.conftest import free_port, unavailable, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 PG_ADMIN = os.environ.get("TEST_PG_ADMIN_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379")
 PASSWORD = "a-long-password"
+START = 60  # seconds a process may take to start on a busy machine
 
 
 def require(*programs: str) -> None:
@@ -62,17 +62,6 @@ class Process:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-
-def wait_until(predicate, what: str, seconds: float = 60, on_fail=None):
-    deadline = time.monotonic() + seconds
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {seconds:.0f}s waiting for {what}" + (f"\n{on_fail()}" if on_fail else ""))
-        time.sleep(0.2)
 
 
 def answers(port: int, path="/health/live") -> bool:
@@ -168,7 +157,7 @@ ignore_startup_parameters = extra_float_digits,options
                 shutil.chown(f, "postgres")
             os.chmod(self.folder, 0o777)
         process = self.spawn("pgbouncer", ["pgbouncer", *as_root, str(folder / "pgbouncer.ini")])
-        wait_until(lambda: self.through_bouncer(), "PgBouncer", on_fail=process.log)
+        wait_for(lambda: self.through_bouncer(), "PgBouncer", START, on_fail=process.log)
         return process
 
     def through_bouncer(self) -> bool:
@@ -178,7 +167,7 @@ ignore_startup_parameters = extra_float_digits,options
     def web(self, name: str, port: int | None = None) -> tuple[Process, int]:
         port = port or free_port()
         process = self.spawn(name, ["bin/node", "web"], BIND=f"127.0.0.1:{port}")
-        wait_until(lambda: answers(port), f"{name} to answer", on_fail=process.log)
+        wait_for(lambda: answers(port), f"{name} to answer", START, on_fail=process.log)
         return process, port
 
     def haproxy(self, web_ports: list[int]) -> tuple[Process, int]:
@@ -193,18 +182,18 @@ ignore_startup_parameters = extra_float_digits,options
         config = config.replace("inter 2s", "inter 500ms")  # a dead node noticed sooner, for a short test
         (self.folder / "haproxy.cfg").write_text(config)
         process = self.spawn("haproxy", ["haproxy", "-db", "-f", str(self.folder / "haproxy.cfg")])
-        wait_until(lambda: answers(port, "/health/ready"), "HAProxy to pass requests", on_fail=process.log)
+        wait_for(lambda: answers(port, "/health/ready"), "HAProxy to pass requests", START, on_fail=process.log)
         return process, port
 
     def worker(self, name: str, role: str) -> Process:
         """A Celery worker of ``role`` (bin/node deadlines or email)."""
         process = self.spawn(name, ["bin/node", role], NODE_NAME=name)
-        wait_until(lambda: " ready." in process.log(), f"{name} to be ready", on_fail=process.log)
+        wait_for(lambda: " ready." in process.log(), f"{name} to be ready", START, on_fail=process.log)
         return process
 
     def beat(self, name: str) -> Process:
         process = self.spawn(name, ["bin/node", "beat"], NODE_NAME=name)
-        wait_until(lambda: "beat: Starting..." in process.log(), f"{name} to start", on_fail=process.log)
+        wait_for(lambda: "beat: Starting..." in process.log(), f"{name} to start", START, on_fail=process.log)
         return process
 
     def logs(self) -> str:

@@ -67,6 +67,20 @@ def wait_listening(proc: subprocess.Popen, port: int, seconds: float = 60) -> No
             time.sleep(0.1)
 
 
+def wait_for(predicate, what: str, timeout: float = 30, interval: float = 0.2, on_fail=None):
+    """Poll ``predicate`` until it returns something truthy (returned) or ``timeout`` passes;
+    then ``on_fail`` is called (a log dumped), and the text it returns, if any, is in the failure."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            told = on_fail() if on_fail else None
+            pytest.fail(f"timed out after {timeout}s waiting for {what}" + (f"\n{told}" if told else ""))
+        time.sleep(interval)
+
+
 def unavailable(reason: str):
     """Skip on a laptop, fail in CI: a service test that did not run is not a pass."""
     if IN_CI:

@@ -14,7 +14,8 @@ from collections import Counter
 
 import pytest
 
-from tests.cluster import PASSWORD, Cluster, Player, wait_until
+from tests.cluster import PASSWORD, Cluster, Player
+from tests.conftest import wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.postgresql]  # its own database: run once, in the PostgreSQL run
 PLAYERS = 6
@@ -47,9 +48,9 @@ class Ledger:
             self.moves += acked
 
 
-def play(player: Player, until: float, ledger: Ledger, stop: threading.Event):
+def play(player: Player, until: float, ledger: Ledger):
     game = None
-    while time.monotonic() < until and not stop.is_set():
+    while time.monotonic() < until:
         if game is None or game["status"] != "active" or not game["legal_actions"]:
             status, game = player.request("POST", "/api/games/", {"kind": "knonsters", "seats": [
                 {"user": player.name}, {"bot": "random"}]})
@@ -74,13 +75,18 @@ def play(player: Player, until: float, ledger: Ledger, stop: threading.Event):
             game = game if status == 200 else None
 
 
-def moves_per_second(port: int, tokens: dict[str, str], seconds: float) -> float:
-    ledger, stop = Ledger(), threading.Event()
-    until = time.monotonic() + seconds
-    threads = [threading.Thread(target=play, args=(Player(port, name, token), until, ledger, stop))
+def players(port: int, tokens: dict[str, str], seconds: float) -> tuple[Ledger, list[threading.Thread]]:
+    """Each player playing through ``port`` for ``seconds``, a thread each, started."""
+    ledger, until = Ledger(), time.monotonic() + seconds
+    threads = [threading.Thread(target=play, args=(Player(port, name, token), until, ledger))
                for name, token in tokens.items()]
     for t in threads:
         t.start()
+    return ledger, threads
+
+
+def moves_per_second(port: int, tokens: dict[str, str], seconds: float) -> float:
+    ledger, threads = players(port, tokens, seconds)
     for t in threads:
         t.join()
     return ledger.moves / seconds
@@ -119,12 +125,7 @@ def run(cluster: Cluster):
         assert status == 201, game
         games.append(game["id"])
 
-    ledger, stop = Ledger(), threading.Event()
-    until = time.monotonic() + SECONDS
-    threads = [threading.Thread(target=play, args=(Player(balancer, name, token), until, ledger, stop))
-               for name, token in tokens.items()]
-    for t in threads:
-        t.start()
+    ledger, threads = players(balancer, tokens, SECONDS)
     try:
         chaos(cluster, web1, port1, workers[0], beats)
     finally:
@@ -164,7 +165,7 @@ def settle(cluster, games):
                              "AND held_at IS NULL")
         return busy[0][0] == "0" and waiting[0][0] == "0"
 
-    wait_until(quiet, "deadlines and emails to settle", seconds=120)
+    wait_for(quiet, "deadlines and emails to settle", timeout=120)
 
 
 def check_moves(cluster, ledger):

@@ -25,10 +25,9 @@ from urllib.parse import quote, urlsplit, urlunsplit
 
 import pytest
 
-from tests.conftest import IN_CI, free_port, unavailable
+from tests.conftest import IN_CI, free_port, unavailable, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
-WAIT = 30  # seconds: the bound of every wait
 SITE_URL = "http://kinplay.test:8123"
 
 
@@ -48,20 +47,6 @@ def redis_ping(url: str, timeout=1.0) -> bool:
             return s.recv(64).startswith(b"+PONG")
     except OSError:
         return False
-
-
-def wait_for(predicate, what: str, timeout: float = WAIT, interval: float = 0.2, on_fail=None):
-    """Poll ``predicate`` until it returns something truthy (returned) or ``timeout`` passes."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            if on_fail:
-                on_fail()
-            pytest.fail(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(interval)
 
 
 def database_url() -> str:

@@ -17,7 +17,7 @@ from django.utils import timezone
 from games.rng import Rng
 from kinplay.leagues import selectors
 from kinplay.leagues.models import League
-from tests.services.conftest import wait_for
+from tests.conftest import wait_for
 from tests.services.test_tournaments_worker import play_my_moves
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]  # about a minute

@@ -15,7 +15,8 @@ from django.utils import timezone
 from games import services
 from kinplay.clocks.beat import LEASE
 from kinplay.clocks.models import Deadline, Lease
-from tests.services.conftest import Beat, wait_for
+from tests.conftest import wait_for
+from tests.services.conftest import Beat
 from tests.services.test_worker import _assert_each_deadline_applied_once, _timeout_events
 
 pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.django_db(transaction=True)]

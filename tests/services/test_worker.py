@@ -19,8 +19,9 @@ from games.registry import get
 from games.store import load_state
 from kinplay.clocks.models import Deadline
 from kinplay.notifications.models import Outbox
+from tests.conftest import wait_for
 from tests.play import accepted
-from tests.services.conftest import SITE_URL, wait_for
+from tests.services.conftest import SITE_URL
 
 pytestmark = pytest.mark.services
 
