@@ -53,6 +53,7 @@ ENGINES = $(PY) bin/compile-engines || echo "(going on with the Python engines)"
 
 run: $(VENV)/.installed
 	$(PY) bin/secret-key
+	$(PY) bin/vapid-keys
 	@$(ENGINES)
 	$(PY) manage.py migrate --noinput -v0
 	$(PY) manage.py collectstatic --noinput -v0

@@ -17,10 +17,10 @@ from rest_framework.views import exception_handler
 
 from api.parsers import TooLarge
 from api.serializers import ErrorOut
-from games.chat import ChatRefused
+from games.chat import ChatClosed, ChatRefused
 from games.engine import IllegalAction
 from games.models import Game
-from games.services import BadRequest, IdempotencyKeyReused, NotYourSeat
+from games.services import BadRequest, IdempotencyKeyReused, NotYourSeat, Unprocessable
 from games.store import VersionConflict
 
 CODES = {
@@ -43,7 +43,7 @@ def documented(*codes):
     """The error responses an endpoint lists in the OpenAPI schema (all {"error", "detail"});
     every endpoint can answer 429 (throttles)."""
     words = {400: "malformed or refused", 401: "not signed in", 403: "not allowed", 404: "not found",
-             409: "someone moved first", 413: "body too large", 415: "a body type the API does not read (send JSON)", 422: "Idempotency-Key reused for another request",
+             409: "the game (or account) is not in a state that allows it: an illegal move, someone moved first", 413: "body too large", 415: "a body type the API does not read (send JSON)", 422: "well-formed, but its parts do not fit together or name what does not exist",
              429: "too many requests (see Retry-After)"}
     return {c: OpenApiResponse(ErrorOut, description=words[c]) for c in (*codes, 429)}
 
@@ -54,7 +54,11 @@ def error(code: str, detail: str, status_code: int, **extra) -> Response:
 
 def handler(exc, context):
     if isinstance(exc, IllegalAction):
-        return error("illegal_action", exc.reason, status.HTTP_400_BAD_REQUEST)
+        return error("illegal_action", exc.reason, status.HTTP_409_CONFLICT)
+    if isinstance(exc, ChatClosed):
+        return error("conflict", str(exc), status.HTTP_409_CONFLICT)
+    if isinstance(exc, Unprocessable):
+        return error("unprocessable", str(exc), status.HTTP_422_UNPROCESSABLE_ENTITY)
     if isinstance(exc, (BadRequest, ChatRefused)):
         return error("bad_request", str(exc), status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, IdempotencyKeyReused):

@@ -9,28 +9,32 @@ from rest_framework.response import Response
 from api import pages
 from api.errors import documented, error
 from api.organised import Organised
-from api.tournaments import TournamentClock, TournamentTableSize
+from api.serializers import KindField
+from api.tournaments import MAX_ROUNDS, TournamentClock, TournamentTableSize
 from kinplay.leagues import selectors, services
 from kinplay.leagues.models import League
+from kinplay.tournaments.services import MAX_POINTS
 
 
 class CreateLeague(serializers.Serializer):
-    name = serializers.CharField(max_length=80)
-    kind = serializers.CharField()
+    name = serializers.CharField(min_length=1, max_length=80)
+    kind = KindField()
     options = serializers.DictField(required=False, default=dict)
     format = serializers.ChoiceField(["round_robin", "swiss"], required=False, allow_null=True,
                                      help_text="per division; default round robin for 2-player kinds, Swiss otherwise")
-    division_size = serializers.IntegerField(required=False, default=6)
-    season_days = serializers.FloatField(required=False, default=28)
-    promote = serializers.IntegerField(required=False, default=1)
-    relegate = serializers.IntegerField(required=False, default=1)
+    division_size = serializers.IntegerField(required=False, default=6, min_value=2, max_value=services.MAX_DIVISION_SIZE)
+    season_days = serializers.FloatField(required=False, default=28, min_value=1, max_value=365)
+    promote = serializers.IntegerField(required=False, default=1, min_value=0, max_value=services.MAX_DIVISION_SIZE)
+    relegate = serializers.IntegerField(required=False, default=1, min_value=0, max_value=services.MAX_DIVISION_SIZE)
     rated = serializers.BooleanField(required=False, default=True)
-    drop_limit = serializers.IntegerField(required=False, default=1, help_text="timeouts in a season a player may have and stay")
+    drop_limit = serializers.IntegerField(required=False, default=1, min_value=0, max_value=100, help_text="timeouts in a season a player may have and stay")
     placement = serializers.ChoiceField(["bottom", "rating"], required=False, default="bottom",
                                        help_text="where new players start: the lowest division, or by rating")
-    rounds = serializers.IntegerField(required=False, allow_null=True, help_text="Swiss divisions: rounds a season")
+    rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ROUNDS,
+                                      help_text="Swiss divisions: rounds a season")
     table_size = TournamentTableSize(required=False, allow_null=True)
-    points = serializers.ListField(child=serializers.FloatField(min_value=0), required=False, allow_null=True)
+    points = serializers.ListField(child=serializers.FloatField(min_value=0, max_value=MAX_POINTS), required=False,
+                                   allow_null=True, min_length=1)
     clock = TournamentClock(required=False)
     starts_at = serializers.DateTimeField(required=False, allow_null=True, help_text="the first season; default a week after creation (whoever signed up by then plays)")
 
@@ -74,8 +78,8 @@ LEAGUES = Organised("league", League, selectors.league_for, LeagueOut)
 
 
 @extend_schema(methods=["GET"], responses={200: LeagueSummaryOut(many=True), **documented(400)}, operation_id="leagues_list",
-               description="Newest first, in pages (see limit and the Link header).", parameters=pages.PARAMETERS)
-@extend_schema(methods=["POST"], request=CreateLeague, responses={201: LeagueOut, **documented(400, 401, 413, 415)},
+               description="Newest first, in pages (see limit and the Link header).", parameters=pages.parameters(1))
+@extend_schema(methods=["POST"], request=CreateLeague, responses={201: LeagueOut, **documented(400, 401, 413, 415, 422)},
                operation_id="leagues_create")
 @api_view(["GET", "POST"])
 @permission_classes([AllowAny])
@@ -102,5 +106,5 @@ def league_season(request, id, n):
     return Response(data)
 
 
-league_signup = LEAGUES.action(services.sign_up, "signup", 400, 401, 404)
-league_leave = LEAGUES.action(services.leave, "leave", 400, 401, 404)
+league_signup = LEAGUES.action(services.sign_up, "signup", 409, 401, 404)
+league_leave = LEAGUES.action(services.leave, "leave", 409, 401, 404)

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 
 from api.errors import documented, error
 from api.serializers import valid
+from games.services import BadRequest, Unprocessable
 
 
 class Organised:
@@ -29,13 +30,11 @@ class Organised:
         handed to ``create`` (the service) as keyword arguments; settings left unset are left out."""
         if not request.user.is_authenticated:
             return error("not_authenticated", f"Sign in to organise a {self.noun}.", status.HTTP_401_UNAUTHORIZED)
-        data = {k: v for k, v in valid(serializer, request.data).items() if v is not None}
-        if isinstance(data.get("points"), list):  # whole numbers stay whole
-            data["points"] = [int(x) if float(x).is_integer() else x for x in data["points"]]
-        for key in ("table_size", "clock"):  # nested serializers give OrderedDicts
-            if key in data:
-                data[key] = dict(data[key])
-        row = create(organiser=request.user, **data)
+        data = settings_of(serializer, request.data)  # each setting as the schema says: else a 400
+        try:
+            row = create(organiser=request.user, **data)
+        except BadRequest as exc:  # settings that do not fit together (a table size the kind refuses ...)
+            raise Unprocessable(str(exc)) from None
         return self.respond(row.pk, request.user, status.HTTP_201_CREATED)
 
     def action(self, fn, verb, *errors):
@@ -44,8 +43,24 @@ class Organised:
         @extend_schema(request=None, responses={200: self.out, **documented(*errors)})
         @api_view(["POST"])
         def view(request, id):
-            fn(self.load(id).pk, request.user)
+            try:
+                fn(self.load(id).pk, request.user)
+            except BadRequest as exc:  # no body to be wrong: the stream's state refuses it (full, started ...)
+                return error("conflict", str(exc), status.HTTP_409_CONFLICT)
             return self.respond(id, request.user)
 
         view.__name__ = view.cls.__name__ = f"{self.noun}_{verb}"
         return view
+
+
+def settings_of(serializer, data) -> dict:
+    """An organiser's settings as ``serializer`` validates them, ready for the service's keyword
+    arguments: settings left unset are left out. The API and the organisers' pages
+    (kinplay.web.organise) both go through here; DRF's ValidationError when a field is wrong."""
+    out = {k: v for k, v in valid(serializer, data).items() if v is not None}
+    if isinstance(out.get("points"), list):  # whole numbers stay whole
+        out["points"] = [int(x) if float(x).is_integer() else x for x in out["points"]]
+    for key, value in out.items():  # nested serializers give OrderedDicts
+        if isinstance(value, dict):
+            out[key] = dict(value)
+    return out

@@ -29,15 +29,33 @@ TOTAL = "X-Total-Count"
 COUNTED = 1000
 _CURSOR = re.compile(r"[0-9]{1,18}(\.[0-9]{1,18})*")
 
-PARAMETERS = [
-    OpenApiParameter("limit", int, description=f"items per page, 1 to {MAX_LIMIT} (default {DEFAULT_LIMIT})"),
-    OpenApiParameter("cursor", str, description='where the page starts: take it from the Link header\'s rel="next" '
-                                                "(it names the last item of the page before)"),
-    OpenApiParameter("Link", str, OpenApiParameter.HEADER, response=[200],
-                     description='<url>; rel="next" (RFC 8288) while there is a next page; absent on the last one'),
-    OpenApiParameter(TOTAL, int, OpenApiParameter.HEADER, response=[200],
-                     description=f"how many items the whole list has (every page); absent when it has more than {COUNTED}"),
-]
+
+
+def integer(minimum: int, maximum: int) -> dict:
+    """A query parameter's schema: a whole number the server takes anywhere in [minimum, maximum]."""
+    return {"type": "integer", "minimum": minimum, "maximum": maximum}
+
+
+def limit_parameter(default: int = DEFAULT_LIMIT, what: str = "items per page") -> OpenApiParameter:
+    return OpenApiParameter("limit", integer(1, MAX_LIMIT), description=f"{what}, 1 to {MAX_LIMIT} (default {default})")
+
+
+LINK = OpenApiParameter("Link", str, OpenApiParameter.HEADER, response=[200],
+                        description='<url>; rel="next" (RFC 8288) while there is a next page; absent on the last one')
+
+
+def parameters(parts: int) -> list[OpenApiParameter]:
+    """A keyset list's query and headers; its cursor is ``parts`` numbers joined by dots."""
+    number = "[0-9]{1,18}"
+    return [
+        limit_parameter(),
+        OpenApiParameter("cursor", {"type": "string", "pattern": "^" + r"\.".join([number] * parts) + "$"},
+                         description='where the page starts: take it from the Link header\'s rel="next" '
+                                     "(it names the last item of the page before)"),
+        LINK,
+        OpenApiParameter(TOTAL, int, OpenApiParameter.HEADER, response=[200],
+                         description=f"how many items the whole list has (every page); absent when it has more than {COUNTED}"),
+    ]
 
 
 def limit_of(request, default: int = DEFAULT_LIMIT) -> int:
@@ -84,13 +102,14 @@ def link_next(request, response, **params: str) -> None:
 
 
 
-def newest_first(request, queryset, present: Callable[[Any], dict]) -> Response:
+def newest_first(request, queryset, present: Callable[[Any], dict], parts: int = 1) -> Response:
     """A page of ``queryset`` (tournaments, leagues, open games), newest first: by id, which
-    never changes, so the cursor is the last id shown."""
-    limit, after = limit_of(request), cursor_of(request, 1)
+    never changes, so the cursor is the last id shown (after ``parts - 1`` zeros where the list
+    shares its address, and so its cursor's form, with a list keyed by more numbers)."""
+    limit, after = limit_of(request), cursor_of(request, parts)
     total = capped_count(queryset, COUNTED + 1)
     rows = queryset.order_by("-pk")
     if after is not None:
-        rows = rows.filter(pk__lt=after[0])
+        rows = rows.filter(pk__lt=after[-1])
     return respond(request, list(rows[:limit + 1]), present, limit=limit, total=total if total <= COUNTED else None,
-                   key=lambda x: (x.pk,))
+                   key=lambda x: (0,) * (parts - 1) + (x.pk,))

@@ -5,6 +5,7 @@ shows anyway, never an address; strangers count against the anonymous throttle p
 import base64
 import binascii
 import math
+from datetime import UTC, datetime, timedelta
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -14,10 +15,13 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
+from api import pages
 from api.errors import documented
+from api.pages import integer
 from games.registry import kinds
 from games.services import BadRequest
-from kinplay.params import natural
+from kinplay.infra.replica import may_lag
+from kinplay.params import MAX_ID, natural
 from kinplay.ratings import selectors
 
 
@@ -82,7 +86,8 @@ class PlayerOut(serializers.Serializer):
     name = serializers.CharField()
     ratings = serializers.DictField(child=KindRatingOut(), help_text="by kind")
     history = serializers.DictField(child=HistoryPointOut(many=True),
-                                    help_text="by kind, oldest first: the latest 1,000 rated games of each kind")
+                                    help_text="by kind, oldest first: the latest 200 rated games of each kind "
+                                              "(GET /api/players/{name}/history/{kind}/ has them all)")
     recent = GameSummaryOut(many=True)
     head_to_head = HeadToHeadOut(allow_null=True, help_text="the caller against this player; null on one's own "
                                                             "profile and for a caller not signed in")
@@ -140,9 +145,9 @@ def _after(raw: str) -> tuple[float, int, int, int, int]:
         parts = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)).decode().split("|")
         ordinal, (games, user_id, rank, position) = float(parts[0]), (int(x) for x in parts[1:])
     except (ValueError, UnicodeDecodeError, binascii.Error):
-        raise BadRequest('cursor is not one this list gave: take it from "next".') from None
-    if not math.isfinite(ordinal) or min(games, user_id, rank, position) < 0:
-        raise BadRequest('cursor is not one this list gave: take it from "next".')
+        raise NotFound('No page has this cursor: take it from "next".') from None
+    if not math.isfinite(ordinal) or min(games, user_id, rank, position) < 0 or max(games, user_id, rank, position) > MAX_ID:
+        raise NotFound('No page has this cursor: take it from "next".')
     return ordinal, games, user_id, rank, position
 
 
@@ -156,12 +161,15 @@ def _page_after(request, kind, size: int) -> tuple[list[dict], list, bool, int]:
 
 
 @extend_schema(responses={200: LeaderboardPageOut, **documented(400, 404)}, auth=[],
-               parameters=[OpenApiParameter("page", int, description="a page number (an offset: for the first pages; "
-                                                                     "follow next for the deep ones)"),
-                           OpenApiParameter("page_size", int),
-                           OpenApiParameter("cursor", str, description="where the page starts: take it from next")])
+               parameters=[OpenApiParameter("page", integer(1, MAX_ID), description="a page number (an offset: for the first "
+                                                                                 "pages; follow next for the deep ones)"),
+                           OpenApiParameter("page_size", integer(1, LeaderboardPagination.max_page_size)),
+                           OpenApiParameter("cursor", {"type": "string", "pattern": "^[A-Za-z0-9_-]+$"},
+                                            description="where the page starts: take it from next (a cursor no page "
+                                                        "gave is a 404, as a page past the end)")])
 @api_view(["GET"])
 @permission_classes([AllowAny])
+@may_lag
 def leaderboard(request, kind):
     """A kind's leaderboard a page at a time. ``next`` carries a cursor (the last row's place in
     the rating_leaderboard index), so any page costs what the first does; ``page=N`` still
@@ -184,9 +192,15 @@ def leaderboard(request, kind):
     return Response({"count": count, "next": nxt, "previous": previous, "results": rows})
 
 
+# The rated games per kind a profile carries (what the player page's chart draws): a profile is
+# read often and whole, so its cost stays that of a page; the history list pages through the rest.
+HISTORY_SHOWN = 200
+
+
 @extend_schema(responses={200: PlayerOut, **documented(404)})
 @api_view(["GET"])
 @permission_classes([AllowAny])
+@may_lag
 def player(request, name):
     user = selectors.player_named(name)
     if user is None:
@@ -197,7 +211,32 @@ def player(request, name):
     return Response({
         "name": user.username,
         "ratings": selectors.ratings_by_kind(user),
-        "history": selectors.history(user),
+        "history": selectors.history(user, HISTORY_SHOWN),
         "recent": selectors.recent_games(user),
         "head_to_head": h2h,
     })
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MICROSECOND = timedelta(microseconds=1)
+
+
+@extend_schema(responses={200: HistoryPointOut(many=True), **documented(400, 404)}, auth=[],
+               parameters=pages.parameters(2))
+@api_view(["GET"])
+@permission_classes([AllowAny])
+@may_lag
+def player_history(request, name, kind):
+    """A player's rated games of one kind, newest first, with the rating after each: a page at
+    a time (``?limit=``, and ``Link: rel="next"`` while older games follow). The cursor is the
+    last game's (finish time in microseconds, id): its place in the history's index."""
+    _known_kind(kind)
+    user = selectors.player_named(name)
+    if user is None:
+        raise NotFound(f"There is no player “{name}”.")
+    limit, after = pages.limit_of(request), pages.cursor_of(request, 2)
+    before = None if after is None else (EPOCH + after[0] * MICROSECOND, after[1])
+    points = selectors.history_page(user, kind, before=before, limit=limit + 1)
+    total = selectors.history_count(user, kind, pages.COUNTED + 1)
+    return pages.respond(request, points, dict, limit=limit, total=total if total <= pages.COUNTED else None,
+                         key=lambda p: ((p["finished_at"] - EPOCH) // MICROSECOND, p["game"]))

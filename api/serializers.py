@@ -1,10 +1,12 @@
 from functools import cache
 
 from django.conf import settings
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
-from games.models import Game
-from games.services import MAX_NOTATION
+from games.models import ChatMessage, Game
+from games.registry import kinds
+from games.services import BOTS, MAX_NOTATION, Unprocessable
 from kinplay.accounts import usernames
 
 
@@ -23,14 +25,16 @@ def _bound(serializer_class):
 
 
 class RegisterSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, help_text=f"{usernames.RULE}; stored NFKC-normalised.")
+    username = serializers.CharField(max_length=150, validators=[RegexValidator(f"^{usernames.PATTERN.pattern}$", usernames.RULE)],
+                                     help_text=f"{usernames.RULE}; stored NFKC-normalised.")
     email = serializers.EmailField()
-    password = serializers.CharField(write_only=True, max_length=4096)
+    password = serializers.CharField(write_only=True, min_length=settings.PASSWORD_MIN_LENGTH, max_length=4096,
+                                     help_text="not a common password, not all digits, not like the name or address")
 
 
 class TokenRequestSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=4096)
+    username = serializers.CharField(min_length=1, max_length=150)
+    password = serializers.CharField(min_length=1, max_length=4096)
 
 
 class ClockSerializer(serializers.Serializer):
@@ -44,11 +48,31 @@ class ClockSerializer(serializers.Serializer):
 MAX_SEATS = 16
 
 
+class KindField(serializers.ChoiceField):
+    """A kind's slug: the schema lists the kinds installed, and a kind registered since (a
+    test's) is one too."""
+
+    def __init__(self, **kwargs):
+        super().__init__(list(kinds()), help_text="a slug of GET /api/kinds/", **kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and data in kinds():
+            return data
+        raise serializers.ValidationError(f"Unknown kind “{data}”. Kinds: {', '.join(kinds())}.", code="invalid_choice")
+
+
+class SeatIn(serializers.Serializer):
+    """One seat of a new game: a player, a bot, or neither (an open seat); both is a 422."""
+
+    user = serializers.CharField(required=False, min_length=1, max_length=150, help_text="a player's username")
+    bot = serializers.ChoiceField(BOTS, required=False)
+
+
 class CreateGameSerializer(serializers.Serializer):
-    kind = serializers.CharField(max_length=32, help_text="a slug of GET /api/kinds/")
+    kind = KindField()
     options = serializers.DictField(required=False, default=dict, help_text=(
         "the kind's options, as its JSON schema in GET /api/kinds/ gives them; left out, the defaults"))
-    seats = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=MAX_SEATS, help_text=(
+    seats = serializers.ListField(child=SeatIn(), min_length=1, max_length=MAX_SEATS, help_text=(
         'one object per seat, in seat order (the count must be one of the kind\'s player_counts): '
         '{"user": name} a player (anyone but you is invited and accepts first), '
         '{"bot": "random"} or {"bot": "heuristic"} a bot, {} an open seat anyone may join. '
@@ -59,7 +83,7 @@ class CreateGameSerializer(serializers.Serializer):
 
 
 class SeatChoiceSerializer(serializers.Serializer):
-    choice = serializers.CharField(required=False, allow_null=True, max_length=32, help_text=(
+    choice = serializers.CharField(required=False, allow_null=True, min_length=1, max_length=32, help_text=(
         "what you choose taking the seat, where the game has a choice: a Kenta colour no other seated "
         "player has (red, blue, green, yellow, purple); left out, the seat's own colour"))
 
@@ -67,7 +91,7 @@ class SeatChoiceSerializer(serializers.Serializer):
 class ActionSerializer(serializers.Serializer):
     action = serializers.DictField(required=False, help_text=(
         "the `action` of one of the game's legal_actions, as given (send this or notation)"))
-    notation = serializers.CharField(required=False, max_length=MAX_NOTATION, help_text=(
+    notation = serializers.CharField(required=False, min_length=1, max_length=MAX_NOTATION, help_text=(
         "the `notation` of one of the game's legal_actions (case and spacing aside; send this or action)"))
     expected_version = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1, help_text=(
         "the game's version you decided on: if the game has moved since, 409 and nothing changes; "
@@ -75,7 +99,7 @@ class ActionSerializer(serializers.Serializer):
 
     def validate(self, data):
         if ("action" in data) == ("notation" in data):
-            raise serializers.ValidationError("Send exactly one of “action” or “notation”.")
+            raise Unprocessable("Send exactly one of “action” or “notation”.")
         return data
 
 
@@ -162,7 +186,8 @@ class FairnessOut(serializers.Serializer):
 
 class CalledOffOut(serializers.Serializer):
     reason = serializers.ChoiceField([c for c, _ in Game.CALLED_OFF], allow_null=True,
-                                     help_text="cancelled by its creator, an invitation declined or expired, a player left; "
+                                     help_text="cancelled by its creator, an invitation declined or expired, a player left, "
+                                               "re-paired by a tournament's organiser before anyone moved; "
                                                "null for a game cancelled before kinplay kept the reason")
     by = serializers.CharField(allow_null=True, help_text="the player whose act it was")
     text = serializers.CharField(help_text="the sentence the game's page shows")
@@ -209,7 +234,9 @@ class EventOut(serializers.Serializer):
 
 
 class ChatLineIn(serializers.Serializer):
-    text = serializers.CharField(max_length=2000, trim_whitespace=False, help_text="one line; spaces and line breaks are folded")
+    text = serializers.CharField(max_length=ChatMessage.MAX_LENGTH, trim_whitespace=False,
+                                 validators=[RegexValidator(r"^[^\x00]*[^\s\x00][^\x00]*$", "Write something first.")],
+                                 help_text="one line; spaces and line breaks are folded")
 
 
 class ChatLineOut(serializers.Serializer):

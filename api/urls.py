@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import leagues, ratings, tournaments, views
+from api import ladders, leagues, ratings, tournaments, views
 
 urlpatterns = [
     path("accounts/register/", views.register),
@@ -21,18 +21,27 @@ urlpatterns = [
     path("games/<id:id>/resign/", views.game_resign),
     path("ratings/<str:kind>/", ratings.leaderboard),
     path("players/<str:name>/", ratings.player),
+    path("players/<str:name>/history/<str:kind>/", ratings.player_history),
     path("games/<id:id>/standing/", views.game_standing),
     path("tournaments/", tournaments.tournament_list),
     path("tournaments/<id:id>/", tournaments.tournament_detail),
+    path("tournaments/<id:id>/trf/", tournaments.tournament_trf),
     path("tournaments/<id:id>/join/", tournaments.tournament_join),
     path("tournaments/<id:id>/withdraw/", tournaments.tournament_withdraw),
     path("tournaments/<id:id>/start/", tournaments.tournament_start),
     path("tournaments/<id:id>/cancel/", tournaments.tournament_cancel),
+    path("tournaments/<id:id>/correct/", tournaments.tournament_correct),
+    path("tournaments/<id:id>/swap/", tournaments.tournament_swap),
     path("leagues/", leagues.league_list),
     path("leagues/<id:id>/", leagues.league_detail),
     path("leagues/<id:id>/signup/", leagues.league_signup),
     path("leagues/<id:id>/leave/", leagues.league_leave),
     path("leagues/<id:id>/seasons/<int:n>/", leagues.league_season),
+    path("ladders/", ladders.ladder_list),
+    path("ladders/<id:id>/", ladders.ladder_detail),
+    path("ladders/<id:id>/join/", ladders.ladder_join),
+    path("ladders/<id:id>/leave/", ladders.ladder_leave),
+    path("ladders/<id:id>/challenge/", ladders.ladder_challenge),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),

@@ -1,17 +1,20 @@
 """Thin views over games.services (writes) and games.selectors (reads)."""
 
+from typing import Any
+
 from django.contrib.auth import authenticate
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers as drf
 from rest_framework import status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
-from rest_framework.decorators import api_view, permission_classes, throttle_classes
+from rest_framework.decorators import api_view, authentication_classes, permission_classes, throttle_classes
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
 from api import pages, throttles
 from api import serializers as s
+from api.authentication import GameTokenAuthentication, game_of, read_with_token
 from api.errors import documented, error
 from games import chat, selectors, services
 from games.engine import IllegalAction
@@ -22,6 +25,8 @@ from kinplay import params
 from kinplay.accounts import lockout, usernames
 from kinplay.accounts import services as accounts
 from kinplay.clocks import vacation as away
+from kinplay.infra import replica
+from kinplay.notifications import presence
 
 MAX_EVENT_SEQ = 2**31 - 1
 EVENTS_LIMIT = 100  # events a page: what a poll after the last version gets whole, a replay in a few pages
@@ -35,7 +40,15 @@ def _game(pk):
     return game_with_seats(pk)  # no such game: 404 (api.errors)
 
 
-@extend_schema(request=s.RegisterSerializer, responses={201: s.RegisteredOut, **documented(400, 413, 415)}, auth=[])
+# A view about the game its address names, whose player's token is checked in the statement that
+# reads the game (api.authentication): settings' authentication classes with the token's swapped.
+READS_GAME = [GameTokenAuthentication, SessionAuthentication]
+# Its OpenAPI security: the same two schemes as every other view's (a token is a token). Any:
+# extend_schema's ``auth`` is typed as names, but takes security requirements as its get_auth gives them.
+READS_GAME_AUTH: Any = [{"tokenAuth": []}, {"cookieAuth": []}]
+
+
+@extend_schema(request=s.RegisterSerializer, responses={201: s.RegisteredOut, **documented(400, 409, 413, 415, 422)}, auth=[])
 @api_view(["POST"])
 @permission_classes([AllowAny])
 @throttle_classes(throttles.AUTH)
@@ -43,8 +56,12 @@ def register(request):
     data = _valid(s.RegisterSerializer, request)
     try:
         user = accounts.register(data["username"], data["email"], data["password"])
-    except DjangoValidationError as exc:
-        raise drf.ValidationError(exc.message_dict) from None
+    except DjangoValidationError as exc:  # the schema's rules held: a name taken (409) or a weak password (422)
+        codes = {e.code for errors in exc.error_dict.values() for e in errors}
+        detail = "; ".join(f"{field}: {' '.join(messages)}" for field, messages in exc.message_dict.items())
+        if "taken" in codes:
+            return error("conflict", detail, status.HTTP_409_CONFLICT)
+        return error("unprocessable", detail, status.HTTP_422_UNPROCESSABLE_ENTITY)
     token = Token.objects.create(user=user)
     return Response({"id": user.pk, "username": user.username, "token": token.key,
                      "detail": accounts.address_sent(data["email"])}, status=status.HTTP_201_CREATED)
@@ -104,9 +121,9 @@ def kind_list(request):
                 OpenApiParameter("invited", bool, description="invitations I have still to answer"),
                 OpenApiParameter("open", bool, description="true: instead of my games, the games waiting for players "
                                                            "that I could join (an open seat; newest first)"),
-                *pages.PARAMETERS],
+                *pages.parameters(2)],
 )
-@extend_schema(methods=["POST"], request=s.CreateGameSerializer, responses={201: s.GameOut, **documented(400, 401, 413, 415)})
+@extend_schema(methods=["POST"], request=s.CreateGameSerializer, responses={201: s.GameOut, **documented(400, 401, 413, 415, 422)})
 @api_view(["GET", "POST"])
 def game_list(request):
     if request.method == "POST":
@@ -129,7 +146,7 @@ def game_list(request):
         return selectors.game_for(game, request.user)
 
     if flags["open"]:
-        return pages.newest_first(request, selectors.open_games(request.user), present)
+        return pages.newest_first(request, selectors.open_games(request.user), present, parts=2)
     wanted = request.query_params.get("status") or None
     if wanted is not None and wanted not in dict(Game.STATUSES):
         return error("bad_request", "status must be one of waiting, active, finished, aborted.", status.HTTP_400_BAD_REQUEST)
@@ -149,21 +166,28 @@ def game_list(request):
     return pages.respond(request, page, present_held, limit=limit, total=mine.count(pages.COUNTED), key=key)
 
 
-@extend_schema(responses={200: s.GameOut, **documented(400, 401, 404)},
-               parameters=[OpenApiParameter("at", int, description="the view after event N (from the end of the setup)")])
+@extend_schema(responses={200: s.GameOut, **documented(400, 401, 404)}, auth=READS_GAME_AUTH,
+               parameters=[OpenApiParameter("at", pages.integer(0, MAX_EVENT_SEQ),
+                                            description="the view after event N (from the end of the setup); "
+                                                        "404 for a version the game does not have")])
 @api_view(["GET"])
+@authentication_classes(READS_GAME)
 def game_detail(request, id):
-    game = _game(id)
+    game = game_of(request, id)
     at = request.query_params.get("at")
     if at is not None:
         first = selectors.first_viewable(game)
-        at = params.natural(at, maximum=game.version)
-        if at is None or at < first:
-            return error("bad_request", f"at must be a number from {first} to {game.version}.", status.HTTP_400_BAD_REQUEST)
+        at = params.natural(at, maximum=MAX_EVENT_SEQ)
+        if at is None:
+            return error("bad_request", f"at must be a number from 0 to {MAX_EVENT_SEQ}.", status.HTTP_400_BAD_REQUEST)
+        if not first <= at <= game.version:  # a version this game does not have (yet), or its hidden setup
+            return error("not_found", f"This game has views at {first} to {game.version}.", status.HTTP_404_NOT_FOUND)
+    else:
+        presence.looked(request.user, game.pk, game.version)  # a client showing the game: as its page does
     return Response(selectors.game_for(game, request.user, at=at))
 
 
-@extend_schema(request=s.SeatChoiceSerializer, responses={200: s.GameOut, **documented(400, 401, 404, 413, 415)})
+@extend_schema(request=s.SeatChoiceSerializer, responses={200: s.GameOut, **documented(400, 401, 404, 409, 413, 415)})
 @api_view(["POST"])
 def game_join(request, id):
     """Take the first open seat, optionally with a choice (a Kenta colour)."""
@@ -172,7 +196,7 @@ def game_join(request, id):
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
-@extend_schema(request=s.SeatChoiceSerializer, responses={200: s.GameOut, **documented(400, 401, 403, 404, 413, 415)})
+@extend_schema(request=s.SeatChoiceSerializer, responses={200: s.GameOut, **documented(400, 401, 403, 404, 409, 413, 415)})
 @api_view(["POST"])
 def game_accept(request, id):
     """Accept the invitation to this game, optionally with a choice as when joining (a Kenta
@@ -182,7 +206,7 @@ def game_accept(request, id):
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
-@extend_schema(request=None, responses={200: s.GameOut, **documented(400, 401, 403, 404)})
+@extend_schema(request=None, responses={200: s.GameOut, **documented(401, 403, 404, 409)})
 @api_view(["POST"])
 def game_decline(request, id):
     """Decline the invitation: the seat opens for others, or the game is cancelled."""
@@ -190,7 +214,7 @@ def game_decline(request, id):
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
-@extend_schema(request=None, responses={200: s.GameOut, **documented(400, 401, 403, 404)})
+@extend_schema(request=None, responses={200: s.GameOut, **documented(401, 403, 404, 409)})
 @api_view(["POST"])
 def game_leave(request, id):
     """Leave a game you joined or accepted, before it starts: your seat opens (or the game is
@@ -199,7 +223,7 @@ def game_leave(request, id):
     return Response(selectors.game_for(_game(game.pk), request.user))
 
 
-@extend_schema(request=None, responses={200: s.GameOut, **documented(400, 401, 403, 404)})
+@extend_schema(request=None, responses={200: s.GameOut, **documented(401, 403, 404, 409)})
 @api_view(["POST"])
 def game_cancel(request, id):
     """Cancel a game you created that has not started; everyone at the table is told."""
@@ -209,7 +233,8 @@ def game_cancel(request, id):
 
 # A move and a resignation take the same header and query (a bot retries both the same way).
 COMMAND_PARAMETERS = [
-    OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER,
+    OpenApiParameter("Idempotency-Key", {"type": "string", "minLength": 1, "maxLength": services.MAX_IDEMPOTENCY_KEY},
+                     OpenApiParameter.HEADER,
                      description=f"at most {services.MAX_IDEMPOTENCY_KEY} characters; "
                                  "yours alone: a repeat returns the first outcome"),
     OpenApiParameter("view", str, enum=["game", "none"],
@@ -234,8 +259,9 @@ def _command_options(request):
 
 
 @extend_schema(request=s.ActionSerializer, responses={201: s.ActionResultOut, **documented(400, 401, 403, 404, 409, 413, 415, 422)},
-               parameters=COMMAND_PARAMETERS)
+               parameters=COMMAND_PARAMETERS, auth=READS_GAME_AUTH)
 @api_view(["POST"])
+@authentication_classes(READS_GAME)
 @throttle_classes(throttles.MOVES)
 def game_action(request, id):
     options = _command_options(request)
@@ -243,14 +269,15 @@ def game_action(request, id):
         return options
     key, with_game = options
     data = _valid(s.ActionSerializer, request)
-    return Response(move(request.user, id, data, key, with_game), status=status.HTTP_201_CREATED)
+    return Response(move(request.user, id, data, key, with_game, read_with_token(request, id)),
+                    status=status.HTTP_201_CREATED)
 
 
-def move(user, id, data, key, with_game) -> dict:
+def move(user, id, data, key, with_game, game=None) -> dict:
     """The move itself, once the request is read, and the 201's body."""
     outcome = services.act(
         id, user=user, action=data.get("action"), notation=data.get("notation"),
-        expected_version=data.get("expected_version"), idempotency_key=key,
+        expected_version=data.get("expected_version"), idempotency_key=key, game=game,
     )
     return action_body(user, outcome, with_game=with_game)
 
@@ -268,10 +295,9 @@ def action_body(user, outcome, with_game=True) -> dict:
 
 
 @extend_schema(responses={200: s.EventOut(many=True), **documented(400, 401, 404)},
-               parameters=[OpenApiParameter("after", int, description="only the events after this seq"),
-                           OpenApiParameter("limit", int, description=f"events stored per page, 1 to {pages.MAX_LIMIT} "
-                                                                      f"(default {EVENTS_LIMIT}); fewer when some are hidden from you"),
-                           pages.PARAMETERS[2]])
+               parameters=[OpenApiParameter("after", pages.integer(0, MAX_EVENT_SEQ), description="only the events after this seq"),
+                           pages.limit_parameter(EVENTS_LIMIT, "events stored per page (fewer when some are hidden from you)"),
+                           pages.LINK])
 @api_view(["GET"])
 def game_events(request, id):
     """The events after ``after`` that you may see, a page of stored events at a time: a seq
@@ -282,15 +308,17 @@ def game_events(request, id):
         return error("bad_request", "after must be a number from 0.", status.HTTP_400_BAD_REQUEST)
     limit = pages.limit_of(request, default=EVENTS_LIMIT)
     upto = min(game.version, after + limit)  # seqs run from 1 without gaps
-    response = Response(selectors.redacted_events(game, game.seat_of(request.user), after=after, upto=upto))
+    with replica.reads_may_lag(game.is_over and replica.settled(game.updated_at)):  # a replay: every event is there
+        events = selectors.redacted_events(game, game.seat_of(request.user), after=after, upto=upto)
+    response = Response(events)
     if upto < game.version:
         pages.link_next(request, response, after=str(upto), limit=str(limit))
     return response
 
 
 @extend_schema(methods=["GET"], responses={200: s.ChatLineOut(many=True), **documented(400, 401, 404)},
-               parameters=[OpenApiParameter("after", int, description="only the lines after this seq, in each channel")])
-@extend_schema(methods=["POST"], request=s.ChatLineIn, responses={201: s.ChatLineOut, **documented(400, 401, 404, 413, 415)})
+               parameters=[OpenApiParameter("after", pages.integer(0, MAX_EVENT_SEQ), description="only the lines after this seq, in each channel")])
+@extend_schema(methods=["POST"], request=s.ChatLineIn, responses={201: s.ChatLineOut, **documented(400, 401, 404, 409, 413, 415)})
 @api_view(["GET", "POST"])
 def game_chat(request, id):
     """Table talk. GET: the newest lines of the chats you may read, oldest first (players' chat;
@@ -317,19 +345,20 @@ def game_standing(request, id):
 
 
 @extend_schema(request=None, responses={201: s.ActionResultOut, **documented(400, 401, 403, 404, 409, 422)},
-               parameters=COMMAND_PARAMETERS)
+               parameters=COMMAND_PARAMETERS, auth=READS_GAME_AUTH)
 @api_view(["POST"])
+@authentication_classes(READS_GAME)
 @throttle_classes(throttles.MOVES)
 def game_resign(request, id):
     options = _command_options(request)
     if isinstance(options, Response):
         return options
     key, with_game = options
-    outcome = services.resign(id, user=request.user, idempotency_key=key)
+    outcome = services.resign(id, user=request.user, idempotency_key=key, game=read_with_token(request, id))
     return Response(action_body(request.user, outcome, with_game=with_game), status=status.HTTP_201_CREATED)
 
 
-@extend_schema(request=s.VacationSerializer, responses={200: s.VacationOut, **documented(400, 401, 413, 415)})
+@extend_schema(request=s.VacationSerializer, responses={200: s.VacationOut, **documented(400, 401, 409, 413, 415)})
 @api_view(["GET", "POST"])
 def vacation(request):
     """The caller's vacation switch (as on the settings page): {"on": true} pauses their clocks
@@ -341,6 +370,6 @@ def vacation(request):
                 away.start(request.user)
             else:
                 away.end(request.user)
-        except away.VacationRefused as exc:
-            return error("bad_request", str(exc), status.HTTP_400_BAD_REQUEST)
+        except away.VacationRefused as exc:  # the switch is already where asked, or no days are left
+            return error("conflict", str(exc), status.HTTP_409_CONFLICT)
     return Response(away.summary(request.user))

@@ -758,6 +758,7 @@ def mover(m: Measure):
 
 
 def measure(args) -> Measure:
+    import kinplay.wsgi  # noqa: F401  (the process as a web worker runs it: Django's objects frozen out of the collector's sight)
     from games.models import ChatMessage, Game
     from kinplay.ratings.models import Rating
 

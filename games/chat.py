@@ -13,6 +13,7 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
+from games import events
 from games.models import ChatMessage, Game
 
 SHOWN = 100  # lines a page shows of each channel (the newest)
@@ -23,13 +24,18 @@ class ChatRefused(ValueError):
     """A line that cannot be posted; the message says why, in words a player understands."""
 
 
+class ChatClosed(ChatRefused):
+    """The game's chat is closed (a cancelled game): the line was fine, the game refuses it now."""
+
+
 def channel_of(game: Game, user) -> str:
     return ChatMessage.PLAYERS if game.seat_of(user) is not None else ChatMessage.SPECTATORS
 
 
 def post_chat(game_id: int, user, text: str) -> ChatMessage:
     """Post ``text`` as ``user`` to the game's chat: the players' channel for a seated player,
-    the spectators' one for anyone else. Used by the game page and by email replies (``say:``)."""
+    the spectators' one for anyone else. Used by the game page, the API and email replies (``say:``);
+    ``events.chat_posted`` tells the apps that follow games (notifications push it to the others)."""
     text = " ".join((text or "").split())  # one line: no layout tricks, no empty lines
     if not text:
         raise ChatRefused("Write something first.")
@@ -42,14 +48,16 @@ def post_chat(game_id: int, user, text: str) -> ChatMessage:
     except Game.DoesNotExist:
         raise ChatRefused("No such game.") from None
     if game.status == Game.ABORTED:
-        raise ChatRefused("This game was cancelled: its chat is closed.")
+        raise ChatClosed("This game was cancelled: its chat is closed.")
     channel = channel_of(game, user)
     for _ in range(5):  # two lines posted at the same moment: the unique key orders them
         try:
             with transaction.atomic():
                 last = (ChatMessage.objects.filter(game=game, channel=channel)
                         .aggregate(m=Max("seq"))["m"] or 0)
-                return ChatMessage.objects.create(game=game, channel=channel, seq=last + 1, user=user, text=text)
+                message = ChatMessage.objects.create(game=game, channel=channel, seq=last + 1, user=user, text=text)
+                events.chat_posted.send(sender=Game, game=game, message=message)
+                return message
         except IntegrityError:
             continue
     raise ChatRefused("The chat is busy; please send again.")

@@ -1,12 +1,12 @@
 """What happens to games, told to the apps that follow them (Django signals).
 
-games.services sends these; clocks, notifications, ratings and tournaments connect their
+games.services sends these; clocks, notifications, ratings, tournaments and ladders connect their
 receivers in their AppConfig.ready (kinplay/<app>/receivers.py). The game layer imports none of
 them. Every signal is sent with ``sender=Game`` inside the transaction of the change, with
 ``send`` (not ``send_robust``): a receiver that fails rolls the move back.
 
 Receivers run in the order they were connected, which is INSTALLED_APPS' order (Django calls the
-apps' ``ready`` in that order): clocks, notifications, ratings, then tournaments. Two of them
+apps' ``ready`` in that order): clocks, notifications, ratings, tournaments, then ladders. Two of them
 depend on it and tests/games/test_events.py pins them: the clocks set ``game.deadline`` before
 the "your turn" emails are composed, and ratings stamp ``finished_at`` before tournaments read
 the finished game.
@@ -49,6 +49,10 @@ invitation_answered = Signal()
 # A game that had not started was cancelled (keywords: game, why: one of Game.CALLED_OFF, by:
 # the user it was called off by or because of).
 game_called_off = Signal()
+
+# A line of table talk was posted (games.chat.post_chat, in its transaction), keywords: game,
+# message: the ChatMessage written (its channel says who may read it).
+chat_posted = Signal()
 
 # A seat was given back before the start (keywords: game, who: the user, expired: the invitation
 # lapsed, cancelled: the game was cancelled with it, left: a seated player left).

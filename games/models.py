@@ -60,7 +60,8 @@ class Game(models.Model):
     # invited player who declined, let the invitation lapse or left): its page says so. A
     # waiting game has no events to tell it, and the outbox and deadline rows are pruned.
     CALLED_OFF = [("cancelled", "cancelled by its creator"), ("declined", "an invitation declined"),
-                  ("expired", "an invitation unanswered"), ("left", "a player left")]
+                  ("expired", "an invitation unanswered"), ("left", "a player left"),
+                  ("repaired", "re-paired by the tournament's organiser")]
     called_off = models.CharField(max_length=16, choices=CALLED_OFF, blank=True)
     called_off_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                       related_name="+")

@@ -70,6 +70,12 @@ class Kind:
         of the render module; not in emails, where it would only add weight)."""
         return getattr(self._renderer, "LEGEND", "")
 
+    def default_label(self, action: dict) -> str:
+        """The words of a window's default answer that is not one of the moves offered (a Kenta
+        vote's "no marker", the clock's alone): ``default_label`` of the render module, if any."""
+        fn = getattr(self._renderer, "default_label", None)
+        return fn(action) if fn else ""
+
     def explain(self, move: dict) -> str:
         """What a legal move does, in words, for the page that offers it (``explain`` of the render
         module, when it has one)."""

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 import orjson
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 
@@ -16,7 +16,7 @@ from games.engine import PLATFORM_EVENTS, RESIGN, evolve, fill_seats
 from games.models import Event, Game, Seat
 from games.registry import get
 from games.schema import upcast
-from games.store import any_of, load_state, stream
+from games.store import event_ranges, load_state, stream
 
 
 def seat_names(game) -> list[str]:
@@ -58,6 +58,7 @@ def called_off_line(game) -> str:
         "declined": f"Cancelled: {who} declined the invitation.",
         "expired": f"Cancelled: the invitation to {who} expired.",
         "left": f"Cancelled: {who} left before it started.",
+        "repaired": f"Cancelled before anyone moved: {who}, the tournament's organiser, changed the round's pairing.",
     }.get(game.called_off, "This game was cancelled before it started.")
 
 
@@ -215,9 +216,8 @@ def log_lines(game, seat, *, after=0, upto=None, names=None, rows=None) -> list[
 def recent_rows(games, back: int) -> dict[int, list[Event]]:
     """The last ``back`` events of each game, by game id, in one query (a list of 30 games
     costs what a list of 5 does)."""
-    wanted = [Q(game_id=g.pk, seq__gt=max(0, g.version - back), seq__lte=g.version) for g in games if g.version]
     rows: dict[int, list[Event]] = {g.pk: [] for g in games}
-    for row in any_of(Event.objects.order_by("game_id", "seq"), wanted):
+    for row in event_ranges([(g.pk, max(0, g.version - back), g.version) for g in games if g.version]):
         rows[row.game_id].append(row)
     return rows
 
@@ -411,15 +411,17 @@ class LiveRow(NamedTuple):
     status: str
     deadline: datetime | None
     updated_at: datetime
+    version: int
 
 
 def live_rows(user) -> list[LiveRow]:
     """The player's games still running or waiting for players, as a few fields each: enough
     to sort them into the lobby's sections and read only the cards it shows."""
     rows = (Seat.objects.filter(user=user, over=False, game__status__in=LIVE)
-            .values_list("game_id", "index", "invited", "game__status", "game__to_act", "game__deadline", "game__updated_at"))
-    return [LiveRow(pk, _bucket(status, index, invited, to_act), status, deadline, updated)
-            for pk, index, invited, status, to_act, deadline, updated in rows]
+            .values_list("game_id", "index", "invited", "game__status", "game__to_act", "game__deadline", "game__updated_at",
+                         "game__version"))
+    return [LiveRow(pk, _bucket(status, index, invited, to_act), status, deadline, updated, version)
+            for pk, index, invited, status, to_act, deadline, updated, version in rows]
 
 
 def games_by_id(ids) -> list[Game]:
@@ -443,13 +445,20 @@ def waiting_games(user) -> list[Game]:
     return [g for g in games_by_id(r.pk for r in rows) if waiting_for(g, user)]
 
 
-def lobby_marks(user, finished: int) -> list[tuple]:
+def lobby_marks(user, finished: int, *, live: list[LiveRow] | None = None, over: list[Game] | None = None) -> list[tuple]:
     """What the lobby shows of the player's games, as (id, version, status, updated_at) rows:
     every running game and the newest ``finished`` games over. Its fingerprint says when the
-    page is out of date."""
-    live = Game.objects.filter(seats__user=user, seats__over=False, status__in=LIVE)
+    page is out of date. ``live`` (``live_rows``) and ``over`` (``over_games``, the newest
+    first): what the caller read already, not read again."""
     fields = ("pk", "version", "status", "updated_at")
-    return [*live.order_by("pk").values_list(*fields), *_over_rows(user, Game.OVER).values_list(*fields)[:finished]]
+    if live is None:
+        running = list(Game.objects.filter(seats__user=user, seats__over=False, status__in=LIVE)
+                       .order_by("pk").values_list(*fields))
+    else:
+        running = sorted((r.pk, r.version, r.status, r.updated_at) for r in live)
+    if over is None:
+        return [*running, *_over_rows(user, Game.OVER).values_list(*fields)[:finished]]
+    return [*running, *((g.pk, g.version, g.status, g.updated_at) for g in over[:finished])]
 
 
 def urgency(game, user) -> int:
@@ -556,7 +565,7 @@ def _window_cause(game, seat, names) -> str:
         was_in = now_in
     if opened is None:
         return ""
-    lines = log_lines(game, seat, after=after, upto=opened, names=names)
+    lines = log_lines(game, seat, names=names, rows=[r for r in rows if r.seq <= opened])
     if not lines:
         return ""
     text = lines[-1]["text"].rstrip(".")

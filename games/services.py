@@ -36,7 +36,14 @@ FORFEIT_REASONS = {"adjudication": "round_time"}
 
 
 class BadRequest(Exception):
-    """Input the server refuses before any rule is consulted (unknown kind, bad options...)."""
+    """Input the server refuses before any rule is consulted (unknown kind, a bound broken...):
+    what the API's schema already says (400)."""
+
+
+class Unprocessable(BadRequest):
+    """Well-formed input whose parts do not fit together or name what does not exist: a seat
+    count the kind does not take, an unknown player, options the kind refuses (422; a schema
+    cannot say it)."""
 
 
 class NotYourSeat(Exception):
@@ -70,7 +77,7 @@ def options_with_defaults(kind, options) -> dict:
     except jsonschema.ValidationError as exc:
         where = ".".join(str(p) for p in exc.absolute_path) or "options"
         allowed = ", ".join(schema.get("properties", {})) or "none"
-        raise BadRequest(f"Bad option {where}: {exc.message}. Options of {kind.name}: {allowed}.") from None
+        raise Unprocessable(f"Bad option {where}: {exc.message}. Options of {kind.name}: {allowed}.") from None
     return filled
 
 
@@ -179,11 +186,11 @@ def _plan(named: dict, *, creator, kind: str, options=None, seats, per_move="def
     if not k.rules.MIN_PLAYERS <= n <= k.rules.MAX_PLAYERS:
         span = (f"exactly {k.rules.MIN_PLAYERS}" if k.rules.MIN_PLAYERS == k.rules.MAX_PLAYERS
                 else f"{k.rules.MIN_PLAYERS} to {k.rules.MAX_PLAYERS}")
-        raise BadRequest(f"{k.name} is for {span} players, not {n}.")
+        raise Unprocessable(f"{k.name} is for {span} players, not {n}.")
     try:
         k.rules.check_players(n, options)
     except IllegalAction as exc:
-        raise BadRequest(exc.reason) from None
+        raise Unprocessable(exc.reason) from None
     if per_move == "default":
         per_move = settings.DEFAULT_PER_MOVE_SECONDS
     if per_move is not None and (not isinstance(per_move, int) or isinstance(per_move, bool)
@@ -195,19 +202,19 @@ def _plan(named: dict, *, creator, kind: str, options=None, seats, per_move="def
     if window is not None and (not isinstance(window, int) or isinstance(window, bool) or window < 1):
         raise BadRequest("clock.window must be a positive number of seconds or null (as long as a move).")
     if window is not None and per_move is not None and window > per_move:
-        raise BadRequest(f"clock.window ({window} s) cannot be longer than clock.per_move ({per_move} s).")
+        raise Unprocessable(f"clock.window ({window} s) cannot be longer than clock.per_move ({per_move} s).")
     planned: list[dict] = []
     for i, spec in enumerate(seats):
         if not isinstance(spec, dict) or len(spec) > 1 or (spec and next(iter(spec)) not in ("user", "bot")):
-            raise BadRequest(f"seat {i + 1} must be {{\"user\": name}}, {{\"bot\": \"random\"|\"heuristic\"}} or {{}}.")
+            raise Unprocessable(f"seat {i + 1} must be {{\"user\": name}}, {{\"bot\": \"random\"|\"heuristic\"}} or {{}}.")
         if "user" in spec:
             user = named.get(spec["user"]) if isinstance(spec["user"], str) else None
             if user is not None and not user.is_active and not accepted:
                 user = None  # nobody invites a deactivated account: its name answers as one nobody has
             if user is None:
-                raise BadRequest(f"seat {i + 1}: there is no user “{spec['user']}”.")
+                raise Unprocessable(f"seat {i + 1}: there is no user “{spec['user']}”.")
             if any(p.get("user") == user for p in planned):
-                raise BadRequest(f"{user.username} can sit at only one seat.")
+                raise Unprocessable(f"{user.username} can sit at only one seat.")
             # Seating someone else is an invitation: they must accept before the game starts.
             planned.append({"user": user, "invited": user != creator and not accepted})
         elif "bot" in spec:
@@ -287,7 +294,7 @@ def _deal(game: Game):
 
 
 def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_version=None, idempotency_key=None,
-        by="player") -> Outcome:
+        by="player", game: Game | None = None) -> Outcome:
     """Decide one action for a seat (None: the system) and store what it causes.
 
     Given ``user`` instead of a seat, acts for that user's seat (NotYourSeat if they have
@@ -295,6 +302,8 @@ def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_v
     retried against the fresh state; with it, the loser gets VersionConflict (409)
     (docs/architecture.md#the-event-store). An ``idempotency_key`` belongs to the acting seat: a repeat of the same
     request returns the first one's outcome, another request under that key is refused.
+    ``game``: the game with its seats as the caller has just read it (the API reads it with the
+    token), for the first try instead of reading it again; a later try reads it anew.
     """
     if isinstance(notation, str) and len(notation) > MAX_NOTATION:
         raise BadRequest(f"A move's notation is at most {MAX_NOTATION} characters.")
@@ -306,7 +315,8 @@ def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_v
             # Read before the transaction: the write's compare-and-set checks the row is still as
             # read, and the write may then be the transaction's first and only statement
             # (games.store.Appender.commit): a usual move is one round trip.
-            game = game_with_seats(game_id)
+            if game is None or attempt > 0:
+                game = game_with_seats(game_id)
             with transaction.atomic():
                 return _act_on(game, seat, user, action, notation, expected_version, idempotency_key, by)
         except OperationalError as exc:
@@ -532,8 +542,8 @@ def _after(game, kind, state, appender, *, acted, present=None, had_timers=False
                     then=game_finished if finished_now else None)
 
 
-def resign(game_id, seat=None, *, user=None, idempotency_key=None) -> Outcome:
-    return act(game_id, seat, user=user, action=RESIGN, by="resign", idempotency_key=idempotency_key)
+def resign(game_id, seat=None, *, user=None, idempotency_key=None, game: Game | None = None) -> Outcome:
+    return act(game_id, seat, user=user, action=RESIGN, by="resign", idempotency_key=idempotency_key, game=game)
 
 
 def timeout(game_id, seat) -> str:
@@ -680,6 +690,19 @@ def cancel_game(game_id: int, user) -> Game:
         if game.status != Game.WAITING:
             raise IllegalAction("This game has started: it can no longer be cancelled (you may resign).")
         _call_off(game, "cancelled", user)
+    return game
+
+
+def call_off_unplayed(game_id: int, why: str, by) -> Game:
+    """A started game in which no seat has acted yet is called off as a game that never started
+    (``why``, one of Game.CALLED_OFF; a tournament's organiser re-pairing its round): IllegalAction
+    once anyone has moved, or when it is over. The caller holds the transaction that replaces it."""
+    game = _locked_with_seats(game_id)
+    if game.status != Game.ACTIVE:
+        raise IllegalAction("This game is over: its players can no longer change.")
+    if Event.objects.filter(game_id=game_id, seat__isnull=False).exists():
+        raise IllegalAction("A move was made in this game: its players can no longer change.")
+    _call_off(game, why, by)
     return game
 
 

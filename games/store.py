@@ -11,7 +11,7 @@ import marshal
 import operator
 import threading
 from collections import OrderedDict
-from functools import cache, reduce
+from functools import cache, lru_cache, reduce
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -128,13 +128,51 @@ def game_with_seats(pk, using="default") -> Game:
     conn = connections[using]
     if conn.vendor not in SEATS_OF_GAME:  # another database: the ORM's way, in two queries
         return Game.objects.using(using).with_seats().get(pk=pk)
-    fields = tuple(f.name for f in Game._meta.concrete_fields)
     with conn.cursor() as cursor:
-        cursor.execute(_game_with_seats_sql(fields, using, conn.vendor), [pk])
+        cursor.execute(_game_with_seats_sql(_game_fields(), using, conn.vendor), [pk])
         row = cursor.fetchone()
     if row is None:
         raise Game.DoesNotExist(f"no game {pk}")
-    game = sql.instance(Game, fields, row[:-1], using)
+    return _game_of_row(row, using)
+
+
+def game_with_seats_after(lead: tuple[str, list], pk, using="default") -> tuple[tuple | None, Game | None]:
+    """Another statement's row and game ``pk`` as ``game_with_seats`` reads it, in one round
+    trip: a request's token check (api.authentication) and the game it names. ``lead`` is a
+    statement of at most one row with its parameters (kinplay.infra.sql.lookup_statement).
+    Returns the lead's row, without the game's columns, or None (and then no game is read), and
+    the game, or None when there is none."""
+    conn = connections[using]
+    if conn.vendor not in SEATS_OF_GAME:
+        with conn.cursor() as cursor:
+            cursor.execute(*lead)
+            row = cursor.fetchone()
+        return row, None if row is None else Game.objects.using(using).with_seats().filter(pk=pk).first()
+    fields = _game_fields()
+    with conn.cursor() as cursor:
+        cursor.execute(_after_sql(lead[0], fields, using, conn.vendor), [*lead[1], pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None, None
+    width = len(fields) + 1  # the game's columns and its seats, last
+    game = row[-width:]
+    return row[:-width], None if game[0] is None else _game_of_row(game, using)
+
+
+@lru_cache(maxsize=16)  # a few leading statements, each built once (the token check's)
+def _after_sql(lead: str, fields, alias, vendor) -> str:
+    # Every row of the lead with the game's row beside it, or NULLs: no game is no error here.
+    return f"SELECT * FROM ({lead}) l LEFT JOIN ({_game_with_seats_sql(fields, alias, vendor)}) game ON 1 = 1"
+
+
+@cache
+def _game_fields() -> tuple[str, ...]:
+    return tuple(f.name for f in Game._meta.concrete_fields)
+
+
+def _game_of_row(row, using) -> Game:
+    """A game and its seats from a row of ``_game_with_seats_sql``."""
+    game = sql.instance(Game, _game_fields(), row[:-1], using)
     game.hold_seats(_seats(game, sql.json_value(row[-1]) or [], using))
     return game
 
@@ -385,6 +423,24 @@ def append(game, version: int, events: list[dict], state_after: dict, *, seat, c
 
 
 ANY_OF = 200  # conditions a statement: SQLite refuses an expression deeper than 1,000 (about 1,000 ORs)
+
+
+def event_ranges(ranges: list[tuple[int, int, int]]) -> list[Event]:
+    """The events of each ``(game id, after, upto)`` (seq after ``after``, up to ``upto``), by
+    game and seq: one range of the (game, seq) index per game, ANY_OF ranges a statement. (The
+    same as ``any_of`` with a Q per range, whose OR the ORM takes longer to build than the
+    database to run.)"""
+    db = Event.objects.db
+    table = connections[db].ops.quote_name(Event._meta.db_table)
+    out: list[Event] = []
+    for i in range(0, len(ranges), ANY_OF):
+        chunk = ranges[i:i + ANY_OF]
+        wanted = ", ".join(["(%s, %s, %s)"] * len(chunk))
+        out += Event.objects.using(db).raw(
+            f"WITH wanted(game, lo, hi) AS (VALUES {wanted}) SELECT e.* FROM {table} e JOIN wanted w"
+            " ON e.game_id = w.game AND e.seq > w.lo AND e.seq <= w.hi ORDER BY e.game_id, e.seq",
+            [x for r in chunk for x in r])
+    return out
 
 
 def any_of(qs, conditions: list):

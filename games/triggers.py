@@ -4,9 +4,10 @@
 PostgreSQL's TRUNCATE fires no row trigger: only an operator emptying a test database uses it.
 """
 
-# Every append-only stream: games, table talk, tournaments and leagues (their apps install these
+# Every append-only stream: games, table talk, tournaments, leagues and ladders (their apps install these
 # after their own migrations too, so the set is complete whichever app migrates last).
-APPEND_ONLY = ["games_event", "games_chatmessage", "tournaments_tournamentevent", "leagues_leagueevent"]
+APPEND_ONLY = ["games_event", "games_chatmessage", "tournaments_tournamentevent", "leagues_leagueevent",
+                "ladders_ladderevent"]
 
 
 def _create(vendor, table):

@@ -4,7 +4,10 @@ Without any variable set, kinplay runs on the embedded default: SQLite in var/,
 Celery over a filesystem broker in var/broker, email written to var/mail.
 """
 
+import copy
+import json
 from datetime import timedelta
+from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -69,6 +72,7 @@ INSTALLED_APPS = [
     "kinplay.web",
     "kinplay.tournaments",
     "kinplay.leagues",
+    "kinplay.ladders",
     "api",
 ]
 
@@ -143,10 +147,21 @@ else:
     # A database that does not answer fails the request (or the sweep) in seconds, not minutes.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 
+# A streaming replica of the PostgreSQL database (docs/deploy.md): the reads that may lag a
+# little (leaderboards, player pages) go there while it is at most REPLICA_MAX_LAG seconds behind
+# (kinplay.infra.replica). In tests it mirrors the test database.
+REPLICA_MAX_LAG = env.float("REPLICA_MAX_LAG", 5.0)
+if env.str("REPLICA_DATABASE_URL", "") and DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+    _replica = env.db("REPLICA_DATABASE_URL")
+    DATABASES["replica"] = {**copy.deepcopy(DATABASES["default"]), **{k: _replica[k] for k in ("NAME", "USER", "PASSWORD", "HOST", "PORT")},
+                            "TEST": {"MIRROR": "default"}}
+    DATABASE_ROUTERS = ["kinplay.infra.replica.ReplicaRouter"]
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+PASSWORD_MIN_LENGTH = 8  # the API's schema says it too
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": PASSWORD_MIN_LENGTH}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
@@ -233,6 +248,7 @@ CELERY_TASK_ROUTES = {
     "kinplay.notifications.tasks.*": {"queue": "email"},
     "kinplay.accounts.tasks.*": {"queue": "email"},  # the password reset's lookup: it ends in an email
     "kinplay.tournaments.tasks.*": {"queue": "deadlines"},  # pairing rounds, adjudication: game play
+    "kinplay.ladders.tasks.*": {"queue": "deadlines"},  # a challenge's result: game play
 }
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "kinplay.clocks.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS,
@@ -245,6 +261,8 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-tournaments": {"task": "kinplay.tournaments.tasks.sweep_tournaments", "schedule": SWEEP_SECONDS,
                           "options": {"expires": max(SWEEP_SECONDS * 2, 10)}},
     "sweep-leagues": {"task": "kinplay.leagues.tasks.sweep_leagues", "schedule": SWEEP_SECONDS,
+                      "options": {"expires": max(SWEEP_SECONDS * 2, 10)}},
+    "sweep-ladders": {"task": "kinplay.ladders.tasks.sweep_ladders", "schedule": SWEEP_SECONDS,
                       "options": {"expires": max(SWEEP_SECONDS * 2, 10)}},
 }
 # A task taken by a worker that dies is handed out again (the sweeps are idempotent).
@@ -278,6 +296,11 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", "kinplay <turns@kinplay.local
 # Replies to turn emails go to MAIL_REPLY_ADDRESS with a signed "+token" (moves by email);
 # inbound mail arrives by `manage.py receive_mail` (an MTA pipe) or an anymail webhook.
 MAIL_REPLY_ADDRESS = env.str("MAIL_REPLY_ADDRESS", "play@kinplay.local")
+# Every email's envelope sender is MAIL_BOUNCE_ADDRESS with a signed "+token" (VERP): delivery
+# reports come back to it, and MAIL_HARD_BOUNCES hard bounces stop the mail to an address
+# (kinplay.notifications.bounces).
+MAIL_BOUNCE_ADDRESS = env.str("MAIL_BOUNCE_ADDRESS", "bounces@" + (parseaddr(DEFAULT_FROM_EMAIL)[1].rpartition("@")[2] or "kinplay.local"))
+MAIL_HARD_BOUNCES = env.int("MAIL_HARD_BOUNCES", 3)
 # Inbound mail security (docs/email.md#how-a-reply-is-checked). The token key defaults to one derived from
 # SECRET_KEY with its own salt (kinplay.notifications.tokens).
 MAIL_TOKEN_KEY = env.str("MAIL_TOKEN_KEY", "")
@@ -287,6 +310,14 @@ MAIL_VERIFY_DKIM = env.bool("MAIL_VERIFY_DKIM", False)  # verify DKIM ourselves 
 MAIL_TRUST_UNAUTHENTICATED = env.bool("MAIL_TRUST_UNAUTHENTICATED", False)  # development only
 MAIL_ANSWERS_PER_HOUR = env.int("MAIL_ANSWERS_PER_HOUR", 10)  # refusals only: a loop fuse (notifications.loops)
 ANYMAIL = {"WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", "")}
+# Web Push (kinplay.notifications.push): the VAPID key pair (base64url: the raw 32-byte private key,
+# the 65-byte public point), from the environment, else the pair `make run` generated into var/
+# (bin/vapid-keys); with neither, push is off.
+_vapid_file = VAR_DIR / "vapid.json"
+_vapid = json.loads(_vapid_file.read_text()) if _vapid_file.exists() and not env.str("VAPID_PRIVATE_KEY", "") else {}
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", "") or _vapid.get("private_key", "")
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", "") or _vapid.get("public_key", "")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", "") or f"mailto:{parseaddr(DEFAULT_FROM_EMAIL)[1]}"  # whom push services write to
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -302,8 +333,7 @@ REST_FRAMEWORK = {
     # Per address for strangers, per player for players; stricter scopes for the sign-in
     # endpoints (each failed password check costs half a CPU-second) and for moves.
     "DEFAULT_THROTTLE_CLASSES": ["api.throttles.AnonThrottle", "api.throttles.UserThrottle"],
-    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser", "rest_framework.parsers.FormParser",
-                               "rest_framework.parsers.MultiPartParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],  # the API reads JSON only (415 otherwise)
     "NUM_PROXIES": PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("THROTTLE_ANON", "120/min"),
@@ -322,6 +352,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # One name for a choice set used twice (a seat's standing answer; check --deploy warns otherwise).
     "ENUM_NAME_OVERRIDES": {"StandingAnswerEnum": ["ask", "unable", "always"]},
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.text_without_nul"],
 }
 
 # Game clocks (docs/architecture.md#time).

@@ -17,8 +17,10 @@ urlpatterns = [
     path("api/", include("api.urls")),
     path("admin/", admin.site.urls),
     path("anymail/", include("kinplay.notifications.webhooks")),  # inbound mail webhooks: moves by email (closed without a secret)
+    path("mail/", include("kinplay.notifications.unsubscribe")),  # one-click unsubscribe (RFC 8058): no login, no CSRF
     path("tournaments/", include("kinplay.tournaments.urls")),
     path("leagues/", include("kinplay.leagues.urls")),
+    path("ladders/", include("kinplay.ladders.urls")),
     path("", include("kinplay.ratings.urls")),
     path("", include("kinplay.web.urls")),
 ]

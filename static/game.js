@@ -134,38 +134,107 @@
     if (ev.key === "Enter" || ev.key === " ") boardMove(ev);
   });
 
-  /* Phones: a board drawn for a wide screen shrinks until its text is unreadable and its spaces
-   * too small for a finger. Widen it (it scrolls sideways inside its card) until its smallest
-   * text is 12 px and its smallest move target 44 px, at most 3 times the card's width. */
-  var MIN_TEXT = 12, MIN_TAP = 44, MAX_WIDEN = 3;
-  function fitBoards() {
-    var wide = window.innerWidth >= 960;  // a tablet turned sideways: a board widened before fits again
-    live.querySelectorAll("#board svg").forEach(function (svg) {
-      var wa = svg.getAttribute("width");
-      if (wa && !/%$/.test(wa)) return;  // small drawings with their own size (symbols, a card's arrow) keep it
-      svg.classList.remove("is-widened"); svg.style.width = ""; svg.style.maxWidth = "";
-      if (wide) return;
-      var base = svg.getBoundingClientRect().width;
-      if (!base) return;
-      var need = 1;
-      svg.querySelectorAll("text").forEach(function (t) {
-        if (!t.textContent.trim() || !t.getScreenCTM()) return;
-        var px = parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a;
-        if (px > 0) need = Math.max(need, MIN_TEXT / px);
-      });
-      svg.querySelectorAll("[data-notation]").forEach(function (el) {
-        var r = el.getBoundingClientRect(), side = Math.min(r.width, r.height);
-        if (side > 0) need = Math.max(need, MIN_TAP / side);
-      });
-      if (need > 1.01) {
-        svg.classList.add("is-widened");
-        svg.style.maxWidth = "none";  // a board's own inline max-width must not cap it
-        svg.style.width = Math.ceil(base * Math.min(need, MAX_WIDEN)) + "px";
-      }
+  /* The board's pictures fit the card (kinplay.css scales them through their viewBox); the player
+   * zooms in with the + and - buttons or two fingers on a phone, and pans by scrolling the card.
+   * The zoom outlives the page's updates. */
+  var zoom = 1, ZOOM_MAX = 4;
+  var wide = window.matchMedia("(min-width: 960px)");  // kinplay.css: the move bar beside the board
+  function pictures() { return live.querySelectorAll("#board svg[aria-describedby]"); }
+  /* On a wide screen the pictures drawn above the player's hand are capped lower (down to
+   * PICTURE_MIN px high) until the hand's last row ends inside the window, as the page opens:
+   * the question beside the board and the hand are then seen together, without scrolling. */
+  var PICTURE_MIN = 150, WINDOW_MARGIN = 8;
+  function fitHand(board) {
+    board.style.removeProperty("--board-max");
+    var hand = board.querySelector(".kp-hand");
+    if (!hand || !wide.matches) return;
+    var above = [].filter.call(pictures(), function (svg) {
+      return svg.compareDocumentPosition(hand) & Node.DOCUMENT_POSITION_FOLLOWING;
     });
+    for (var i = 0; i < 3 && above.length; i++) {
+      var over = hand.getBoundingClientRect().bottom + window.scrollY + WINDOW_MARGIN - window.innerHeight;
+      if (over <= 0) return;
+      var tallest = Math.max.apply(null, above.map(function (svg) { return svg.getBoundingClientRect().height; }));
+      var cap = Math.max(PICTURE_MIN, Math.floor(tallest - over / above.length));
+      board.style.setProperty("--board-max", cap + "px");
+      if (cap === PICTURE_MIN) return;
+    }
   }
-  window.addEventListener("load", function () { fitBoards(); });  // after fonts and images settle
+  function fitBoards() {
+    var board = live.querySelector("#board");
+    if (!board) return;
+    board.classList.remove("is-zoomed");  // measured as fitted: the card's width, or less when the screen's height caps it
+    var svgs = pictures();
+    // the page's size for them, not a kind's own (Karenza's max-width), before the hand is measured under them
+    [].forEach.call(svgs, function (svg) { svg.style.width = ""; svg.style.maxWidth = ""; });
+    fitHand(board);
+    var widths = [].map.call(svgs, function (svg) {
+      var vb = svg.viewBox && svg.viewBox.baseVal, cap = parseFloat(getComputedStyle(svg).maxHeight);
+      var fit = board.clientWidth;
+      if (vb && vb.width && vb.height && cap > 0) fit = Math.min(fit, cap * vb.width / vb.height);
+      return [svg, Math.round(fit * zoom)];
+    });
+    if (zoom > 1) {
+      board.classList.add("is-zoomed");
+      widths.forEach(function (w) { w[0].style.width = w[1] + "px"; });
+    }
+    var out = live.querySelector('[data-zoom="-1"]'), inn = live.querySelector('[data-zoom="1"]');
+    if (out) out.disabled = zoom <= 1;
+    if (inn) inn.disabled = zoom >= ZOOM_MAX;
+    var level = document.getElementById("zoom-level");
+    if (level) level.textContent = zoom > 1 ? "zoomed " + (Math.round(zoom * 10) / 10) + "\u00d7" : "";
+  }
+  /* Zoom to z keeping the board's point under (x, y) (client coordinates; the card's middle when
+   * none) where it was. */
+  function zoomTo(z, x, y) {
+    var board = live.querySelector("#board");
+    if (!board) return;
+    z = Math.max(1, Math.min(ZOOM_MAX, z));
+    var r = board.getBoundingClientRect();
+    if (x === undefined) { x = r.left + r.width / 2; y = r.top + Math.min(r.height, window.innerHeight) / 2; }
+    var px = board.scrollLeft + x - r.left, py = board.scrollTop + y - r.top, k = z / zoom;
+    zoom = z;
+    fitBoards();
+    board.scrollLeft = px * k - (x - r.left);
+    board.scrollTop = py * k - (y - r.top);
+  }
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("[data-zoom]");
+    if (!b || !live.contains(b)) return;
+    zoomTo(+b.getAttribute("data-zoom") > 0 ? zoom * 1.5 : (zoom / 1.5 < 1.1 ? 1 : zoom / 1.5));
+  });
+  var pinch = null;
+  function spread(t) { return Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY); }
+  document.addEventListener("touchstart", function (ev) {
+    if (ev.touches.length !== 2 || !(ev.target.closest && ev.target.closest("#board"))) { pinch = null; return; }
+    pinch = { d: spread(ev.touches), z: zoom };
+  }, { passive: true });
+  document.addEventListener("touchmove", function (ev) {
+    if (!pinch || ev.touches.length !== 2) return;
+    ev.preventDefault();  // the board zooms, not the page
+    var t = ev.touches;
+    zoomTo(pinch.z * spread(t) / pinch.d, (t[0].clientX + t[1].clientX) / 2, (t[0].clientY + t[1].clientY) / 2);
+  }, { passive: false });
+  document.addEventListener("touchend", function (ev) { if (ev.touches.length < 2) pinch = null; }, { passive: true });
   window.addEventListener("resize", function () { clearTimeout(fitBoards.t); fitBoards.t = setTimeout(fitBoards, 200); });
+
+  /* Phones: the action bar folds to its question (Hide / Show moves); the choice is kept on this
+   * device for every game, as a player who folds it wants the board in view. */
+  var FOLD_KEY = "kinplay:bar-folded";
+  function folded() { try { return window.localStorage.getItem(FOLD_KEY) === "1"; } catch (e) { return false; } }
+  function showFold() {
+    var moves = live.querySelector("#moves"), btn = document.getElementById("bar-toggle");
+    if (!moves || !btn) return;
+    moves.classList.toggle("is-folded", folded());
+    btn.setAttribute("aria-expanded", folded() ? "false" : "true");
+  }
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("#bar-toggle");
+    if (!b) return;
+    try { window.localStorage.setItem(FOLD_KEY, folded() ? "0" : "1"); } catch (e) {}
+    showFold();
+    fitBar();
+  });
 
   /* Phones: the move bar is fixed at the bottom; the page is padded by its height (kinplay.css,
    * --bar-height), measured again whenever it changes (more moves, the Confirm bar, a new page). */
@@ -174,6 +243,16 @@
     var bar = live.querySelector(".moves-area--bar");
     var fixed = bar && getComputedStyle(bar).position === "fixed";
     document.documentElement.style.setProperty("--bar-height", fixed ? Math.ceil(bar.getBoundingClientRect().height) + "px" : "0px");
+    fitMoves(bar && !fixed ? bar : null);
+  }
+  /* Beside the board (wide screens) the move list scrolls in its card, ending inside the window
+   * where the page opens; measured from the side column, which does not stick as the bar does. */
+  var MOVES_MIN = 180, CARD_END = 30;
+  function fitMoves(bar) {
+    var list = bar && bar.querySelector(".move-list"), side = bar && bar.parentElement;
+    if (!list || !side) { document.documentElement.style.removeProperty("--moves-max"); return; }
+    var top = side.getBoundingClientRect().top + window.scrollY + list.getBoundingClientRect().top - bar.getBoundingClientRect().top;
+    document.documentElement.style.setProperty("--moves-max", Math.max(MOVES_MIN, Math.floor(window.innerHeight - top - CARD_END)) + "px");
   }
   function watchBar() {
     if (barSize) barSize.disconnect();
@@ -205,23 +284,42 @@
   }
   setInterval(tick, 15000);
 
-  /* "New since you last looked": log lines after the version this device last showed are marked
-   * (kept per game in localStorage: no server work; a replay neither marks nor moves it). */
+  /* "New since you last looked": log lines after the version the player's last look showed
+   * (data-seen: kept per player on the server, kinplay.notifications.presence) are marked, but
+   * not their own moves (data-own); a replay neither marks nor moves it. */
   var seenAtLoad;  // the marker stays where it was when the page opened, while it stays open
   function markNew() {
     if (live.hasAttribute("data-history")) return;
-    var key = "kinplay:seen:" + live.getAttribute("data-game"), now = live.getAttribute("data-version");
     if (seenAtLoad === undefined) {
-      try { seenAtLoad = window.localStorage.getItem(key); } catch (e) { return; }
-      if (seenAtLoad === null) seenAtLoad = now;  // a first visit marks nothing: all of it is new
+      seenAtLoad = live.getAttribute("data-seen");
+      if (!+seenAtLoad) seenAtLoad = live.getAttribute("data-version");  // a first visit marks nothing: all of it is new
     }
     var seen = seenAtLoad;
     var first = null;
     live.querySelectorAll(".log li[data-seq]").forEach(function (li) {
-      if (+li.getAttribute("data-seq") > +seen) { li.classList.add("is-new"); first = li; }
+      if (+li.getAttribute("data-seq") > +seen && !li.hasAttribute("data-own")) { li.classList.add("is-new"); first = li; }
     });
     if (first) first.insertAdjacentHTML("afterend", '<li class="log-seen-marker" aria-label="Above: new since you last looked"><span>new since you last looked</span></li>');
-    try { window.localStorage.setItem(key, now); } catch (e) {}
+    showNews();
+  }
+
+  /* The log's lines marked new, at the top of the page (the log is at the bottom on a phone):
+   * the newest in one line, all of them when opened. */
+  function showNews() {
+    var box = live.querySelector("#since-look");
+    if (!box) return;
+    var fresh = [].slice.call(live.querySelectorAll(".log li.is-new .log-text"));
+    box.hidden = !fresh.length;
+    if (!fresh.length) return;
+    box.querySelector(".since-look-latest").textContent = fresh[0].textContent.trim();
+    box.querySelector(".since-look-more").textContent = fresh.length > 1 ? "(and " + (fresh.length - 1) + " more)" : "";
+    var list = box.querySelector(".since-look-lines");
+    list.textContent = "";
+    fresh.slice().reverse().forEach(function (a) {  // oldest first, as they happened
+      var li = document.createElement("li");
+      li.textContent = a.textContent.trim();
+      list.appendChild(li);
+    });
   }
 
   /* Replay: arrow keys step through the history (the links carry the keys they answer). */
@@ -242,6 +340,7 @@
 
   markBoard();
   fitBoards();
+  showFold();
   watchBar();
   markNew();
 
@@ -287,7 +386,7 @@
         // Where the player was reading: the action bar (it scrolls on a phone) and a board wider than its card.
         var bar = live.querySelector(".moves-area"), barScroll = bar ? bar.scrollTop : 0;
         if (fresh.getAttribute("data-version") !== live.getAttribute("data-version")) barScroll = 0;  // new moves: from the top
-        var board = live.querySelector("#board"), boardScroll = board ? board.scrollLeft : 0;
+        var board = live.querySelector("#board"), boardScroll = board ? board.scrollLeft : 0, boardTop = board ? board.scrollTop : 0;
         var fair = live.querySelector(".fairness"), fairOpen = fair && fair.open;
         var focused = window.kinplayFocusKey ? window.kinplayFocusKey(live) : null;
         live.replaceWith(fresh);
@@ -299,9 +398,10 @@
         window.scrollTo(0, scroll);
         markBoard();
         fitBoards();
+        showFold();
         watchBar();
         var nbar = live.querySelector(".moves-area"); if (nbar) nbar.scrollTop = barScroll;
-        var nboard = live.querySelector("#board"); if (nboard) nboard.scrollLeft = boardScroll;
+        var nboard = live.querySelector("#board"); if (nboard) { nboard.scrollLeft = boardScroll; nboard.scrollTop = boardTop; }
         if (window.kinplayRefocus) window.kinplayRefocus(live, focused);
         markNew();
         var me = live.querySelector(".turn-banner--me");

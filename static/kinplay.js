@@ -36,6 +36,10 @@
     tzButton.hidden = false;
     tzButton.addEventListener("click", function () { tzSelect.value = here; tzButton.hidden = true; });
   }
+  // The installable app (/manifest.webmanifest): its service worker shows the pushes (Settings).
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register("/sw.js").catch(function () {});
+  }
   // Sign-up: the new account starts in this device's time zone.
   if (here) document.querySelectorAll("input[data-device-time-zone]").forEach(function (el) { el.value = here; });
   // A page that swaps in a fresh copy of itself (game.js, lobby.js) keeps the keyboard where it

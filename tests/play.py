@@ -36,3 +36,25 @@ def accepted(game):
     for seat in game.seats.filter(invited=True).select_related("user"):
         services.accept_invitation(game.pk, seat.user)
     return game_with_seats(game.pk)
+
+
+def alices_turn(alice, kind="knonsters"):
+    """A two-player game of alice's and bob's where it is alice's turn."""
+    game = accepted(services.create_game(creator=alice, kind=kind, seats=[{"user": "alice"}, {"user": "bob"}],
+                                         per_move=None))
+    for _ in range(50):
+        game.refresh_from_db()
+        if game.to_act == [0]:
+            return game
+        step(game, seat=game.to_act[0])
+    raise AssertionError("never alice's turn")
+
+
+def alice_moves(game):
+    """alice moves (as her page posts it; a roll and a move in Project_Kin) and the turn is bob's."""
+    for _ in range(5):
+        step(game, seat=0)
+        game.refresh_from_db()
+        if game.to_act != [0]:
+            break
+    assert game.to_act == [1]

@@ -127,35 +127,46 @@ def _pile(x, y, label, count, colour):
             f'<text x="{x + 22}" y="{y + 74}" font-size="9" text-anchor="middle">{_e(label)}</text>')
 
 
+EMPTY_ROW_H = 52
+
+
+def _row(p, y0, cards):
+    """A player's deck, discard pile and sequence area below their name."""
+    chain = f" · next from {p['chain_end']}" if p.get("chain_end") else ""
+    if not p["sequence"]:
+        return (f'<text x="8" y="{y0 + 34}" font-size="11" fill="#555">deck {p["deck_count"]} · hand '
+                f'{p["hand_count"]} · discard {len(p["discard"])}{_e(chain)} · empty sequence area</text>')
+    out = [_pile(8, y0 + 34, f"deck · hand {p['hand_count']}", p["deck_count"], "#6b4f3a"),
+           f'<text x="30" y="{y0 + 122}" font-size="9" text-anchor="middle">discard {len(p["discard"])}</text>']
+    if chain:
+        out.append(f'<text x="30" y="{y0 + 134}" font-size="9" text-anchor="middle">next from '
+                   f'{_e(p["chain_end"])}</text>')
+    out += [_table_card(66 + i * (CW + GAP), y0 + 40, entry, cards) for i, entry in enumerate(p["sequence"])]
+    return "".join(out)
+
+
 def _svg(view, seat, names):
     players = view["players"]
     bottom = seat if seat in (0, 1) else 0
     rows = [1 - bottom, bottom]
     n = max([len(p["sequence"]) for p in players] + [4])
     width = 70 + n * (CW + GAP) + 10
-    row_h = CH + 64
-    height = 2 * row_h + 10
+    # an empty sequence area is a line of words, not a row of room for cards
+    heights = [CH + 64 if players[s]["sequence"] else EMPTY_ROW_H for s in rows]
+    height = sum(heights) + 10
     out = [f'<svg class="karenza-table" viewBox="0 0 {width} {height}" width="100%" '
            f'style="max-width:{int(width * 1.5)}px" '
            f'xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Sequence areas">']
+    y0 = 8
     for r, s in enumerate(rows):
         p = players[s]
-        y0 = 8 + r * row_h
         who = names[s] if s < len(names) else f"Player {s + 1}"
         head = f'{who} — {p["character_name"]} — {p["score"]} pt'
         if view["turn"] == s and not view.get("finished"):
             head += " (to play)"
         out.append(f'<text x="8" y="{y0 + 12}" font-size="12" font-weight="600">{_e(head)}</text>')
-        out.append(_pile(8, y0 + 34, f"deck · hand {p['hand_count']}", p["deck_count"], "#6b4f3a"))
-        out.append(f'<text x="30" y="{y0 + 122}" font-size="9" text-anchor="middle">discard '
-                   f'{len(p["discard"])}</text>')
-        if p.get("chain_end"):
-            out.append(f'<text x="30" y="{y0 + 134}" font-size="9" text-anchor="middle">next from '
-                       f'{_e(p["chain_end"])}</text>')
-        for i, entry in enumerate(p["sequence"]):
-            out.append(_table_card(66 + i * (CW + GAP), y0 + 40, entry, view["cards"]))
-        if not p["sequence"]:
-            out.append(f'<text x="{66 + 4}" y="{y0 + 90}" font-size="11" fill="#888">empty sequence area</text>')
+        out.append(_row(p, y0, view["cards"]))
+        y0 += heights[r]
     out.append("</svg>")
     return "".join(out)
 
@@ -232,7 +243,7 @@ def render(view, seat, names):
     parts = [STYLE, '<div class="karenza">', '<div class="karenza-status">', "".join(chips), "</div>",
              _svg(view, seat, names)]
     if seat in (0, 1) and "hand" in view:
-        parts.append(f'<div><strong>Your hand</strong> ({len(view["hand"])} cards)</div><div class="karenza-hand">')
+        parts.append(f'<div><strong>Your hand</strong> ({len(view["hand"])} cards)</div><div class="karenza-hand kp-hand">')
         for code in view["hand"]:
             info = view["cards"].get(code, {"name": code, "type": "technique", "function": "attack",
                                             "trajectory": ["TL", "BR"], "power": 0})

@@ -10,6 +10,7 @@ from . import rules
 
 PAWN = {"red": "#d62828", "blue": "#1d4ed8", "green": "#15803d", "yellow": "#eab308", "purple": "#7e22ce"}
 ROMAN = rules.ROMAN
+PAWN_R = 7
 
 CSS = """
 <style>
@@ -120,13 +121,18 @@ def _pawns(out, view, names, pts):
     for sqi, seats in per_square.items():
         x, y = pts[sqi]
         for k, seat in enumerate(seats):
-            cx = x + 8 + (k % 3) * 9
-            cy = y + 14 + (k // 3) * 9
+            # big enough to see on a phone, dark-ringed on any square, and lettered with the
+            # colour's initial for those who cannot tell the colours apart
+            cx = x + 8 + (k % 3) * 8
+            cy = y + 15 + (k // 3) * 10
             col = view["colors"][seat]
             name = names[seat] if seat < len(names) else col
             lap = f" (square {view['positions'][seat]})" if view["positions"][seat] >= rules.LENGTH else ""
-            out.append(f'<circle cx="{cx}" cy="{cy}" r="5" fill="{PAWN.get(col, "#888")}" stroke="#fff" '
-                       f'stroke-width="1.5"><title>{escape(name)}{escape(lap)}</title></circle>')
+            ink = "#111827" if col == "yellow" else "#fff"
+            out.append(f'<g class="kenta-pawn"><title>{escape(name)} ({escape(col)}){escape(lap)}</title>'
+                       f'<circle cx="{cx}" cy="{cy}" r="{PAWN_R}" fill="{PAWN.get(col, "#888")}" stroke="#111827" '
+                       f'stroke-width="1.2"/><text x="{cx}" y="{cy + 3.5}" font-size="10" font-weight="700" '
+                       f'text-anchor="middle" fill="{ink}">{escape(col[:1].upper())}</text></g>')
 
 
 def _centre(out, view, cx, cy):
@@ -200,13 +206,13 @@ def render(view, seat, names):
     v["_die_notations"] = my_turn_kind == "die"
     parts = [CSS, '<div class="kenta">', _board(v, names)]
     parts.append(f'<p class="kenta-note">{" ".join(_notes(view, names, waiting))}</p>')
-    if view["playing"]:
+    if me:  # right under the board: what the player acts with stays on the first screen
+        parts += _my_hand(view, me, my_turn_kind)
+    if view["playing"]:  # the note above names it; its text below the hand
         parts.append('<div class="kenta-row">' + _card_html(view["playing"]["card"]) + "</div>")
     parts.append(_players_table(view, names))
     if view.get("end"):
         parts.append(_scoring_table(view, names))
-    if me:
-        parts += _my_hand(view, me, my_turn_kind)
     if view["discard"]:
         last = view["discard"][-1]
         parts.append(f'<p class="kenta-note">Top of the discard pile: {escape(rules.CARDS[last]["name"])}</p>')
@@ -294,7 +300,7 @@ def _my_hand(view, me, my_turn_kind):
     obj = (f'<div class="kenta-card kenta-obj"><b>Objective (secret)</b>'
            f'{escape(_objective_text(me["objective"], me["color"]))}</div>')
     parts = [f'<p class="kenta-note">Your hand ({escape(me["color"])}):</p>'
-             f'<div class="kenta-row">{"".join(cards)}{obj}</div>']
+             f'<div class="kenta-row kp-hand">{"".join(cards)}{obj}</div>']
     if me.get("ballot") is not None:
         parts.append(f'<p class="kenta-note">Your sealed vote: {escape(str(me["ballot"]))}</p>')
     return parts
@@ -374,3 +380,10 @@ def _left(view, p):
     if not view["resigned"][p]:
         return ""
     return " (out of time)" if p in view.get("_out_of_time", ()) else " (resigned)"
+
+
+def default_label(action: dict) -> str:
+    """A vote's default, which no voter may send (rules.NO_MARKER): what their time running out gives."""
+    if action.get("type") == "vote" and action.get("marker") == "none":
+        return "No marker: your vote counts for no one"
+    return ""

@@ -83,7 +83,7 @@ def render(view, seat, names):
         if view["players"][me]["punished"]:
             title += " (face up for everyone while you hold the Fox cards)"
         parts.append(f"<div>{escape(title)}</div>")
-        parts.append(f'<div class="kinapa-hand">{"".join(hand) or "no cards"}</div>')
+        parts.append(f'<div class="kinapa-hand kp-hand">{"".join(hand) or "no cards"}</div>')
     if view.get("recent"):
         lines = "".join(f"<li>{escape(rules.describe(e, names or [_name(None, i) for i in range(n)]))}</li>"
                         for e in view["recent"])

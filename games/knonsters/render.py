@@ -55,12 +55,13 @@ def _card(code, view, clickable):
         big = "×3 lead"
     else:
         big = f"R{c.get('rank')} +{c.get('steps')}"
-    title = rules.card_text(code) if code in rules.CARDS else code
-    if not moves:
-        title += " (no effect now: it would be discarded)"
+    text = rules.card_text(code) if code in rules.CARDS else code
+    # the card's words stay short (a hand of 16 shares a laptop's first screen with the board);
+    # its tooltip says in full why a faded card would be discarded
+    title, small = (text, text) if moves else (text + " (no effect now: it would be discarded)", text + " No effect now.")
     return (f'<div class="knonsters-card{"" if moves else " knonsters-dead"}" style="border-color:{colour}" '
             f'title="{escape(title)}"{attrs}><b style="color:{INK.get(k, "#555")}">{escape(big)}</b>'
-            f'{escape(k or "by rank")}<small>{escape(title)}</small></div>')
+            f'{escape(k or "by rank")}<small>{escape(small)}</small></div>')
 
 
 def _track(view):
@@ -196,7 +197,7 @@ def _own(view, seat):
         bet = f" (bet on {view['bet']})" if view.get("bet") else ""
         out.append(f'<div class="knonsters-note">Your favourites: {escape(" & ".join(favs))}{escape(bet)}</div>')
     my_turn = view["phase"] == "race" and view.get("turn") == seat and view.get("asking") is None
-    out.append('<div class="knonsters-hand">')
+    out.append('<div class="knonsters-hand kp-hand">')
     for code in view.get("hand", []):
         out.append(_card(code, view, my_turn))
     out.append("</div>")

@@ -238,15 +238,18 @@ def _pools(pieces):
 
 def _pool(box, kind, inpool, fill):
     """One side's pool: its box, its title, its pieces in rows, and how many do not fit."""
+    title = _POOL_TITLES[kind]
     out = [f'<rect x="{box["x"]}" y="{box["y"]}" width="{box["w"]}" height="{box["h"]}" fill="{fill}" stroke="#999" stroke-width=".3" rx="1"/>',
-           _txt(box["x"] + 1, box["y"] + 3.2, _POOL_TITLES[kind])]
-    per_row = max(1, int((box["w"] - 12) // 4.2))
+           _txt(box["x"] + 1, box["y"] + 3.2, title)]
+    # the pieces start after the title (3.8-unit letters, at most 2.4 wide), never under it
+    start = 1 + len(title) * 2.4 + 3
+    per_row = max(1, int((box["w"] - start) // 4.2))
     rows = max(1, int(box["h"] // 4.4))
     shown = inpool[:per_row * rows]
     for i, p in enumerate(shown):
         row, col = divmod(i, per_row)
         cy = box["y"] + (box["h"] / 2 if rows == 1 else 2.3 + row * 4.4)
-        out.append(_piece_svg(p, box["x"] + 12 + col * 4.2, cy, 1.9, False, None, small=True))
+        out.append(_piece_svg(p, box["x"] + start + col * 4.2, cy, 1.9, False, None, small=True))
     if len(inpool) > len(shown):
         out.append(_txt(box["x"] + 1, box["y"] + box["h"] - 1, f"+{len(inpool) - len(shown)}"))
     return out

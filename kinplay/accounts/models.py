@@ -24,6 +24,13 @@ class Profile(models.Model):
     # accounts confirm the same address at the same moment. None without an address.
     email_key = models.CharField(max_length=254, unique=True, null=True, blank=True)
     email_every = models.PositiveIntegerField(choices=EMAIL_EVERY, default=EACH_TURN)
+    # False (the default): no turn email, reminder or digest while the player has the game's page
+    # or the lobby open (kinplay.notifications.presence).
+    EMAIL_ON_SITE = [
+        (False, "Not while I am on the site: a turn I see on the game's page or the lobby sends no email"),
+        (True, "Even while I am on the site"),
+    ]
+    email_on_site = models.BooleanField(choices=EMAIL_ON_SITE, default=False)
     time_zone = models.CharField(max_length=64, default="UTC")
     # Off by default: until a player has told us their time zone, 23:00 UTC could be their afternoon.
     quiet_hours = models.BooleanField(default=False)

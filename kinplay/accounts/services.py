@@ -17,6 +17,7 @@ from rest_framework.authtoken.models import Token
 from kinplay.accounts import emails, tasks, usernames
 from kinplay.accounts.emails import EMAIL_CHANGE_DAYS, EMAIL_CHANGE_SALT
 from kinplay.accounts.models import Profile
+from kinplay.notifications import bounces
 from kinplay.notifications.models import Outbox
 
 log = logging.getLogger("kinplay.accounts")
@@ -35,19 +36,19 @@ def register(username: str, email: str, password: str):
     try:
         username = usernames.clean(username)
     except ValidationError as exc:
-        raise ValidationError({"username": exc.messages}) from None
+        raise ValidationError({"username": exc.error_list}) from None  # codes kept: "taken" is no typo
     user_model = get_user_model()
     try:
         password_validation.validate_password(password, user_model(username=username, email=email))
     except ValidationError as exc:
-        raise ValidationError({"password": exc.messages}) from None
+        raise ValidationError({"password": exc.error_list}) from None
     try:
         with transaction.atomic():
             user = user_model.objects.create_user(username, "", password)
             emails.ask_address(user, email)
             return user
     except IntegrityError:  # the same (or a look-alike) name registered at the same moment
-        raise ValidationError({"username": ["This username is taken (or looks too much like one that is). Please choose another one."]}) from None
+        raise ValidationError({"username": [usernames.taken()]}) from None
 
 
 def request_email_change(user, new_email: str) -> None:
@@ -93,6 +94,7 @@ def confirm_email_change(user, token: str) -> str:
     except IntegrityError:
         user.refresh_from_db(fields=["email"])
         raise taken from None
+    bounces.confirmed(user.email)  # its owner read the link there: the mailbox works
     return user.email
 
 

@@ -39,5 +39,10 @@ def clean(name: str) -> str:
     if not PATTERN.fullmatch(name):
         raise ValidationError(RULE, code="invalid")
     if Profile.objects.filter(username_key=key(name)).exists():
-        raise ValidationError("This username is taken (or looks too much like one that is). Please choose another one.", code="taken")
+        raise taken()
     return name
+
+
+def taken() -> ValidationError:
+    return ValidationError("This username is taken (or looks too much like one that is). Please choose another one.",
+                           code="taken")

@@ -47,8 +47,8 @@ def invitation_answered(sender, *, game, seat, outcome, **kwargs) -> None:
 
 
 def game_called_off(sender, *, game, **kwargs) -> None:
-    """Its invitations need no answer any more."""
-    Deadline.objects.filter(game=game, kind=Deadline.INVITATION, done_at__isnull=True).update(
+    """Its invitations need no answer any more, nor (a started game a tournament re-paired) its moves."""
+    Deadline.objects.filter(game=game, done_at__isnull=True).update(
         done_at=timezone.now(), outcome="cancelled")
 
 

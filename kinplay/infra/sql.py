@@ -96,13 +96,20 @@ def one(model, fields: tuple, lookup: str, value, alias="default"):
     built by the ORM once per process rather than on every call (building it costs several
     times what the database takes to run it); each call runs it with its own value and reads
     the row as it is now. An exact lookup only (ValueError otherwise)."""
-    sql, params, at = _lookup_sql(model, fields, lookup, alias)
-    params = params.copy()
-    params[at] = value
+    sql, params = lookup_statement(model, fields, lookup, value, alias)
     with connections[alias].cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     return None if row is None else instance(model, fields, row, alias)
+
+
+def lookup_statement(model, fields: tuple, lookup: str, value, alias="default") -> tuple[str, list]:
+    """``one``'s statement and parameters, for a caller that sends it along with another
+    (games.store.game_with_seats_after); ``instance`` reads its row."""
+    sql, params, at = _lookup_sql(model, fields, lookup, alias)
+    params = params.copy()
+    params[at] = value
+    return sql, params
 
 
 def from_db(model, alias: str, attnames, values):

@@ -17,7 +17,9 @@ class LeaguesConfig(AppConfig):
     def ready(self):
         # deferred: these modules import models, which need the app registry ready
         from kinplay.leagues import emails
+        from kinplay.notifications import push
         from kinplay.notifications.services import register_composer
 
         register_composer(emails.KINDS, emails.compose)
+        push.pushed_with(push.ORGANISED, emails.KINDS)
         post_migrate.connect(_ensure_triggers, sender=self)

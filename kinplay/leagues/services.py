@@ -35,7 +35,8 @@ FIRST_SEASON_AFTER_DAYS = 7
 
 
 class LeagueError(games.BadRequest):
-    """Refused input or a step the league cannot take now: a 400 with the reason."""
+    """Refused settings or a step the league cannot take now, with the reason: the API answers 422 for
+    settings (api.organised.Organised.create), 409 for a step (Organised.action)."""
 
 
 # ---------------------------------------------------------------- the stream
@@ -86,6 +87,12 @@ def config_of(*, kind, options=None, format=None, division_size=6, season_days=2
     promote, relegate = _int(promote, "promote", 0), _int(relegate, "relegate", 0)
     if promote + relegate > division_size:
         raise LeagueError(f"promote + relegate ({promote} + {relegate}) cannot be more than a division ({division_size} players).")
+    biggest = division_size + (division_size + 1) // 2 - 1  # a division with a rest spread over it (stream.division_sizes)
+    longest = (biggest if biggest % 2 else biggest - 1) if format == "round_robin" else \
+        (rounds or pairing.swiss_rounds(biggest, tcfg["sizes"]))
+    if season_days / longest < tournaments.MIN_ROUND_DAYS:
+        raise LeagueError(f"season_days {season_days:g} is too short: a division of up to {biggest} players plays {longest} "
+                          f"rounds, and a round needs at least an hour.")
     drop_limit = _int(drop_limit, "drop_limit", 0, 100)
     if placement not in PLACEMENTS:
         raise LeagueError("placement must be bottom (new players start in the lowest division) or rating.")
@@ -164,12 +171,14 @@ def _finish_season(league, season: dict) -> tuple[list[list[int]], list[dict]]:
     for div in season["divisions"]:
         ts = states[div["tournament"]]
         mine = set(div["players"])
-        playing = [r["player"] for r in tstream.standings(ts) if r["player"] in mine
+        rows = tstream.standings(ts)  # ordered to the last tiebreak, the visible drawing of lots
+        playing = [r["player"] for r in rows if r["player"] in mine
                    and s["members"][str(r["player"])]["status"] == stream.PLAYING]
         dropped = [p for p in playing if ts["players"][str(p)]["status"] != "active"
                    or ts["players"][str(p)]["timeouts"] > limit]
         ranked.append([p for p in playing if p not in dropped])
-        out.append({"tournament": div["tournament"], "ranked": ranked[-1], "dropped": dropped})
+        out.append({"tournament": div["tournament"], "ranked": ranked[-1], "dropped": dropped,
+                    "ranks": {str(r["player"]): r["rank"] for r in rows if r["player"] in mine}})
     return ranked, out
 
 
@@ -197,7 +206,7 @@ def _start_season(league, divisions: list[list[int]], now) -> None:
             organiser=league.organiser or users[players[0]], name=f"{league.name[:56]} · S{number} D{i}", kind=league.kind,
             format=cfg["format"], options=s["options"], rounds=cfg["rounds"] if cfg["format"] == "swiss" else None,
             table_size=cfg["table_size"], points=cfg["points"], clock=cfg["clock"],
-            round_days=cfg["season_days"] / max(1, rounds), rated=cfg["rated"], max_timeouts=cfg["drop_limit"] + 1))
+            round_days=max(tournaments.MIN_ROUND_DAYS, cfg["season_days"] / max(1, rounds)), rated=cfg["rated"], max_timeouts=cfg["drop_limit"] + 1))
     made = tournaments.create_and_start(specs, [[users[p] for p in players] for players in divisions], mail=False)
     out: list[SeasonDivision] = [{"tournament": t.pk, "players": list(players)} for t, players in zip(made, divisions)]
     ends = now + timedelta(days=cfg["season_days"])

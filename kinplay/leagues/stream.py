@@ -170,7 +170,10 @@ def path_of_season(s, number) -> list[dict]:
         for p in div["players"]:
             row = {"player": p, "division": i, "rank": None, "move": None}
             if m:
-                row["rank"] = m["ranked"].index(p) + 1 if p in m["ranked"] else None
+                if "ranks" in m:  # the division's tournament's rank, as its standings show it
+                    row["rank"] = m["ranks"].get(str(p)) if p in m["ranked"] else None
+                else:
+                    row["rank"] = m["ranked"].index(p) + 1 if p in m["ranked"] else None
                 row["move"] = ("up" if p in m["up"] else "down" if p in m["down"]
                                else "dropped" if p in m["dropped"] else "stay" if p in m["ranked"] else "left")
             out.append(row)

@@ -1,16 +1,21 @@
-"""The league pages: the list and a league's page (thin views); sign up and leave."""
+"""The league pages: the list, the create form and a league's page (thin views); sign up and leave."""
 
 from __future__ import annotations
+
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.utils.dateparse import parse_datetime
 
 from games.registry import kinds
 from kinplay.leagues import selectors, services, stream
+from kinplay.leagues.forms import LEAGUE
 from kinplay.leagues.models import League
+from kinplay.web import organise
+from kinplay.web.actions import page_action
 
 FORMAT_LABELS = {"swiss": "Swiss", "round_robin": "Round robin"}
 
@@ -26,6 +31,15 @@ def league_list(request):
     return render(request, "leagues/list.html", {"cards": cards})
 
 
+@login_required
+def new_league(request):
+    def created(league):
+        messages.success(request, f"{league.name} is open for sign-ups: share this page so players can sign up.")
+        return redirect("league", pk=league.pk)
+
+    return organise.page(request, LEAGUE, services.create, "leagues/new.html", created)
+
+
 def league_page(request, pk):
     league = League.objects.select_related("organiser").filter(pk=pk).first()
     if league is None:
@@ -33,7 +47,9 @@ def league_page(request, pk):
     s = league.state
     me = request.user.pk if request.user.is_authenticated else None
     member = s["members"].get(str(me)) if me else None
+    season = stream.current(s)
     return render(request, "leagues/detail.html", {
+        "season_ends": parse_datetime(season["ends_at"]) if season and season["status"] == "running" else None,
         "league": league, "d": selectors.league_for(league, request.user), "kind_name": _kind_name(league.kind),
         "format_label": FORMAT_LABELS.get(s["config"]["format"], s["config"]["format"]), "config": s["config"],
         "history": [x for x in selectors.history(league) if x["status"] == "finished"],
@@ -42,21 +58,7 @@ def league_page(request, pk):
     })
 
 
-def _act(fn, done):
-    @login_required
-    @require_POST
-    def view(request, pk):
-        try:
-            fn(pk, request.user)
-        except League.DoesNotExist:
-            raise Http404 from None
-        except services.LeagueError as exc:
-            messages.error(request, str(exc))
-        else:
-            messages.success(request, done)
-        return redirect("league", pk=pk)
-
-    return view
+_act = partial(page_action, missing=League.DoesNotExist, refused=services.LeagueError, back="league")
 
 
 signup = _act(services.sign_up, "You are signed up: you play from the next season, and get an email when it starts.")

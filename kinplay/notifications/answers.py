@@ -38,6 +38,8 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     if len(lines) == 1:
         what = "Move" if lines[0].get("move", True) else "Answer"
         verb = f"{what} accepted" if row.kind == Outbox.MOVE_ACCEPTED else f"{what} not accepted"
+        if lines[0].get("about") and row.kind == Outbox.MOVE_ACCEPTED:  # "Invitation accepted", "Invitation declined"
+            verb = lines[0]["about"]
         subject = f"{verb} in {lines[0]['kind_name']} #{lines[0]['game']}"
     else:
         subject = f"Your reply: {applied} applied, {len(lines) - applied} not applied"

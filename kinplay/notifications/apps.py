@@ -23,4 +23,5 @@ class Config(AppConfig):
         events.game_changing.connect(receivers.game_changing, dispatch_uid="notifications")
         events.game_called_off.connect(receivers.game_called_off, dispatch_uid="notifications")
         events.seat_withdrawn.connect(receivers.seat_withdrawn, dispatch_uid="notifications")
+        events.chat_posted.connect(receivers.chat_posted, dispatch_uid="notifications")
 

@@ -6,6 +6,8 @@ Their own rows in the outbox (sent like every other row) and their own templates
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 
@@ -27,6 +29,17 @@ SUBJECTS = {
     Outbox.GAME_CANCELLED: "{creator} cancelled {kind} #{id}",
     Outbox.VACATION_OVER: "Your vacation is over: your clocks run again",
 }
+
+
+# Where an invited game comes from, in the invitation's own words: an app that invites players to
+# its games (a ladder's challenge) registers ``origin(game, user) -> dict | None`` giving the
+# "subject", the "text" (lines) and the "answer_by" of its invitation, so the player gets one
+# email saying both what the game is and how to answer it.
+ORIGINS: list[Callable[..., dict | None]] = []
+
+
+def register_origin(origin: Callable) -> None:
+    ORIGINS.append(origin)
 
 
 def _queue(rows):
@@ -63,7 +76,7 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     site = settings.SITE_URL.rstrip("/")
     context = {"user": row.user, "kind": row.kind, "settings_url": f"{site}/settings/"}
     fmt = {}
-    reply_to = None
+    reply_to, origin = None, None
     game = row.game  # None for a vacation's end (no query: game_id is None then)
     if game is not None:
         who, _, became = row.detail.partition("|")
@@ -83,9 +96,10 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         if row.kind == Outbox.INVITATION and seat is not None:
             reply_to = [reply_address(row)]  # "accept" / "decline" by email (replies.py)
             context["choices"] = seat_choices(game, seat)  # "accept blue": a Kenta colour still free
+            origin = context["origin"] = next(filter(None, (found(game, row.user) for found in ORIGINS)), None)
     else:
         context.update({"detail": row.detail, "url": f"{site}/settings/"})
-    subject = SUBJECTS[row.kind].format(**fmt)
+    subject = origin["subject"] if origin else SUBJECTS[row.kind].format(**fmt)
     return two_part(subject, "consent", context, row.user.email, reply_to=reply_to,
                     headers={"Auto-Submitted": "auto-generated"})  # RFC 3834: no vacation replies to the invitation's token
 

@@ -2,7 +2,8 @@
 
 The relay asks ``hold_reason`` before it sends a row; a held row stays in the outbox
 (``held_at``) until ``held.release_held`` (Celery beat, every minute) either lets it go as it is
-(a game-over email after quiet hours; a reminder held by quiet hours inside the digest interval)
+(a game-over email after quiet hours; a reminder held by quiet hours inside the digest interval;
+a turn email held while the player was at the table, which ``presence.settle`` drops once they look)
 or folds every held turn email of that player into one message: the turn email of the only game
 waiting for them, or a digest of all of them.
 """
@@ -14,6 +15,7 @@ from datetime import datetime
 from django.db.models import Max
 
 from kinplay.accounts.models import Profile
+from kinplay.notifications import presence
 from kinplay.notifications.models import Outbox
 
 # Answers to the player's own email move: they just wrote to us, they are awake; and the account
@@ -26,6 +28,8 @@ def hold_reason(row: Outbox, profile: Profile, now: datetime) -> str | None:
         return None
     if profile.is_quiet(now) and not warns_in_time(row, profile, now):
         return "quiet hours"  # the player's own "not at night", but for a move due before the morning
+    if row.kind in Outbox.TURN_MAIL and not profile.email_on_site and presence.at_table(row, now):
+        return presence.AT_TABLE  # they see it on the page: presence.settle drops it or lets it go
     if row.kind in Outbox.TURN_MAIL and spaced(row, next_digest(row.user_id, profile, now)):
         return "digest interval"
     return None
@@ -60,7 +64,7 @@ def next_digest(user_id, profile: Profile, now: datetime) -> datetime | None:
     interval = profile.digest_interval
     if interval is None:
         return None
-    last = Outbox.objects.filter(
+    last = Outbox.emails().filter(
         user_id=user_id, kind__in=Outbox.TURN_MAIL, held_at__isnull=True, sent_at__gte=now - interval
     ).exclude(error__startswith="not sent").aggregate(last=Max("sent_at"))["last"]  # services.passed: done, unsent
     return last + interval if last else None

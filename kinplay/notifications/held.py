@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games.selectors import waiting_games
 from kinplay.accounts.models import Profile
+from kinplay.notifications import presence
 from kinplay.notifications.digests import next_digest, spaced
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.services import kick
@@ -29,6 +30,13 @@ def release_held(now: datetime | None = None) -> int:
 @transaction.atomic
 def _release_for(user_id, now: datetime) -> int:
     held = list(Outbox.held().filter(user_id=user_id).select_related("user").select_for_update().order_by("pk"))
+    at_table = [r for r in held if r.error == f"held: {presence.AT_TABLE}"]
+    released = sum(presence.settle(r, now) == "released" for r in at_table)  # back to the relay, which asks again
+    return released + _fold([r for r in held if r not in at_table], now)
+
+
+def _fold(held: list[Outbox], now: datetime) -> int:
+    """Quiet hours over, digest interval over: the held rows go as they are or as one email."""
     if not held:
         return 0
     user = held[0].user
@@ -40,7 +48,7 @@ def _release_for(user_id, now: datetime) -> int:
     turn_rows = [r.pk for r in held if r.kind in Outbox.TURN_MAIL]
     if not turn_rows:
         return len(others)
-    digest_at = next_digest(user_id, profile, now)
+    digest_at = next_digest(user.pk, profile, now)
     if digest_at is not None:  # inside the interval: only what cannot wait for the digest goes (a reminder)
         due = [r.pk for r in held if r.kind in Outbox.TURN_MAIL and not spaced(r, digest_at)]
         Outbox.objects.filter(pk__in=due).update(held_at=None)

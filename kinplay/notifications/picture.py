@@ -11,14 +11,17 @@ from datetime import datetime
 from django.conf import settings
 from django.db.models import Max, Min
 
-from games import chat, selectors
+from games import changes, chat, selectors
+from games.changes import OWN_MOVES
 from games.models import Event, Game
 from games.registry import get
 from games.store import load_state
-from kinplay.notifications.models import Outbox
+from kinplay.notifications.models import Look, Outbox
 
-OWN_MOVES = ["player", "email", "resign"]  # how a command was made when the player made it
 PICTURED = (Outbox.YOUR_TURN, Outbox.REMINDER, Outbox.GAME_OVER)  # the emails that show a game's events
+# A view's own short log ("What just happened", "Last: …"), which the email's list of what
+# happened since the player last looked says already.
+OWN_LOG = ("recent", "last")
 MAX_LOG_LINES = 200  # a player back after weeks gets the newest lines and a link for the rest
 
 def site(path: str) -> str:
@@ -41,7 +44,7 @@ def what_then(game: Game, entry: dict | None, legal: list[dict]) -> str:
     """What the clock does for this seat when it runs out, as ``games.services.timeout`` does it."""
     default = (entry or {}).get("default")
     if entry and (entry.get("kind") == "window" or (game.on_timeout == "skip" and default is not None)):
-        label = next((a["label"] for a in legal if a["action"] == default), None)
+        label = next((a["label"] for a in legal if a["action"] == default), None) or get(game.kind).default_label(default or {})
         if entry.get("kind") == "window":
             return f"then “{label}” is answered for you" if label else "then the default answer is taken for you"
         return f"then your turn is skipped (“{label}”)" if label else "then your turn is skipped"
@@ -69,9 +72,9 @@ def in_words(delta) -> str:
 
 
 def previous_version(row: Outbox, game: Game, seat: int | None, version: int) -> int:
-    """The version this player last saw: their own last move, or the last email about this game
-    they were sent that showed it (a turn email, a reminder, or a digest that listed it), whichever
-    is later. An answer to a reply by email shows no events: the bots' answers to that move are
+    """The version this player last saw: their own last move, the last email about this game
+    they were sent that showed it (a turn email, a reminder, or a digest that listed it), or the
+    last time its page showed it to them (presence.looked), whichever is later. An answer to a reply by email shows no events: the bots' answers to that move are
     still news."""
     last_move = 0
     if seat is not None:
@@ -82,14 +85,15 @@ def previous_version(row: Outbox, game: Game, seat: int | None, version: int) ->
         if own:
             following = commands.filter(seq__gt=own).aggregate(m=Min("seq"))["m"]
             last_move = following - 1 if following else version
-    sent = (Outbox.objects.filter(user_id=row.user_id, sent_at__isnull=False, held_at__isnull=True).exclude(pk=row.pk)
+    sent = (Outbox.emails().filter(user_id=row.user_id, sent_at__isnull=False, held_at__isnull=True).exclude(pk=row.pk)
             .exclude(error__startswith="not sent"))  # services.passed: done with, never seen
     last_mail = sent.filter(game=game, version__lte=version, kind__in=PICTURED).aggregate(m=Max("version"))["m"] or 0
     for games in sent.filter(kind=Outbox.DIGEST).order_by("-pk").values_list("games", flat=True)[:20]:
         v = (games or {}).get(str(game.pk))
         if v is not None and last_mail < v <= version:
             last_mail = v
-    return max(last_move, last_mail)
+    looked = Look.objects.filter(user_id=row.user_id, game=game, version__lte=version).values_list("version", flat=True)
+    return max(last_move, last_mail, looked.first() or 0)
 
 
 def same_turn(game, seat: int, version: int) -> bool:
@@ -130,6 +134,8 @@ def of_game(row: Outbox, game: Game, user, *, version: int, tz, now: datetime) -
     view = payload["view"]
     render = kind  # Kind.render/render_text: the players' names in place of seat placeholders
     board = selectors.board_view(game, view, version)  # a forfeited seat says "out of time"
+    board = {k: v for k, v in board.items() if k not in OWN_LOG}
+    board_html = changes.marked(game, user, render.render(board, seat, names) if view else "", since=after, upto=version)
     result = payload["result"]
     return {
         "game": game,
@@ -138,7 +144,8 @@ def of_game(row: Outbox, game: Game, user, *, version: int, tz, now: datetime) -
         "names": names,
         "opponents": [n for i, n in enumerate(names) if i != seat],
         "url": site(f"/games/{game.pk}/"),
-        "board_html": render.render(board, seat, names) if view else "",
+        "board_html": board_html,
+        "changed": changes.CHANGED in board_html,
         "board_text": render.render_text(board, seat, names) if view else "",
         "deadline": deadline_text(game, tz, now, what_then(game, waits_for(game, seat), legal)) if current else "",
         "recent": lines[-MAX_LOG_LINES:],

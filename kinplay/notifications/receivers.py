@@ -1,13 +1,14 @@
 """The emails that follow the games (games.events): "your turn" and "game over" after each
 change, invitations, and what the creator and the table are told when a seat is given back or a
-game is called off; and the moves that come in by email through a provider (django-anymail)."""
+game is called off; table talk pushed to the other players; and the moves that come in by email
+through a provider (django-anymail)."""
 
 from __future__ import annotations
 
 from kinplay.notifications import consent
 from kinplay.notifications.authentication import provider_verdict
 from kinplay.notifications.replies import receive_message
-from kinplay.notifications.services import change_mail, notify_after_change, queue
+from kinplay.notifications.services import change_mail, notify_after_change, notify_chat, queue
 
 
 def games_created(sender, *, games, opened, present, **kwargs) -> None:
@@ -33,6 +34,10 @@ def game_called_off(sender, *, game, why, **kwargs) -> None:
     given back is told by ``seat_withdrawn``."""
     if why == "cancelled":
         consent.game_cancelled(game)
+
+
+def chat_posted(sender, *, game, message, **kwargs) -> None:
+    notify_chat(game, message)
 
 
 def seat_withdrawn(sender, *, game, who, expired, cancelled, left, **kwargs) -> None:

@@ -26,13 +26,14 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import chat, selectors, services
+from games import changes, chat, selectors, services
 from games.engine import DEFAULT_ANSWER_WORDS, IllegalAction
 from games.models import Game
 from games.registry import get, kinds
 from games.store import VersionConflict, load_state
 from kinplay.accounts.models import Profile
-from kinplay.notifications import digests, headers, loops, tokens
+from kinplay.notifications import bounces, digests, headers, loops, tokens
+from kinplay.notifications import unsubscribe as one_click
 from kinplay.notifications.authentication import BadFrom, ProviderVerdict, authenticated, sender_of
 from kinplay.notifications.models import InboundMail, Outbox
 from kinplay.notifications.picture import same_turn
@@ -67,6 +68,11 @@ class Line:
     stale: bool = False  # the reply was for a turn that has passed
     move: bool = True  # a move, or another answer (invitation, standing answer)
     turn: bool = False  # the move gave the turn straight back: ``moves`` are its moves, the answer takes a reply
+    about: str = ""  # the subject of an answer that is not a move, when applied ("Invitation accepted")
+    did: list[str] = field(default_factory=list)  # what the player's own move did, in the log's words
+    then: list[str] = field(default_factory=list)  # what followed it (the bots' answers, a timeout)
+    now: str = ""  # where the game stands after it: whose turn, as the lobby says it
+    position: str = ""  # the board as the seat sees it now, in words (render_text)
 
 
 # ---------------------------------------------------------------- reading a message
@@ -95,6 +101,9 @@ def message_id_of(msg, raw: bytes | None) -> str:
 def receive_message(msg, *, raw: bytes | None = None, envelope: Sequence[str] = (), provider: ProviderVerdict | None = None,
                     trust_unauthenticated: bool = False) -> str:
     """Apply a reply (an email.message.EmailMessage, policy.default); returns what happened."""
+    report = bounces.receive(msg, recipients_of(msg) + list(envelope), message_id_of(msg, raw))
+    if report is not None:  # a delivery report, sent to the envelope sender of one of our emails
+        return report
     reason = loops.automatic(msg)
     if reason:
         log.info("dropped an automatic message (%s)", reason)
@@ -170,8 +179,7 @@ def unsubscribing(msg, lines: list[str]) -> bool:
 def unsubscribe(row: Outbox, user) -> Line:
     """Switch off the player's turn emails and reminders (the settings page's "Email me when it
     is my turn"), for every game."""
-    Profile.of(user)  # a player without a profile row has the default, on
-    Profile.objects.filter(user=user).update(email_turns=False)
+    one_click.turn_mail_off(user)
     first = row.game_id or next(iter(tokens.games_of(row)))
     return Line(first, True, f"#{first}: you are unsubscribed: no more turn emails or reminders, for this game or "
                              "any other. Invitations, game-over emails and answers like this one still come. To get "
@@ -384,9 +392,11 @@ def apply_one(row, user, game_id: int, version: int, command: str, *, tables: Ta
     if accept:
         choice = accept.group("choice")
         return dispatch(game, services.accept_invitation, (game_id, user, choice),
-                        "you accepted the invitation" + (f" and play {choice}." if choice else "."))
+                        "you accepted the invitation" + (f" and play {choice}." if choice else "."),
+                        about="Invitation accepted")
     if row.kind == Outbox.INVITATION and words.rstrip(".!") == "decline":
-        return dispatch(game, services.decline_invitation, (game_id, user), "you declined the invitation.")
+        return dispatch(game, services.decline_invitation, (game_id, user), "you declined the invitation.",
+                        about="Invitation declined")
     if row.kind == Outbox.INVITATION and game.status == Game.WAITING and words not in STANDING_WORDS:
         return Line(game_id, False, f"#{game_id}: “{command}” does not answer the invitation: reply with “accept” or "
                                     "“decline” on a line of its own. Nothing was changed.", move=False)
@@ -406,10 +416,13 @@ def apply_one(row, user, game_id: int, version: int, command: str, *, tables: Ta
             legal = get(game.kind).rules.legal_actions(tables.state(game), seat)
             listed = next((a for a in legal if words_of(a["notation"]) == words), None)
             label = listed["label"] if listed else ""
+            before = game.version
             services.act(game_id, seat, notation=listed["notation"] if listed else command, by="email",
                          expected_version=game.version)
             if label:  # what the move did, in the words of the email's list, as the old judges echoed an order
-                return taken(game, user, f"#{game_id}: “{command}” was accepted: {label}{'' if label[-1] in '.?!' else '.'}")
+                return taken(game, user, f"#{game_id}: “{command}” was accepted: {label}{'' if label[-1] in '.?!' else '.'}",
+                             before=before)
+            return taken(game, user, f"#{game_id}: “{command}” was accepted.", before=before)
     except VersionConflict:
         game.refresh_from_db()
         return stale(game, user, version, command)
@@ -420,17 +433,38 @@ def apply_one(row, user, game_id: int, version: int, command: str, *, tables: Ta
     return taken(game, user, f"#{game_id}: “{command}” was accepted.")
 
 
-def taken(game, user, text: str) -> Line:
-    """A move applied. When it gives the turn straight back (the bots answered, an extra turn)
-    and no turn email says so now (a digest player's waits for the digest: digests.spaced; quiet
-    hours; turn emails off), the answer says so with the moves, and takes a reply (``answer``):
-    they are at their mail now."""
+def taken(game, user, text: str, *, before: int | None = None) -> Line:
+    """A move applied: what it did (``before``: the version it was played at), what followed and
+    the position now, as the seat sees them. When it gives the turn straight back (the bots
+    answered, an extra turn) and no turn email says so now (a digest player's waits for the
+    digest: digests.spaced; quiet hours; turn emails off), the answer lists the moves too, and
+    takes a reply (``answer``): they are at their mail now."""
     game.refresh_from_db(fields=["version", "to_act", "status", "deadline"])
     seat = game.seat_of(user)
-    if game.status != Game.ACTIVE or seat not in game.to_act or turn_mail_goes(game, user):
-        return Line(game.pk, True, text)
-    now = selectors.wait_line(game, seat, title=f"{get(game.kind).name} #{game.pk}")
-    return Line(game.pk, True, f"{text} Now: {now}.", moves_now(game, user), turn=True)
+    line = Line(game.pk, True, text, **(outcome(game, user, seat, before) if before is not None else {}))
+    if game.status != Game.ACTIVE or seat not in game.to_act:
+        return line
+    if turn_mail_goes(game, user):
+        line.now += " (your moves come in the turn email that follows: reply to it)" if line.now else ""
+        return line
+    line.moves, line.turn = moves_now(game, user), True
+    return line
+
+
+def outcome(game, user, seat: int, before: int) -> dict:
+    """The events of the seat's own command played at ``before`` (games.changes.own_moves), the
+    ones after it (the bots' answers), where the game stands and the board in words, from the
+    seat's own redacted view: the log's words, never more than the game page shows."""
+    names = selectors.seat_names(game)
+    mine = changes.own_moves(game, seat, after=before)
+    lines = [(line["seq"] in mine, selectors.said_to(line["text"], names[seat], names))
+             for line in selectors.log_lines(game, seat, after=before, names=names)]
+    own, rest = [text for ours, text in lines if ours], [text for ours, text in lines if not ours]
+    kind = get(game.kind)
+    payload = selectors.game_for(game, user)
+    position = kind.render_text(selectors.board_view(game, payload["view"]), seat, names) if payload["view"] else ""
+    return {"did": own, "then": rest[-NEWS_LINES:], "position": position,
+            "now": selectors.wait_line(game, seat, names=names, title=f"{kind.name} #{game.pk}")}
 
 
 def turn_mail_goes(game, user) -> bool:
@@ -471,19 +505,19 @@ def fresh_turn_email(game, user):
     for the game as it is now (once per version)."""
 
     kinds = (Outbox.YOUR_TURN, Outbox.REMINDER)
-    if wants_turn_mail(user) and not Outbox.objects.filter(game=game, user=user, version=game.version, kind__in=kinds).exists():
+    if wants_turn_mail(user) and not Outbox.emails().filter(game=game, user=user, version=game.version, kind__in=kinds).exists():
         Outbox.objects.create(kind=Outbox.YOUR_TURN, game=game, user=user, version=game.version)
         transaction.on_commit(kick)
 
 
-def dispatch(game, service, args: tuple, done: str) -> Line:
+def dispatch(game, service, args: tuple, done: str, *, about: str = "") -> Line:
     """Call a games service for a line that is not a move; say what came of it."""
     try:
         service(*args)
     except (IllegalAction, services.BadRequest, services.NotYourSeat, ValueError) as exc:
         reason = getattr(exc, "reason", None) or str(exc)
-        return Line(game.pk, False, f"#{game.pk}: not accepted: {reason} Nothing was changed.", move=False)
-    return Line(game.pk, True, f"#{game.pk}: {done}", move=False)
+        return Line(game.pk, False, f"#{game.pk}: not accepted: {reason} Nothing was changed.", move=False, about=about)
+    return Line(game.pk, True, f"#{game.pk}: {done}", move=False, about=about)
 
 
 # ---------------------------------------------------------------- the answer

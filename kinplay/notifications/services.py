@@ -16,11 +16,11 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from games import selectors
-from games.models import Game
+from games.models import ChatMessage, Game
 from games.registry import get
 from kinplay.accounts.models import Profile
 from kinplay.celery import app
-from kinplay.notifications import digests, picture
+from kinplay.notifications import bounces, digests, picture, presence, push, unsubscribe
 from kinplay.notifications.models import Outbox
 from kinplay.notifications.tokens import reply_address
 
@@ -58,12 +58,28 @@ SWITCHED = (Outbox.YOUR_TURN, Outbox.REMINDER)
 def queue(rows: list[Outbox], *, switched=SWITCHED):
     """Write outbox rows in one statement and relay them after commit. Rows of a ``switched`` kind
     go only to players who want them (``wants_turn_mail``, asked of them all in one query); none
-    to a player without an address."""
+    to a player without an address. Each row that may be pushed brings its push rows (push.rows_for)."""
+    pushed = push.rows_for(rows)  # the player's own choice per kind of push, whatever the email switch says
     rows = [r for r in rows if r.user.email]
     asked = {r.user_id for r in rows if r.kind in switched}
     if asked:
         off = set(Profile.objects.filter(user_id__in=asked, email_turns=False).values_list("user_id", flat=True))
         rows = [r for r in rows if r.kind not in switched or r.user_id not in off]
+    rows += pushed
+    if rows:
+        Outbox.objects.bulk_create(rows)
+        transaction.on_commit(kick)
+
+
+def notify_chat(game, message: ChatMessage) -> None:
+    """A line of the players' table talk is pushed to the game's other players who want it (push
+    only: their next turn email shows the talk since they last looked). The spectators' talk is
+    pushed to nobody: the players may not read it while the game runs."""
+    if message.channel != ChatMessage.PLAYERS:
+        return
+    readers = {s.user_id: s.user for s in game.seats.select_related("user") if s.user_id and s.user_id != message.user_id}
+    rows = push.rows_for([Outbox(kind=Outbox.CHAT, game=game, user=u, version=game.version, detail=str(message.seq))
+                          for u in readers.values()])
     if rows:
         Outbox.objects.bulk_create(rows)
         transaction.on_commit(kick)
@@ -80,10 +96,10 @@ def remind(game_id, seat) -> str:
     s = game.seats.filter(index=seat).select_related("user").first()
     if game.status != Game.ACTIVE or seat not in game.to_act or not s or s.user is None:
         return "not-needed"
-    if not (s.user.email and wants_turn_mail(s.user)):
+    row = Outbox(kind=Outbox.REMINDER, game=game, user=s.user, version=game.version)
+    if not (s.user.email and wants_turn_mail(s.user)) and not push.rows_for([row]):
         return "mail-off"
-    Outbox.objects.create(kind=Outbox.REMINDER, game=game, user=s.user, version=game.version)
-    transaction.on_commit(kick)
+    queue([row])
     return "reminded"
 
 
@@ -167,12 +183,18 @@ def deliver(rows) -> int:
     for row in rows:
         if not row.claim():
             continue
-        if closed(row) or hold(row) or passed(row):
+        if closed(row) or bounced(row) or hold(row) or passed(row):
             continue
         try:
-            msg = compose(row)
-            msg.extra_headers["Message-ID"] = row.message_id
-            msg.send()
+            if row.channel == Outbox.PUSH:
+                if not push.send(row, compose_push(row)):
+                    continue  # the subscription is gone: done with, not sent
+            else:
+                msg = compose(row)
+                msg.extra_headers["Message-ID"] = row.message_id
+                bounces.envelope(msg, row)
+                unsubscribe.one_click(msg, row)
+                msg.send()
         except Exception as exc:
             failed(row, exc)
             continue
@@ -206,13 +228,37 @@ def closed(row: Outbox) -> bool:
     return True
 
 
+def bounced(row: Outbox) -> bool:
+    """The address bounced for good (bounces.stopped): the email is not sent."""
+    if not bounces.stopped(row):
+        return False
+    Outbox.objects.filter(pk=row.pk).update(sent_at=timezone.now(), claimed_at=None, error="not sent: the address bounced")
+    return True
+
+
 def hold(row: Outbox) -> bool:
-    """Quiet hours or the player's digest interval: keep the row for ``held.release_held``."""
+    """Quiet hours, the player's digest interval, or (a push: only) the player at the table: keep the
+    row for ``held.release_held``."""
     now = timezone.now()
-    reason = digests.hold_reason(row, Profile.of(row.user), now)
+    if row.channel == Outbox.PUSH:  # only the presence rule: the phone's own do-not-disturb keeps the night
+        reason = push_hold_reason(row, Profile.of(row.user), now)
+    else:
+        reason = digests.hold_reason(row, Profile.of(row.user), now)
     if reason:
         Outbox.objects.filter(pk=row.pk).update(held_at=now, claimed_at=None, error=f"held: {reason}")
     return bool(reason)
+
+
+# Pushes that wait while the player is at the table: their turn, and the table talk their page shows.
+HELD_AT_TABLE = (*Outbox.TURN_MAIL, Outbox.CHAT)
+
+
+def push_hold_reason(row: Outbox, profile: Profile, now) -> str | None:
+    """A turn, a reminder or a chat line pushed while the player is at the table waits like a turn
+    email (presence.settle drops it once they look, lets it go after the hold)."""
+    if row.kind in HELD_AT_TABLE and not profile.email_on_site and presence.at_table(row, now):
+        return presence.AT_TABLE
+    return None
 
 
 def passed(row: Outbox) -> bool:
@@ -309,6 +355,26 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
                                  headers=extra)
     msg.attach_alternative(html, "text/html")
     return msg
+
+
+def compose_push(row: Outbox) -> dict:
+    """What a push says: a title, a line, the page to open. Only what the email says (its
+    subject's words, the seat's wait line, the last log lines as the seat sees them), nothing of
+    anyone's hand."""
+    game = row.game
+    url = picture.site(f"/games/{game.pk}/" if game is not None else "/")
+    if row.kind in COMPOSERS:  # invitations and the like: the email's own subject
+        return {"title": COMPOSERS[row.kind](row).subject, "body": "", "url": url}
+    assert game is not None  # turn, reminder, game over, table talk: about one game
+    name, seat = f"{get(game.kind).name} #{game.pk}", game.seat_of(row.user)
+    if row.kind == Outbox.CHAT:  # who wrote, in which game, and their words, as the page shows them
+        m = ChatMessage.objects.select_related("user").get(game=game, channel=ChatMessage.PLAYERS, seq=int(row.detail))
+        return {"title": f"{m.user.username} in {name}", "body": push.clipped(m.text), "url": f"{url}#chat"}
+    title = SUBJECTS[row.kind].format(kind=get(game.kind).name, id=game.pk)
+    if row.kind in (Outbox.YOUR_TURN, Outbox.REMINDER) and row.version == game.version and seat in game.to_act:
+        line = selectors.waiting(game, seat, title=name, answers=False)["line"]  # "(due in 2 days)", a window
+        title = line if row.kind == Outbox.YOUR_TURN else f"Reminder: {line}"
+    return {"title": title, "body": push.last_line(game, seat, row.version), "url": url}
 
 
 DIGEST_HTML_BUDGET = 98_000  # bytes: Gmail clips a message's HTML past 102 kB (the last games, the footer)

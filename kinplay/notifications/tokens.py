@@ -30,8 +30,9 @@ def _key() -> str:
     return settings.MAIL_TOKEN_KEY or salted_hmac("kinplay.mail-token-key", "derive", secret=settings.SECRET_KEY).hexdigest()
 
 
-def _signature(row_id: int) -> str:
-    digest = salted_hmac("kinplay.mail-reply", str(row_id), secret=_key(), algorithm="sha256").digest()
+def _signature(row_id: int, purpose: str = "kinplay.mail-reply") -> str:
+    """``purpose`` keeps a reply token and a bounce token of the same row apart."""
+    digest = salted_hmac(purpose, str(row_id), secret=_key(), algorithm="sha256").digest()
     return base64.b32encode(digest[:15]).decode().lower()
 
 
@@ -39,6 +40,27 @@ def reply_address(row: Outbox) -> str:
     """The Reply-To of the email this outbox row sends (compose calls it)."""
     local, domain = settings.MAIL_REPLY_ADDRESS.rsplit("@", 1)
     return f"{local}+{row.pk}-{_signature(row.pk)}@{domain}"
+
+
+BOUNCE_PURPOSE = "kinplay.mail-bounce"
+
+
+def bounce_address(row: Outbox) -> str:
+    """The envelope sender (Return-Path) of the email this row sends: a delivery report for it
+    comes back to an address that names the row (VERP), signed so that none can be forged."""
+    local, domain = settings.MAIL_BOUNCE_ADDRESS.rsplit("@", 1)
+    return f"{local}+{row.pk}-{_signature(row.pk, BOUNCE_PURPOSE)}@{domain}"
+
+
+def bounced_row(recipients: list[str]) -> Outbox | None:
+    """The row whose email a delivery report sent to one of ``recipients`` is about, or None."""
+    local, domain = settings.MAIL_BOUNCE_ADDRESS.rsplit("@", 1)
+    pattern = re.compile(rf"^{re.escape(local)}\+(\d{{1,19}})-([a-z2-7]{{24}})@{re.escape(domain)}$", re.IGNORECASE)
+    for address in recipients:
+        match = pattern.match((address or "").strip())
+        if match and hmac.compare_digest(match.group(2).lower(), _signature(int(match.group(1)), BOUNCE_PURPOSE)):
+            return Outbox.objects.select_related("user").filter(pk=int(match.group(1))).first()
+    return None
 
 
 def games_of(row: Outbox) -> dict[int, int]:

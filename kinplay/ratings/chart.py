@@ -65,6 +65,7 @@ def rating_chart(history: dict[str, list[dict]], names: dict[str, str]) -> str:
     if last_t.date() != first_t.date():
         out.append(f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 8}" text-anchor="end" font-size="11" fill="#777">'
                    f'{last_t:%d %b %Y}</text>')
+    href = reverse("game", args=[0]).replace("/0/", "/{}/")  # one reverse for the chart's hundreds of links
     for i, (kind, line) in enumerate(lines.items()):
         colour = COLOURS[i % len(COLOURS)]
         label = escape(names.get(kind, kind))
@@ -74,7 +75,7 @@ def rating_chart(history: dict[str, list[dict]], names: dict[str, str]) -> str:
         for (i, v), p in zip(line[1:], series[kind]):
             t, delta = p["finished_at"], p["delta"]
             sign = f"+{delta}" if delta > 0 else (f"\u2212{-delta}" if delta < 0 else "\u00b10")
-            out.append(f'<a href="{reverse("game", args=[p["game"]])}"><circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3.5" '
+            out.append(f'<a href="{href.format(p["game"])}"><circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3.5" '
                        f'fill="{colour}"><title>{label} #{p["game"]}, {t:%d %b %Y}: {v} ({sign})</title></circle></a>')
         out.append("</g>")
     out.append("</svg>")

@@ -4,6 +4,7 @@ head-to-head records, and ``rating_of`` for seeding tournaments."""
 from __future__ import annotations
 
 import time
+from datetime import datetime
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -11,8 +12,8 @@ from django.db.models import Count, Q
 
 from games.models import Game, Seat
 from games.registry import kinds
-from games.selectors import over_games
-from kinplay.ratings.models import Rating, RatingChange
+from games.selectors import capped_count, over_games
+from kinplay.ratings.models import Rating, RatingChange, shown
 
 RECENT_GAMES = 15
 
@@ -79,6 +80,13 @@ def standing_of(user, kind: str) -> tuple[int, int] | None:
     r = Rating.objects.filter(user=user, kind=kind).first()
     if r is None:
         return None
+    # Kept as a profile's ranks are (RANK_SECONDS, by the rating: a new one is counted at once).
+    key = f"ratings:standing:{kind}:{r.ordinal!r}:{r.games}:{r.user_id}"
+    rank, position = cache.get_or_set(key, lambda: _standing(r, kind), RANK_SECONDS) or _standing(r, kind)
+    return rank, position
+
+
+def _standing(r: Rating, kind: str) -> tuple[int, int]:
     # Both counts in one pass over the players rated at least as high (a range of the index).
     level = Q(ordinal=r.ordinal)
     counts = Rating.objects.filter(kind=kind, ordinal__gte=r.ordinal).aggregate(
@@ -125,23 +133,58 @@ def forget_deactivated(**kwargs) -> None:
 def ratings_by_kind(user) -> dict[str, dict]:
     """The player's rating in each kind they have played rated, in the registry's order."""
     rows = {r.kind: r for r in Rating.objects.filter(user=user)}
+    ranks = _ranks(list(rows.values()))
     out = {}
     for slug in list(kinds()) + sorted(set(rows) - set(kinds())):
         r = rows.get(slug)
         if r is not None:
             out[slug] = {"rating": r.rating, "mu": r.mu, "sigma": r.sigma, "games": r.games,
-                         "provisional": r.provisional, "rank": _rank_of(r, slug)}
+                         "provisional": r.provisional, "rank": ranks[slug]}
     return out
 
 
-def history(user, last: int = 1000) -> dict[str, list[dict]]:
+# How long a rank is kept: it counts everyone rated above (a walk of the leaderboard's index as
+# long as the kind's players), which a profile should not pay each view. Kept by rating, so a
+# player's new rating is ranked at once; others' new ratings move it within this time.
+RANK_SECONDS = 60
+
+
+def _ranks(ratings: list[Rating]) -> dict[str, int]:
+    """Each rating's rank in its kind (``_rank_of``), through the shared cache, by kind."""
+    keys = {r.kind: f"ratings:rank:{r.kind}:{r.ordinal!r}" for r in ratings}
+    found = cache.get_many(list(keys.values())) if keys else {}
+    counted = {keys[r.kind]: _rank_of(r, r.kind) for r in ratings if keys[r.kind] not in found}
+    if counted:
+        cache.set_many(counted, RANK_SECONDS)
+    return {kind: found.get(key) or counted[key] for kind, key in keys.items()}
+
+
+def history(user, last: int) -> dict[str, list[dict]]:
     """Per kind, the rating after each of the ``last`` latest rated games, oldest first."""
-    out: dict[str, list[dict]] = {}
-    for kind in Rating.objects.filter(user=user).values_list("kind", flat=True):
-        rows = RatingChange.objects.filter(user=user, kind=kind).order_by("-finished_at", "-game_id")[:last]
-        out[kind] = [{"game": c.game_id, "finished_at": c.finished_at, "rating": c.after, "delta": c.delta}
-                     for c in reversed(rows)]
+    return {kind: history_page(user, kind, limit=last)[::-1]
+            for kind in Rating.objects.filter(user=user).values_list("kind", flat=True)}
+
+
+def history_page(user, kind: str, *, before: tuple[datetime, int] | None = None, limit: int) -> list[dict]:
+    """The player's rated games of ``kind``, newest first, after the one keyed ``before``
+    ((finished_at, game id) of the last one shown): a walk down the rating_change_history
+    index that stops at the page's end. Plain values, not model rows: a chart reads hundreds."""
+    rows = RatingChange.objects.filter(user=user, kind=kind)
+    if before is not None:
+        at, game = before
+        rows = rows.filter(Q(finished_at__lt=at) | Q(finished_at=at, game_id__lt=game), finished_at__lte=at)
+    fields = ("game_id", "finished_at", "mu_before", "sigma_before", "mu_after", "sigma_after")
+    out = []
+    for game, at, mu_before, sigma_before, mu_after, sigma_after in rows.order_by("-finished_at", "-game_id").values_list(
+            *fields)[:limit]:
+        after = shown(mu_after, sigma_after)
+        out.append({"game": game, "finished_at": at, "rating": after, "delta": after - shown(mu_before, sigma_before)})
     return out
+
+
+def history_count(user, kind: str, cap: int) -> int:
+    """The player's rated games of ``kind``, counted up to ``cap`` at most."""
+    return capped_count(RatingChange.objects.filter(user=user, kind=kind), cap)
 
 
 def recent_games(user, limit: int = RECENT_GAMES) -> list[dict]:

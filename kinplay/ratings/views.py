@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 
 from games.registry import kinds
+from kinplay.infra.replica import may_lag
 from kinplay.leagues import selectors as league_selectors
 from kinplay.ratings import chart, selectors
 from kinplay.ratings.models import PROVISIONAL_GAMES
@@ -27,6 +28,7 @@ def leaderboards(request):
     return redirect("leaderboard", kind=first)
 
 
+@may_lag
 def leaderboard(request, kind):
     refused = over_stranger_budget(request)
     if refused:
@@ -50,6 +52,7 @@ def leaderboard(request, kind):
     })
 
 
+@may_lag
 def player(request, name):
     refused = over_stranger_budget(request)
     if refused:

@@ -16,10 +16,12 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         # deferred: these modules import models, which need the app registry ready
+        from kinplay.notifications import push
         from kinplay.notifications.services import register_composer
         from kinplay.tournaments import emails, receivers, tasks  # noqa: F401  (tasks: services._kick publishes one by name)
 
         # After ratings' (INSTALLED_APPS' order: games/events.py).
         events.game_finished.connect(receivers.game_finished, dispatch_uid="tournaments")
         register_composer(emails.KINDS, emails.compose)
+        push.pushed_with(push.ORGANISED, emails.KINDS)
         post_migrate.connect(_ensure_triggers, sender=self)

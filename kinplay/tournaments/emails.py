@@ -19,8 +19,8 @@ from kinplay.tournaments.selectors import load
 from kinplay.tournaments.stream import _num, bye_points
 
 ROUND_STARTED, FINISHED, CANCELLED, TIMED_OUT = "round_started", "tourney_over", "tourney_cancel", "tourney_out"
-ROUND_ENDING = "round_ending"
-KINDS = (ROUND_STARTED, ROUND_ENDING, FINISHED, CANCELLED, TIMED_OUT)
+ROUND_ENDING, PAIRING_CORRECTED = "round_ending", "tourney_repair"
+KINDS = (ROUND_STARTED, ROUND_ENDING, FINISHED, CANCELLED, TIMED_OUT, PAIRING_CORRECTED)
 
 
 def _users(ids):
@@ -36,6 +36,16 @@ def round_started(t, number):
             seats[p] = game
     users = _users(seats)
     queue([Outbox(kind=ROUND_STARTED, game_id=seats[p], user=users[p], version=t.version, detail=f"{t.pk}|{number}")
+           for p in seats if p in users], switched=KINDS)
+
+
+def pairing_corrected(t, number, players):
+    """The organiser changed the pairing of round ``number``: each player of the tables it
+    changed gets their new game (or bye) and the reason."""
+    rnd = t.state["rounds"][number - 1]
+    seats = {p: (tb["games"][0]["game"] if tb["games"] else None) for tb in rnd["tables"] for p in tb["players"] if p in players}
+    users = _users(seats)
+    queue([Outbox(kind=PAIRING_CORRECTED, game_id=seats[p], user=users[p], version=t.version, detail=f"{t.pk}|{number}")
            for p in seats if p in users], switched=KINDS)
 
 
@@ -91,7 +101,7 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
     name = lambda p: s["players"][str(p)]["name"]  # noqa: E731
     context = {"user": row.user, "t": t, "kind": row.kind, "kind_name": kinds()[t.kind].name if t.kind in kinds() else t.kind,
                "url": f"{site}/tournaments/{t.pk}/", "settings_url": f"{site}/settings/", "reason": s.get("reason", "")}
-    if row.kind == ROUND_STARTED:
+    if row.kind in (ROUND_STARTED, PAIRING_CORRECTED):
         rnd = s["rounds"][int(number) - 1]
         table = next(tb for tb in rnd["tables"] if row.user_id in tb["players"])
         context.update({
@@ -105,6 +115,11 @@ def compose(row: Outbox) -> EmailMultiAlternatives:
         })
         subject = (f"{t.name}: round {number} started — your game against {context['opponents']}" if not table["bye"]
                    else f"{t.name}: round {number} started — you have a bye")
+        if row.kind == PAIRING_CORRECTED:
+            mine = [c for c in s.get("pairing_corrections", []) if c["round"] == rnd["number"]]
+            context["reason"] = mine[-1]["reason"] if mine else ""
+            subject = (f"{t.name}: round {number} re-paired — your game is now against {context['opponents']}"
+                       if not table["bye"] else f"{t.name}: round {number} re-paired — you now have a bye")
     elif row.kind == ROUND_ENDING:
         rnd = s["rounds"][int(number) - 1]
         wanted = [int(g) for g in game_ids.split(",")]

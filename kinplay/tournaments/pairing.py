@@ -7,7 +7,7 @@
 - ``history``: the rounds played so far, each a list of tables ``{"players": [ids in seat order],
   "bye": bool}``.
 - ``rng``: a ``games.rng.Rng`` (anything with ``randbelow`` and ``shuffled``).
-- ``options``: ``{"format", "round" (1-based), "sizes" (the table sizes the kind allows, a sorted
+- ``options``: ``{"format", "round" (1-based), "rounds" (planned, Swiss), "sizes" (the table sizes the kind allows, a sorted
   list), "table_size": {"min", "max"}, "double"}``.
 
 Returns ``[{"players": [ids in seat order], "bye": bool}]``: every player of ``standings`` at
@@ -21,6 +21,9 @@ import math
 from collections import Counter
 
 import networkx as nx
+
+from kinplay.tournaments import dutch
+from kinplay.tournaments.tables import split as split_tables
 
 REMATCH = 10**24  # a rematch (or a second bye) costs more than any spread of scores can
 SPARSE_FROM = 64  # larger fields are matched block by block (swiss_duels)
@@ -132,7 +135,7 @@ def pair(standings, history, rng, options) -> list[dict]:
     fmt = options.get("format", "swiss")
     if fmt == "swiss":
         if options.get("sizes") == [2]:
-            return swiss_duels(standings, history, rng)
+            return dutch_duels(standings, history, rng, options)
         return swiss_tables(standings, history, rng, options)
     if fmt == "round_robin":
         players = [s["player"] for s in standings]
@@ -143,6 +146,18 @@ def pair(standings, history, rng, options) -> list[dict]:
 
 def _score(s) -> int:
     return round(float(s["points"]) * 2)  # halves: integer weights for the matching
+
+
+def dutch_duels(standings, history, rng, options) -> list[dict]:
+    """Two-player Swiss by the FIDE Dutch system (``dutch``): white is the first seat. When its
+    absolute criteria leave no pairing at all (a small field late in a long event), the
+    matching below pairs the round with the fewest rematches instead."""
+    try:
+        pairs, bye = dutch.pair(standings, history, total_rounds=options.get("rounds"))
+    except dutch.NoPairing:
+        return swiss_duels(standings, history, rng)
+    out = [{"players": list(p), "bye": False} for p in pairs]
+    return out + ([{"players": [bye], "bye": True}] if bye is not None else [])
 
 
 def swiss_duels(standings, history, rng) -> list[dict]:
@@ -230,10 +245,10 @@ def swiss_duels(standings, history, rng) -> list[dict]:
 
 
 def swiss_tables(standings, history, rng, options) -> list[dict]:
-    """Multiplayer Swiss: leaders together, table sizes as equal as the kind and the organiser
-    allow, then swaps between neighbouring tables that cut repeated table-mates without
-    mixing score groups more than needed. Byes (only when no split seats everybody) go to the
-    lowest players who have had the fewest."""
+    """Multiplayer Swiss: table sizes as equal as the kind and the organiser allow, players split
+    over them at the least cost (repeated table-mates first, then the squared score spread of
+    each table: ``tables.split``). Byes (only when no split seats everybody) go to the lowest
+    players who have had the fewest."""
     players = [s["player"] for s in standings]
     score = {s["player"]: _score(s) for s in standings}
     sizes, n_byes = table_sizes(len(players), options["sizes"])
@@ -243,42 +258,9 @@ def swiss_tables(standings, history, rng, options) -> list[dict]:
         candidates = sorted(reversed(players), key=lambda p: had_bye[p])  # fewest byes, lowest first
         bye_players = candidates[:n_byes]
     seated = [p for p in players if p not in bye_players]
-    seen = met(history)
-    tables, i = [], 0
-    for size in sizes:
-        tables.append(seated[i:i + size])
-        i += size
-
-    def table_cost(t):
-        repeats = sum(seen[frozenset(pair_)] for pair_ in itertools.combinations(t, 2))
-        spread = max(score[p] for p in t) - min(score[p] for p in t) if t else 0
-        return REMATCH * repeats + spread * spread
-
-    # Hill-climb on neighbouring tables (and the one after): bounded, so 1,000 players stay fast.
-    for _ in range(3):
-        improved = False
-        for k in range(len(tables)):
-            for d in (1, 2):
-                if k + d >= len(tables):
-                    continue
-                a, b = tables[k], tables[k + d]
-                base = table_cost(a) + table_cost(b)
-                if base < REMATCH:
-                    continue  # no repeat to remove here
-                best = None
-                for x in range(len(a)):
-                    for y in range(len(b)):
-                        na, nb = a[:x] + [b[y]] + a[x + 1:], b[:y] + [a[x]] + b[y + 1:]
-                        c = table_cost(na) + table_cost(nb)
-                        if c < base and (best is None or c < best[0]):
-                            best = (c, na, nb)
-                if best:
-                    tables[k], tables[k + d] = best[1], best[2]
-                    improved = True
-        if not improved:
-            break
+    split = split_tables(seated, sizes, score, met(history))
     firsts, played, last = first_seats(history), games_played(history), _last_first(history)
-    out = [{"players": seat_order(t, firsts, played, last, rng), "bye": False} for t in tables]
+    out = [{"players": seat_order(t, firsts, played, last, rng), "bye": False} for t in split]
     out += [{"players": [p], "bye": True} for p in bye_players]
     return out
 
@@ -294,31 +276,42 @@ def swiss_rounds(n_players: int, sizes: list[int]) -> int:
     return max(3, math.ceil(math.log(n_players, k)))
 
 
+def max_rounds(n_players: int, sizes: list[int]) -> int:
+    """The most Swiss rounds ``n_players`` can play with nobody meeting anyone twice, as far as
+    counting shows: a duel field meets everyone once in n - 1 rounds (n with a bye a round); at
+    tables whose smallest seats k, each round brings k - 1 new table-mates out of n - 1. More
+    rounds certainly repeat; this many may still need a repeat at tables (plan.total_rounds caps
+    at it, services.start refuses an organiser's rounds above it)."""
+    if n_players < 2:
+        return 1
+    if sizes == [2]:
+        return n_players if n_players % 2 else n_players - 1
+    seated, _ = table_sizes(n_players, sizes)
+    if not seated:
+        return 1
+    return max(1, (n_players - 1) // (min(seated) - 1))
+
+
 # ---------------------------------------------------------------- round robin
 
 
 def round_robin(players: list, *, double=False) -> list[list[dict]]:
-    """Berger tables by the circle method: everybody meets everybody once (twice with seats
-    swapped when ``double``); the seat alternates, so each player's first seats differ from
-    their second seats by at most one per cycle. An odd field: the one paired with the empty
-    place has a bye."""
+    """FIDE's Berger tables (C.05 Annex 1): ``players`` take the numbers 1, 2, … in order; an odd
+    field adds an empty highest number, and who meets it has the bye. With n numbers, i and j
+    (both below n) meet in round (i + j - 2) mod (n - 1) + 1, the lower number first when i + j
+    is odd; i meets n in round (2i - 2) mod (n - 1) + 1, n first in even rounds. ``double``: a
+    second cycle, the same rounds with the seats swapped."""
     ps = list(players)
     if len(ps) % 2:
         ps.append(None)
     n = len(ps)
-    rounds = []
-    fixed, rot = ps[-1], ps[:-1]
-    for r in range(n - 1):
-        tables = []
-        order = rot[r:] + rot[:r]
-        # The fixed player alternates sides; the others alternate because the rotation moves
-        # each of them from one side of the circle to the other every round.
-        a, b = order[0], fixed
-        tables.append((a, b) if r % 2 == 0 else (b, a))
-        for i in range(1, n // 2):
-            x, y = order[i], order[n - 1 - i]
-            tables.append((x, y) if i % 2 == 0 else (y, x))
-        rounds.append(tables)
+    rounds: list[list[tuple]] = [[] for _ in range(n - 1)]
+    for i in range(1, n):
+        r = (2 * i - 2) % (n - 1) + 1
+        rounds[r - 1].insert(0, (ps[n - 1], ps[i - 1]) if r % 2 == 0 else (ps[i - 1], ps[n - 1]))
+        for j in range(i + 1, n):
+            r = (i + j - 2) % (n - 1) + 1
+            rounds[r - 1].append((ps[i - 1], ps[j - 1]) if (i + j) % 2 else (ps[j - 1], ps[i - 1]))
     if double:
         rounds += [[(b, a) for a, b in t] for t in rounds]
     out = []

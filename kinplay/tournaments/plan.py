@@ -10,7 +10,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from games.rng import Rng
-from kinplay.tournaments import pairing, stream
+from kinplay.tournaments import draw_v1, pairing, stream
+
+# The draw's version, in a tournament's config from creation: 2 seats multiplayer Swiss by
+# tables.split and round robins by FIDE's Berger tables; a config without it drew by draw_v1.
+DRAW = 2
 
 
 def seeding(state, seed) -> list[int]:
@@ -20,10 +24,17 @@ def seeding(state, seed) -> list[int]:
     return sorted(drawn, key=lambda p: -(rating[p] or 0))
 
 
+def lots(state, seed) -> list[int]:
+    """The drawing of lots (the standings' last tiebreak): the entrants in drawn order."""
+    return Rng(seed, "lots").shuffled(stream.active(state))
+
+
 def total_rounds(state, n_players) -> int | None:
     cfg = state["config"]
     if state["format"] == "swiss":
-        return cfg.get("rounds") or pairing.swiss_rounds(n_players, cfg["sizes"])
+        # Capped where every further round would repeat a pairing (pairing.max_rounds).
+        wanted = cfg.get("rounds") or pairing.swiss_rounds(n_players, cfg["sizes"])
+        return min(wanted, pairing.max_rounds(n_players, cfg["sizes"]))
     if state["format"] == "round_robin":
         per_cycle = n_players - 1 if n_players % 2 == 0 else n_players
         return per_cycle * (2 if cfg.get("double") else 1)
@@ -43,8 +54,9 @@ def next_round(state, seed) -> list[dict] | None:
         return None
     if len(act) < 2:
         return None
+    legacy = cfg.get("draw", 1) < DRAW
     if fmt == "round_robin":
-        schedule = pairing.round_robin(state["seeds"], double=cfg.get("double", False))
+        schedule = (draw_v1.round_robin if legacy else pairing.round_robin)(state["seeds"], double=cfg.get("double", False))
         tables = []
         for t in schedule[number - 1]:
             here = [p for p in t["players"] if p in act]
@@ -55,7 +67,12 @@ def next_round(state, seed) -> list[dict] | None:
     rows = [r for r in stream.standings(state) if r["status"] == "active"]
     order = {p: i for i, p in enumerate(state["seeds"])}
     entrants = [{"player": r["player"], "points": r["points"], "seed": order.get(r["player"], 0)} for r in rows]
-    return pairing.pair(entrants, hist, rng, {"format": "swiss", "round": number, "sizes": cfg["sizes"]})
+    options = {"format": "swiss", "round": number, "sizes": cfg["sizes"], "rounds": state["total_rounds"]}
+    if legacy:  # drawn before the least-cost tables and the Dutch system: as it was drawn then
+        if cfg["sizes"] != [2]:
+            return draw_v1.swiss_tables(entrants, hist, rng, options)
+        return pairing.swiss_duels(entrants, hist, rng)
+    return pairing.pair(entrants, hist, rng, options)
 
 
 def _knockout(state, number, rng, hist):

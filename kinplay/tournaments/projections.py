@@ -64,6 +64,8 @@ def _redraw(events, seed) -> list[str]:
         if e["type"] == "started":
             if plan.seeding(state, seed) != e["data"]["seeds"]:
                 problems.append("the seeding was not drawn from the seed")
+            if "lots" in e["data"] and plan.lots(state, seed) != e["data"]["lots"]:
+                problems.append("the drawing of lots was not drawn from the seed")
         if e["type"] == "round_started":
             want = plan.next_round(state, seed) or []
             got = [{"players": tb["players"], "bye": tb["bye"]} for tb in e["data"]["tables"]]

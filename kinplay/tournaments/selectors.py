@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from games.models import Game
-from kinplay.tournaments import plan, stream
+from kinplay.tournaments import plan, stream, trf
 from kinplay.tournaments.models import Tournament, TournamentEvent, TournamentGame
 
 # Why a player is out (a "withdrawn" event's reason), as the standings say it.
@@ -81,20 +81,25 @@ def tournament_for(t: Tournament, user=None) -> dict:
         rounds.append({"number": r["number"], "status": r["status"], "starts_at": r["starts_at"], "ends_at": r["ends_at"],
                        "warns_at": _warns_at(t, r), "tables": tables})
     rows = standings(s)
+    seed = {p: i + 1 for i, p in enumerate(s.get("seeds") or [])}  # pairing numbers, once started
     out = {
         "id": t.pk, "name": t.name, "kind": t.kind, "options": s["options"], "format": t.format, "status": t.status,
         "organiser": t.organiser.username if t.organiser is not None else None,
         "settings": {k: v for k, v in s["config"].items() if k != "sizes"},
         "starts_at": t.starts_at.isoformat() if t.starts_at else None,
         "total_rounds": s["total_rounds"],
-        "players": [{"name": p["name"], "status": p["status"], "rating": p.get("rating"), "timeouts": p["timeouts"]}
-                    for p in (s["players"][str(i)] for i in s["order"])],
+        "players": [{"name": p["name"], "status": p["status"], "rating": p.get("rating"), "timeouts": p["timeouts"],
+                     "seed": seed.get(p["id"])} for p in (s["players"][str(i)] for i in s["order"])],
         "rounds": rounds,
         "standings": [{"rank": r["rank"], "player": r["name"], "status": r["status"], "out": out_text(r["why_out"]),
-                       "points": r["points"], "played": r["played"], "byes": r["byes"], "tiebreaks": r["tiebreaks"]} for r in rows],
+                       "points": r["points"], "played": r["played"], "byes": r["byes"], "tiebreaks": r["tiebreaks"],
+                       "seed": seed.get(r["player"])} for r in rows],
         "winner": name(s["winner"]) if s.get("winner") is not None else None,
         "reason": s.get("reason", ""),
         "fairness": {"seed_sha256": t.seed_sha256, "seed": s.get("seed")},
+        "corrections": [dict(c, players=[name(p) for p in s["rounds"][c["round"] - 1]["tables"][c["table"]]["players"]])
+                        for c in s.get("corrections", [])],
+        "pairing_corrections": [dict(c, players=[name(p) for p in c["players"]]) for c in s.get("pairing_corrections", [])],
     }
     if t.format == "knockout":
         out["bracket"] = [[{"players": [name(p) for p in m["players"]], "bye": m["bye"], "games": m["games"],
@@ -129,14 +134,18 @@ def _results(s) -> dict:
                         out[id(tb)] += " (adjudicated)"
                 continue
             g = done[-1]
-            if len(g["players"]) == 2:
+            if g.get("double_forfeit"):
+                out[id(tb)] = "double forfeit: nobody moved before the round's time ran out"
+            elif len(g["players"]) == 2:
                 a, b = g["ranks"]
                 out[id(tb)] = "draw" if a == b else f"{name(g['players'][0 if a < b else 1])} won"
             else:
                 placed = sorted(zip(g["ranks"], g["players"]))
                 out[id(tb)] = ", ".join(f"{rk}. {name(p)}" for rk, p in placed)
-            if g.get("adjudicated"):
+            if g.get("adjudicated") and not g.get("double_forfeit"):
                 out[id(tb)] += " (adjudicated)"
+            if g.get("corrected"):
+                out[id(tb)] += f" (corrected by the organiser: {g['corrected']['reason']})"
     return out
 
 
@@ -175,3 +184,8 @@ def tournaments_of(user, last=20) -> list[dict]:
         out.append({"t": t, "status": t.status, "place": place, "of": len(stream.field(s)),
                     "out": out_text(stream.why_out(me)) if me else None, "winner": s.get("winner") == user.pk})
     return out
+
+
+def trf_of(t: Tournament) -> str:
+    """The tournament as a FIDE TRF-16 file (duels only: ``trf.NotDuels`` otherwise)."""
+    return trf.export(state_of(t))

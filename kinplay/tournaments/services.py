@@ -13,6 +13,7 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -29,7 +30,7 @@ from kinplay.clocks import vacation
 from kinplay.clocks.models import Deadline
 from kinplay.infra.errors import is_deadlock
 from kinplay.ratings.selectors import rating_of, ratings_of
-from kinplay.tournaments import emails, plan, stream
+from kinplay.tournaments import emails, pairing, plan, stream
 from kinplay.tournaments.models import Tournament, TournamentEvent, TournamentGame
 from kinplay.tournaments.selectors import load
 
@@ -39,12 +40,14 @@ FORMATS = ("swiss", "round_robin", "knockout")
 DEFAULT_ROUND_DAYS = 7
 DEFAULT_MAX_TIMEOUTS = 2
 MAX_PLAYERS_CAP = 5000
+MIN_ROUND_DAYS = 1 / 24  # an hour: shorter rounds end before players can be told of them
 MAX_POINTS = 1000  # a place's points: beyond, the totals no longer fit the API's JSON numbers
 MAX_ADJUDICATION_STEPS = 2000  # moves the bot may play to finish an adjudicated game
 
 
 class TournamentError(games.BadRequest):
-    """Refused input or a step the tournament cannot take now: a 400 with the reason."""
+    """Refused settings or a step the tournament cannot take now, with the reason: the API answers 422 for
+    settings (api.organised.Organised.create), 409 for a step (Organised.action)."""
 
 
 class NotOrganiser(games.NotYourSeat):
@@ -106,7 +109,8 @@ def _int(v, name, low=None, high=None, *, null=False):
 
 def config_of(*, kind, options, format, rounds=None, double=False, best_of=1, table_size=None, advance=None,
               points=None, clock=None, round_days=None, max_players=None, min_players=None, rated=True,
-              max_timeouts=None) -> tuple[dict, dict]:
+              max_timeouts=None, bye_points=None, min_rated_games=None, min_rating=None,
+              invited=None, late_join=False, late_points=0) -> tuple[dict, dict]:
     """Check the organiser's settings; returns (options with defaults, config)."""
     if kind not in kinds():
         raise TournamentError(f"Unknown kind “{kind}”. Kinds: {', '.join(kinds())}.")
@@ -154,6 +158,9 @@ def config_of(*, kind, options, format, rounds=None, double=False, best_of=1, ta
                 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x <= MAX_POINTS for x in points)
                 or any(a < b for a, b in zip(points, points[1:]))):
             raise TournamentError(f"points must list up to {max(sizes)} numbers from 0 to {MAX_POINTS}, best place first, never rising.")
+    if bye_points is not None and (not isinstance(bye_points, (int, float)) or isinstance(bye_points, bool)
+                                   or not 0 <= bye_points <= MAX_POINTS):
+        raise TournamentError(f"bye_points must be a number from 0 to {MAX_POINTS} (a bye the pairing gives).")
     clock = clock or {}
     if not isinstance(clock, dict):
         raise TournamentError("clock must be {\"per_move\": seconds | null, \"on_timeout\": ...}.")
@@ -164,20 +171,68 @@ def config_of(*, kind, options, format, rounds=None, double=False, best_of=1, ta
         raise TournamentError("clock.on_timeout must be one of bot, skip, forfeit.")
     if round_days is None:
         round_days = DEFAULT_ROUND_DAYS
-    if not isinstance(round_days, (int, float)) or isinstance(round_days, bool) or not 0 < round_days <= 365:
-        raise TournamentError("round_days must be a number of days above 0, at most 365.")
+    if not isinstance(round_days, (int, float)) or isinstance(round_days, bool) or not MIN_ROUND_DAYS <= round_days <= 365:
+        raise TournamentError("round_days must be a number of days from one hour (1/24 = 0.0417) to 365.")
     smallest = 2 if format != "knockout" or sizes == [2] else min(sizes) + 1
-    min_players = _int(min_players if min_players is not None else max(smallest, min(sizes)), "min_players", 2)
+    min_players = _int(min_players if min_players is not None else max(smallest, min(sizes)), "min_players", 2, MAX_PLAYERS_CAP)
     max_players = _int(max_players, "max_players", min_players, MAX_PLAYERS_CAP, null=True)
+    if rounds is not None and max_players is not None and rounds > pairing.max_rounds(max_players, sizes):
+        raise TournamentError(f"rounds {rounds} cannot be paired without rematches: {max_players} players can play at "
+                              f"most {pairing.max_rounds(max_players, sizes)} Swiss rounds without meeting again.")
     if not isinstance(rated, bool):
         raise TournamentError("rated must be true or false.")
     max_timeouts = _int(max_timeouts if max_timeouts is not None else DEFAULT_MAX_TIMEOUTS, "max_timeouts", 1)
+    entry = _entry(min_rated_games, min_rating, invited)
+    if not isinstance(late_join, bool) or (late_join and format != "swiss"):
+        raise TournamentError("late_join must be true or false, and is for Swiss only (players join from the next round).")
+    if not isinstance(late_points, (int, float)) or isinstance(late_points, bool) or not 0 <= late_points <= MAX_POINTS:
+        raise TournamentError(f"late_points must be a number from 0 to {MAX_POINTS} (a late player's points to start with).")
     return options, {
         "rounds": rounds, "double": double, "best_of": best_of, "table_size": {"min": lo, "max": hi},
         "sizes": sizes, "kind_sizes": possible, "advance": advance, "points": points, "clock": {"per_move": per_move, "on_timeout": on_timeout},
         "round_days": round_days, "max_players": max_players, "min_players": min_players, "rated": rated,
-        "max_timeouts": max_timeouts,
+        "max_timeouts": max_timeouts, "bye_points": bye_points, "draw": plan.DRAW, "entry": entry,
+        "late_join": late_join, "late_points": late_points,
     }
+
+
+def _entry(min_rated_games, min_rating, invited) -> dict | None:
+    """Who may join: at least ``min_rated_games`` rated games or a rating of ``min_rating`` in
+    the kind, and (``invited``: usernames) only those named. None: anyone."""
+    min_rated_games = _int(min_rated_games, "min_rated_games", 0, 100000, null=True)
+    if min_rating is not None and (not isinstance(min_rating, (int, float)) or isinstance(min_rating, bool)
+                                   or not 0 <= min_rating <= 10000):
+        raise TournamentError("min_rating must be a number from 0 to 10000.")
+    if invited is not None:
+        if (not isinstance(invited, list) or not all(isinstance(n, str) for n in invited)
+                or len(invited) > MAX_PLAYERS_CAP):
+            raise TournamentError(f"invited must be a list of up to {MAX_PLAYERS_CAP} usernames.")
+        found = dict(get_user_model().objects.filter(username__in=invited).values_list("username", "pk"))
+        unknown = [n for n in invited if n not in found]
+        if unknown:
+            raise TournamentError(f"invited: there is no player named {', '.join(unknown[:5])}.")
+        invited = sorted(set(found.values()))
+    if min_rated_games is None and min_rating is None and invited is None:
+        return None
+    return {"min_rated_games": min_rated_games, "min_rating": min_rating, "invited": invited}
+
+
+def _may_enter(t, user, rating) -> None:
+    """The organiser's entry conditions (config "entry"), checked as the player joins."""
+    entry = t.state["config"].get("entry")
+    if not entry:
+        return
+    kind = get(t.kind).name
+    if entry["invited"] is not None and user.pk not in entry["invited"]:
+        raise TournamentError("This tournament is by invitation: you are not on its list.")
+    if entry["min_rated_games"] or entry["min_rating"] is not None:
+        r = rating_of(user, t.kind)
+        played = r.games if r.pk is not None else 0
+        if entry["min_rated_games"] and played < entry["min_rated_games"]:
+            raise TournamentError(f"Entry needs at least {entry['min_rated_games']} rated games of {kind}: you have {played}.")
+        if entry["min_rating"] is not None and (rating is None or rating < entry["min_rating"]):
+            have = "no rating yet" if rating is None else f"{rating}"
+            raise TournamentError(f"Entry needs a {kind} rating of at least {entry['min_rating']:g}: you have {have}.")
 
 
 def create(*, organiser, name, kind, format, options=None, starts_at=None, **settings_) -> Tournament:
@@ -281,7 +336,10 @@ def join(tid, user) -> Tournament:
 
 def _join_event(t, user, rating) -> TournamentEvent:
     s = t.state
-    if t.status != Tournament.OPEN:
+    late = t.status == Tournament.RUNNING and s["config"].get("late_join")
+    if late and s["total_rounds"] is not None and len(s["rounds"]) >= s["total_rounds"]:
+        raise TournamentError("This tournament is in its last round: joining is closed.")
+    if t.status != Tournament.OPEN and not late:
         raise TournamentError(f"This tournament is {t.status}: joining is closed.")
     me = s["players"].get(str(user.pk))
     if me and me["status"] == "active":
@@ -289,7 +347,11 @@ def _join_event(t, user, rating) -> TournamentEvent:
     cap = s["config"]["max_players"]
     if cap is not None and len(stream.active(s)) >= cap:
         raise TournamentError(f"This tournament is full ({cap} players).")
-    return _event(t, "joined", {"player": user.pk, "name": user.username, "rating": rating})
+    _may_enter(t, user, rating)
+    data = {"player": user.pk, "name": user.username, "rating": rating}
+    if late:  # paired from the next round, with the organiser's points to start with
+        data.update(points=s["config"]["late_points"], round=len(s["rounds"]) + 1)
+    return _event(t, "joined", data)
 
 
 def withdraw(tid, user, *, reason="asked") -> Tournament:
@@ -354,6 +416,10 @@ def start(tid, user=None) -> Tournament:
                 raise TournamentError(f"Too few players to start: {n} joined, at least {need} are needed.")
             _cancel(t, f"Only {n} player{'s' if n != 1 else ''} joined by the start time; at least {need} were needed.")
             return t
+        rounds, most = t.state["config"].get("rounds"), pairing.max_rounds(n, t.state["config"]["sizes"])
+        if user is not None and t.state["format"] == "swiss" and rounds and rounds > most:
+            raise TournamentError(f"{n} players cannot play {rounds} Swiss rounds without rematches: at most {most}. "
+                                  "Wait for more players, or create it with fewer rounds.")
         _start_event(t, n).save()
         _start_next_round(t)
         _save(t)
@@ -361,7 +427,8 @@ def start(tid, user=None) -> Tournament:
 
 
 def _start_event(t, n) -> TournamentEvent:
-    return _event(t, "started", {"seeds": plan.seeding(t.state, t.seed), "rounds": plan.total_rounds(t.state, n)})
+    return _event(t, "started", {"seeds": plan.seeding(t.state, t.seed), "lots": plan.lots(t.state, t.seed),
+                                 "rounds": plan.total_rounds(t.state, n)})
 
 
 def cancel(tid, user) -> Tournament:
@@ -539,12 +606,7 @@ def advance(tid, now=None) -> str:
             Tournament.objects.filter(pk=tid, needs_advance=True).update(needs_advance=False)
             return "not-running"
         s = t.state
-        limit = s["config"]["max_timeouts"]
-        out = [p for p in stream.active(s) if s["players"][str(p)]["timeouts"] >= limit]
-        for p in out:
-            _append(t, "withdrawn", {"player": p, "reason": "timeouts"})
-        if out:
-            emails.timed_out(t, out)
+        out = _withdraw_timed_out(t)
         rnd = s["rounds"][-1]
         adjudicate = []
         if t.round_ends_at and t.round_ends_at <= now and not stream.round_done(s, rnd):
@@ -554,6 +616,11 @@ def advance(tid, now=None) -> str:
         for gid in adjudicate:
             _adjudicate(t, gid)
         t = _locked(tid)
+        gone = _withdraw_timed_out(t) if adjudicate else []  # a forfeit there is a timeout: out before the next round
+        if gone:
+            _save(t)
+            _resign(_running_games(t.state, gone), gone)
+            t = _locked(tid)
         s, rnd = t.state, t.state["rounds"][-1]
         outcome = "waiting"
         if s["format"] == "knockout":
@@ -573,12 +640,127 @@ def advance(tid, now=None) -> str:
     return outcome
 
 
+class ResultMismatch(games.Unprocessable):
+    """A result correction naming a round or table the tournament does not have, or ranks that
+    do not fit the table (422)."""
+
+
+def correct_result(tid, user, *, round, table, ranks, reason) -> Tournament:
+    """The organiser corrects a finished game's result as the tournament counts it (standings,
+    tiebreaks; rounds already paired stay as they are; the game and its rating are untouched):
+    an event with the reason, shown in the tournament's history."""
+    with transaction.atomic():
+        t = _locked(tid)
+        s = t.state
+        if user.pk != s["organiser"]:
+            raise NotOrganiser("Only the organiser can correct a result.")
+        if t.status not in (Tournament.RUNNING, Tournament.FINISHED) or t.format == "knockout":
+            raise TournamentError("Results can be corrected in a running or finished Swiss or round robin only.")
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
+            raise TournamentError("reason must be 1 to 200 characters: the history shows it.")
+        try:
+            number = _int(round, "round", 1, len(s["rounds"]))
+            tables = s["rounds"][number - 1]["tables"]
+            tb = tables[_int(table, "table", 0, len(tables) - 1)]
+        except TournamentError as exc:
+            raise ResultMismatch(str(exc)) from None
+        done = [g for g in tb["games"] if g["ranks"] is not None]
+        if tb["bye"] or not done:
+            raise TournamentError("That table has no game with a result to correct.")
+        k = len(tb["players"])
+        if not isinstance(ranks, list) or len(ranks) != k or not all(
+                isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= k for x in ranks):
+            raise ResultMismatch(f"ranks must list {k} places from 1 to {k}, in the table's seat order (1 is best; equal is shared).")
+        g = done[-1]
+        _append(t, "result_corrected", {"round": number, "table": tables.index(tb), "game": g["game"], "ranks": ranks,
+                                        "before": g["ranks"], "reason": reason.strip(), "by": user.username})
+        _save(t)
+    return t
+
+
+class PairingMismatch(games.Unprocessable):
+    """A pairing correction naming players who are not in the round, or who share a table (422)."""
+
+
+def correct_pairing(tid, user, *, players, reason) -> Tournament:
+    """The organiser swaps two players of a running Swiss's current round, each taking the
+    other's seat, before anyone has moved in their games: the two games are called off (as
+    games that never started) and new ones created for the two tables; the players of both
+    tables are emailed. A ``pairing_corrected`` event with the reason, shown in the history.
+    ``players``: two usernames."""
+    with transaction.atomic():
+        t = _locked(tid)
+        s = t.state
+        if user.pk != s["organiser"]:
+            raise NotOrganiser("Only the organiser can correct a pairing.")
+        if t.status != Tournament.RUNNING or t.format != "swiss" or not s["rounds"]:
+            raise TournamentError("Pairings can be corrected in a running Swiss only.")
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
+            raise PairingMismatch("reason must be 1 to 200 characters: the history shows it.")
+        rnd = s["rounds"][-1]
+        if rnd["status"] != "running":
+            raise TournamentError(f"Round {rnd['number']} is over: only the current round's pairing can be corrected.")
+        by_name = {p["name"].casefold(): p["id"] for p in s["players"].values()}
+        if (not isinstance(players, list) or len(players) != 2 or not all(isinstance(n, str) for n in players)
+                or players[0].casefold() == players[1].casefold()):
+            raise PairingMismatch("players must name two different players of the round, whose seats are swapped.")
+        ids = []
+        for n in players:
+            pid = by_name.get(n.casefold())
+            where = [i for i, tb in enumerate(rnd["tables"]) if pid in tb["players"]]
+            if pid is None or not where:
+                raise PairingMismatch(f"{n} does not play in round {rnd['number']}.")
+            if s["players"][str(pid)]["status"] != "active":
+                raise TournamentError(f"{n} has withdrawn: only players still in the tournament can be re-seated.")
+            ids.append((pid, where[0]))
+        (a, ta), (b, tb_) = ids
+        if ta == tb_:
+            raise PairingMismatch(f"{players[0]} and {players[1]} sit at the same table: swapping them changes nothing.")
+        for i in (ta, tb_):
+            for g in rnd["tables"][i]["games"]:
+                if g["ranks"] is not None:
+                    raise TournamentError(f"The game of table {i + 1} is over: its pairing can no longer change.")
+        old = [g["game"] for i in (ta, tb_) for g in rnd["tables"][i]["games"]]
+        for gid in old:
+            try:
+                games.call_off_unplayed(gid, "repaired", user)
+            except IllegalAction as exc:
+                raise TournamentError(f"Game #{gid}: {exc}") from None
+        swap = {a: b, b: a}
+        seated = {i: [swap.get(p, p) for p in rnd["tables"][i]["players"]] for i in (ta, tb_)}
+        TournamentGame.objects.filter(game_id__in=old).delete()
+        wanted = [(t, seated[i], rnd["number"], i) for i in (ta, tb_) if not rnd["tables"][i]["bye"]]
+        made = dict(zip((i for _, _, _, i in wanted), _new_games(wanted)))
+        _append(t, "pairing_corrected", {
+            "round": rnd["number"], "players": [a, b], "reason": reason.strip(), "by": user.username, "replaced": old,
+            "tables": [{"table": i, "players": seated[i], "game": made.get(i)} for i in (ta, tb_)]})
+        _save(t)
+        emails.pairing_corrected(t, rnd["number"], [p for i in (ta, tb_) for p in seated[i]])
+    return t
+
+
+def _withdraw_timed_out(t) -> list[int]:
+    """Players with ``max_timeouts`` games lost or played by the clock (or forfeited by
+    adjudication) are withdrawn and told so."""
+    s = t.state
+    limit = s["config"]["max_timeouts"]
+    out = [p for p in stream.active(s) if s["players"][str(p)]["timeouts"] >= limit]
+    for p in out:
+        _append(t, "withdrawn", {"player": p, "reason": "timeouts"})
+    if out:
+        emails.timed_out(t, out)
+    return out
+
+
 def _adjudicate(t, gid):
     """The round's time is up and this game still runs: the players holding the turn have held
     it past the round's limit and forfeit (a resignation in the game's own stream, by
     "adjudication"); if the game goes on without them, the heuristic bot plays it out for the
-    rest, so it ends with a result its log explains. A game started after the limit (a knockout
-    match's next game) has nobody to blame: the bot plays it out for everyone."""
+    rest, so it ends with a result its log explains; it counts as a timeout for each of them. A
+    game in which no player has moved at all is a double forfeit (outside knockouts): every player
+    forfeits and the tournament counts it lost for all, whatever the game then records. A game
+    started after the limit (a knockout match's next game) has nobody to blame: the bot plays it
+    out for everyone."""
     game = game_with_seats(gid)
     if game.status != Game.ACTIVE:
         return
@@ -588,13 +770,19 @@ def _adjudicate(t, gid):
     if t.round_ends_at and game.created_at >= t.round_ends_at:
         stalled = []  # a match's next game, started after the time ran out: nobody held its turn too long
     seats = {s.index: s.user_id for s in game.seat_list}
+    holders = [seats[i] for i in stalled if seats.get(i) is not None]  # each is charged a timeout
+    double = (bool(stalled) and t.format != "knockout"
+              and not Event.objects.filter(game_id=gid, seat__isnull=False, command__by="player").exists())
+    if double:  # who holds the turn forfeits first, so the game's log starts with them
+        stalled += [i for i in sorted(seats) if i not in stalled]
     with transaction.atomic():
         t2 = Tournament.objects.select_for_update().get(pk=t.pk)
         link = TournamentGame.objects.get(game_id=gid)
         t2.version += 1
         TournamentEvent.objects.create(tournament=t2, seq=t2.version, type="game_adjudicated", data={
             "round": link.round, "table": link.table, "game": gid,
-            "forfeited": [seats[i] for i in stalled if seats.get(i) is not None]})
+            "forfeited": [seats[i] for i in stalled if seats.get(i) is not None], "timed_out": holders,
+            "double_forfeit": double})
         Tournament.objects.filter(pk=t.pk).update(version=t2.version)
     for seat in stalled:
         if Game.objects.filter(pk=gid, status=Game.ACTIVE).exists():

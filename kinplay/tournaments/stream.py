@@ -37,11 +37,15 @@ def evolve(state: dict, type_: str, d: dict) -> dict:
                                           "status": "active", "timeouts": 0, "withdrawn": None}
         if not back:
             s["order"].append(d["player"])
+        if "round" in d:  # joined a running Swiss: plays from that round, with these points
+            s["players"][str(d["player"])]["late"] = {"round": d["round"], "points": d.get("points", 0)}
     elif type_ == "withdrawn":
         p = s["players"][str(d["player"])]
         p["status"], p["withdrawn"] = "withdrawn", {"round": len(s["rounds"]), "reason": d.get("reason", "")}
     elif type_ == "started":
         s["status"], s["seeds"], s["total_rounds"] = RUNNING, list(d["seeds"]), d.get("rounds")
+        if "lots" in d:  # the drawing of lots, the last tiebreak (streams before it: the seeding)
+            s["lots"] = list(d["lots"])
     elif type_ == "round_started":
         s["rounds"].append({
             "number": d["number"], "status": "running", "starts_at": d.get("starts_at"), "ends_at": d.get("ends_at"),
@@ -55,12 +59,34 @@ def evolve(state: dict, type_: str, d: dict) -> dict:
     elif type_ in ("game_finished", "game_adjudicated"):
         g = _game(s, d)
         if type_ == "game_finished":
-            g["ranks"] = list(d["ranks"])
+            if not g.get("double_forfeit"):  # a double forfeit's result is the tournament's, not the game's
+                g["ranks"] = list(d["ranks"])
             for p in d.get("timeouts", []):
                 s["players"][str(p)]["timeouts"] += 1
         else:
             g["adjudicated"] = True
             g["forfeited"] = list(d.get("forfeited", []))
+            for p in d.get("timed_out", []):  # who held the turn: a timeout (streams before it: none)
+                s["players"][str(p)]["timeouts"] += 1
+            if d.get("double_forfeit"):  # nobody moved: everybody at the table loses
+                g["double_forfeit"] = True
+                g["ranks"] = [len(g["players"])] * len(g["players"])
+    elif type_ == "result_corrected":  # the organiser's correction: the game's result as counted
+        g = _game(s, d)
+        g["ranks"], g["corrected"] = list(d["ranks"]), {"reason": d["reason"], "before": d["before"]}
+        g.pop("double_forfeit", None)
+        s.setdefault("corrections", []).append(
+            {k: d[k] for k in ("round", "table", "game", "ranks", "before", "reason", "by")})
+    elif type_ == "pairing_corrected":  # the organiser swapped two players before their games began
+        tables = s["rounds"][d["round"] - 1]["tables"]
+        for x in d["tables"]:
+            tb = tables[x["table"]]
+            tb["players"] = list(x["players"])
+            tb["games"] = [] if x["game"] is None else [
+                {"game": x["game"], "players": list(x["players"]), "ranks": None, "adjudicated": False}]
+        s.setdefault("pairing_corrections", []).append(
+            {"round": d["round"], "players": list(d["players"]), "tables": [x["table"] for x in d["tables"]],
+             "reason": d["reason"], "by": d["by"]})
     elif type_ == "round_finished":
         s["rounds"][d["number"] - 1]["status"] = "finished"
     elif type_ == "finished":
@@ -100,8 +126,20 @@ def field(s) -> list[int]:
 
 
 def history(s) -> list[list[dict]]:
-    """The rounds as pairing sees them (tables and byes)."""
-    return [[{"players": t["players"], "bye": t["bye"]} for t in r["tables"]] for r in s["rounds"]]
+    """The rounds as pairing sees them (tables and byes), with the points each player scored
+    at the table (None while its game runs): the Dutch system's floats need them."""
+    return [[{"players": t["players"], "bye": t["bye"], "points": table_points(s, t)} for t in r["tables"]]
+            for r in s["rounds"]]
+
+
+def table_points(s, table) -> list | None:
+    """The points each player of a table scored, as the standings count them."""
+    if table["bye"]:
+        return [bye_points(s)] * len(table["players"])
+    game = table["games"][-1] if table["games"] else None
+    if game is None or game["ranks"] is None:
+        return None
+    return rank_points(game["ranks"], s["config"].get("points"))
 
 
 def table_done(s, table) -> bool:
@@ -169,12 +207,41 @@ def rank_points(ranks: list[int], table_points: list | None) -> list[Fraction]:
 
 
 def bye_points(s) -> Fraction:
-    """A duel's bye is worth a win; a multiplayer bye the average of a full table's places."""
+    """The organiser's ``bye_points``; by default a duel's bye is worth a win (FIDE), a
+    multiplayer bye the average of a full table's places."""
+    if s["config"].get("bye_points") is not None:
+        return Fraction(s["config"]["bye_points"])
     if s["config"]["sizes"] == [2]:
         return Fraction(max(s["config"].get("points") or [1]))
     k = max(s["config"]["sizes"])
     pts = rank_points(list(range(1, k + 1)), s["config"].get("points"))
     return sum(pts, Fraction(0)) / k
+
+
+def lots(s) -> dict[int, int]:
+    """Each player's number in the drawing of lots (1 wins it): drawn at the start, shown as the
+    last tiebreak. Streams from before the drawing: the seeding, which ordered them then."""
+    drawn = s.get("lots") or s["seeds"] or s["order"]
+    out = {p: i for i, p in enumerate(drawn, start=1)}
+    for p in s["order"]:
+        out.setdefault(p, len(out) + 1)
+    return out
+
+
+def unplayed_rounds(s) -> Counter[int]:
+    """Per player, the finished rounds in which they had no game with a result (a bye, a round
+    after withdrawing): FIDE's virtual opponent stands in for each in Buchholz."""
+    out: Counter[int] = Counter()
+    ids = field(s)
+    for rnd in s["rounds"]:
+        if rnd["status"] != "finished":
+            continue
+        played = {p for t in rnd["tables"] if not t["bye"] for g in t["games"]
+                  if g["ranks"] is not None and not g.get("double_forfeit") for p in g["players"]}
+        for p in ids:
+            if p not in played:
+                out[p] += 1
+    return out
 
 
 def _num(x):
@@ -198,7 +265,7 @@ def standings(s) -> list[dict]:
     if not ids:
         return []
     duel = s["config"]["sizes"] == [2]
-    points = {p: Fraction(0) for p in ids}
+    points = {p: Fraction((s["players"][str(p)].get("late") or {}).get("points", 0)) for p in ids}
     played: Counter[int] = Counter()
     byes_: Counter[int] = Counter()
     wins: Counter[int] = Counter()
@@ -214,7 +281,7 @@ def standings(s) -> list[dict]:
                     byes_[p] += 1
                 continue
             for g in t["games"]:
-                if g["ranks"] is None:
+                if g["ranks"] is None or g.get("double_forfeit"):  # a double forfeit: no points, not played
                     continue
                 pts = rank_points(g["ranks"], s["config"].get("points"))
                 best = min(g["ranks"])
@@ -226,10 +293,13 @@ def standings(s) -> list[dict]:
                         wins[p] += 1
                     games_of[p].append(([q for q in g["players"] if q != p], pts[i], len(g["players"])))
     rows: list[_Row] = []
+    lot = lots(s)
+    unplayed = unplayed_rounds(s) if duel else Counter()
     for p in ids:
         tb: dict[str, Fraction | int] = {}
         if duel:
-            opp = [points[o[0]] for o, _, _ in games_of[p]]
+            # FIDE C.07: each unplayed round counts a virtual opponent with the player's own points.
+            opp = [points[o[0]] for o, _, _ in games_of[p]] + [points[p]] * unplayed[p]
             bh = sum(opp, Fraction(0))
             tb["buchholz"] = bh
             tb["median_buchholz"] = bh - max(opp) - min(opp) if len(opp) >= 3 else bh
@@ -239,15 +309,15 @@ def standings(s) -> list[dict]:
             tb["opponents_points"] = sum((sum((points[q] for q in o), Fraction(0)) for o, _, _ in games_of[p]), Fraction(0))
             tb["average_rank"] = Fraction(rank_sum[p], played[p]) if played[p] else Fraction(0)
             tb["wins"] = wins[p]
+        tb["lot"] = lot[p]
         rows.append({"player": p, "points": points[p], "played": played[p], "byes": byes_[p], "tiebreaks": tb})
-    seed = {p: i for i, p in enumerate(s["seeds"] or s["order"])}
     keys: tuple[str, ...]
     if s["format"] == "round_robin":
-        keys = ("direct", "sonneborn_berger", "wins")
+        keys = ("direct", "sonneborn_berger", "wins", "lot")
     elif duel:
-        keys = ("buchholz", "median_buchholz", "sonneborn_berger", "direct", "wins")
+        keys = ("buchholz", "median_buchholz", "sonneborn_berger", "direct", "wins", "lot")
     else:
-        keys = ("opponents_points", "average_rank", "wins")
+        keys = ("opponents_points", "average_rank", "wins", "lot")
     if duel:
         # Direct encounter (FIDE): the games among the players still level when it is reached, on
         # points and on every tiebreak before it; not among everyone level on points alone.
@@ -259,7 +329,7 @@ def standings(s) -> list[dict]:
             members = {r["player"] for r in group}
             for r in group:
                 r["tiebreaks"]["direct"] = sum((mine for o, mine, _ in games_of[r["player"]] if o[0] in members), Fraction(0))
-    sign = {"average_rank": 1}
+    sign = {"average_rank": 1, "lot": 1}
 
     def key(r):
         return (-r["points"],) + tuple(sign.get(k, -1) * r["tiebreaks"][k] for k in keys)
@@ -267,14 +337,14 @@ def standings(s) -> list[dict]:
     if s["format"] == "knockout":
         reached = knockout_reached(s)
         far = {p: (-rd, place) for p, (rd, place) in reached.items()}
-        rows.sort(key=lambda r: (far.get(r["player"], (0, 0)), key(r), seed.get(r["player"], 0)))
+        rows.sort(key=lambda r: (far.get(r["player"], (0, 0)), key(r)))
         sort_key = lambda r: far.get(r["player"], (0, 0))  # noqa: E731
         for r in rows:
             rd, place = reached.get(r["player"], (0, 0))
             r["tiebreaks"].update(round_reached=rd, place_there=place)
         shown = ("round_reached", "place_there", *keys)
     else:
-        rows.sort(key=lambda r: (key(r), seed.get(r["player"], 0)))
+        rows.sort(key=key)
         sort_key, shown = key, keys
     out, prev, rank = [], None, 0
     for i, r in enumerate(rows, start=1):
@@ -320,7 +390,7 @@ def crosstable(s) -> dict:
     for rnd in s["rounds"]:
         for t in rnd["tables"]:
             for g in t["games"]:
-                if g["ranks"] is None or len(g["players"]) != 2:
+                if g["ranks"] is None or len(g["players"]) != 2 or g.get("double_forfeit"):
                     continue
                 pts = rank_points(g["ranks"], s["config"].get("points"))
                 a, b = g["players"]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from django import forms
+from functools import partial
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -10,19 +11,21 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.html import escape
-from django.views.decorators.http import require_POST
 
 from games.models import Game
 from games.registry import kinds
 from kinplay.tournaments import selectors, services
+from kinplay.tournaments.forms import FORMAT_LABELS, TOURNAMENT
 from kinplay.tournaments.models import Tournament
+from kinplay.web import organise
+from kinplay.web.actions import page_action
 
-FORMAT_LABELS = {"swiss": "Swiss", "round_robin": "Round robin", "knockout": "Knockout"}
 # The standings' tiebreaks (the API's keys, kinplay.tournaments.stream.standings) in players' words.
 TIEBREAK_LABELS = {
     "round_reached": "Round reached", "place_there": "Place there", "buchholz": "Buchholz",
     "median_buchholz": "Median Buchholz", "sonneborn_berger": "Sonneborn-Berger", "direct": "Direct encounter",
     "wins": "Wins", "opponents_points": "Opponents' points", "average_rank": "Average place",
+    "lot": "Lot",
 }
 
 
@@ -44,64 +47,13 @@ def _kind_name(slug):
     return k.name if k else slug
 
 
-class TournamentForm(forms.Form):
-    name = forms.CharField(max_length=80)
-    kind = forms.ChoiceField(choices=[])
-    format = forms.ChoiceField(choices=list(FORMAT_LABELS.items()))
-    rounds = forms.IntegerField(required=False, min_value=1, max_value=100,
-                                help_text="Swiss only. Empty: enough rounds for the field (log2 of the players).")
-    double = forms.BooleanField(required=False, label="Double round robin (everybody twice, seats swapped)")
-    best_of = forms.TypedChoiceField(choices=[(1, "1 game"), (3, "Best of 3")], coerce=int, initial=1,
-                                     label="Knockout match")
-    table_min = forms.IntegerField(required=False, min_value=2, label="Smallest table")
-    table_max = forms.IntegerField(required=False, min_value=2, label="Largest table")
-    advance = forms.IntegerField(required=False, min_value=1, help_text="Multiplayer knockout: how many of each table go through.")
-    points = forms.CharField(required=False, help_text="Points by place, best first, e.g. 6, 4, 2, 0. Empty: win 1, draw ½ (duels) or one per player beaten.")
-    per_move_hours = forms.IntegerField(required=False, min_value=1, initial=72, label="Hours per move")
-    on_timeout = forms.ChoiceField(choices=Game.TIMEOUT_POLICIES, initial="forfeit", label="When a player's time runs out")
-    round_days = forms.FloatField(required=False, min_value=0.01, initial=7, label="Days per round",
-                                  help_text="Games still running then are adjudicated, so no round waits on one vanished player.")
-    max_players = forms.IntegerField(required=False, min_value=2)
-    starts_at = forms.DateTimeField(required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-                                    help_text="UTC. Empty: you start it yourself.")
-    rated = forms.BooleanField(required=False, initial=True)
-
-    def __init__(self, *args, **kw):
-        super().__init__(*args, **kw)
-        self.fields["kind"].choices = [(slug, k.name) for slug, k in kinds().items()]
-
-    def settings(self) -> dict:
-        d = self.cleaned_data
-        out = {"name": d["name"], "kind": d["kind"], "format": d["format"], "double": d["double"],
-               "best_of": d["best_of"], "rated": d["rated"],
-               "clock": {"per_move": (d["per_move_hours"] or 72) * 3600, "on_timeout": d["on_timeout"]}}
-        for key in ("rounds", "advance", "max_players", "round_days", "starts_at"):
-            if d.get(key) is not None:
-                out[key] = d[key]
-        if d.get("table_min") or d.get("table_max"):
-            lo = d.get("table_min") or d.get("table_max")
-            out["table_size"] = {"min": lo, "max": d.get("table_max") or lo}
-        if d.get("points"):
-            try:
-                out["points"] = [float(x) if "." in x else int(x) for x in d["points"].replace(";", ",").split(",") if x.strip()]
-            except ValueError:
-                raise services.TournamentError("points must be numbers separated by commas, e.g. 6, 4, 2, 0.") from None
-        return out
-
-
 @login_required
 def new_tournament(request):
-    form = TournamentForm(request.POST or None, initial={"starts_at": None})
-    error = None
-    if request.method == "POST" and form.is_valid():
-        try:
-            t = services.create(organiser=request.user, **form.settings())
-        except services.TournamentError as exc:
-            error = str(exc)
-        else:
-            messages.success(request, f"{t.name} is open: share this page so players can join.")
-            return redirect("tournament", pk=t.pk)
-    return render(request, "tournaments/new.html", {"form": form, "error": error}, status=400 if error or form.errors else 200)
+    def created(t):
+        messages.success(request, f"{t.name} is open: share this page so players can join.")
+        return redirect("tournament", pk=t.pk)
+
+    return organise.page(request, TOURNAMENT, services.create, "tournaments/new.html", created)
 
 
 def tournament_page(request, pk):
@@ -122,36 +74,23 @@ def tournament_page(request, pk):
             tables.append(dict(tb, mine=me in rawt["players"], live=tb["game"] is not None and status.get(tb["game"]) == Game.ACTIVE))
         # The running round's reminder, still to come or sent (selectors._warns_at).
         warns = parse_datetime(r["warns_at"]) if r["warns_at"] else None
-        rounds.append(dict(r, tables=tables, warns_at=warns, warned=warns is not None and warns <= timezone.now()))
+        repaired = [c for c in data["pairing_corrections"] if c["round"] == r["number"]]
+        rounds.append(dict(r, tables=tables, warns_at=warns, warned=warns is not None and warns <= timezone.now(),
+                           pairing_corrections=repaired))
     return render(request, "tournaments/detail.html", {
         "t": t, "d": data, "kind_name": _kind_name(t.kind), "format_label": FORMAT_LABELS.get(t.format, t.format),
         "rounds": rounds, "me": player, "my_game": my_game,
         "is_organiser": me is not None and me == s["organiser"],
-        "can_join": t.status == "open" and (not player or player["status"] != "active"),
+        "can_join": (t.status == "open" or (t.status == "running" and s["config"].get("late_join")))
+                    and (not player or player["status"] != "active"),
         "can_withdraw": t.status in ("open", "running") and player and player["status"] == "active",
-        # Level with the winner on points and every tiebreak: the seed put the winner first.
-        "level_with_winner": [r["player"] for r in data["standings"][1:] if r["rank"] == 1] if data["winner"] else [],
         "tiebreak_names": [TIEBREAK_LABELS.get(k, k) for k in data["standings"][0]["tiebreaks"]] if data["standings"] else [],
         "bracket_svg": _bracket_svg(data.get("bracket")) if data.get("bracket") else None,
         "config": s["config"], "multiplayer": s["config"]["sizes"] != [2],
     })
 
 
-def _act(fn, verb):
-    @login_required
-    @require_POST
-    def view(request, pk):
-        try:
-            t = fn(pk, request.user)
-        except Tournament.DoesNotExist:
-            raise Http404 from None
-        except (services.TournamentError, services.NotOrganiser) as exc:
-            messages.error(request, str(exc))
-        else:
-            messages.success(request, verb(t) if callable(verb) else verb)
-        return redirect("tournament", pk=pk)
-
-    return view
+_act = partial(page_action, missing=Tournament.DoesNotExist, refused=(services.TournamentError, services.NotOrganiser), back="tournament")
 
 
 join = _act(services.join, "You have joined: your games start when the tournament does; no invitation to accept.")

@@ -113,6 +113,9 @@ class SettingsForm(forms.Form):
     email_turns = forms.BooleanField(required=False, label="Email me when it is my turn")
     email_every = forms.TypedChoiceField(choices=Profile.EMAIL_EVERY, coerce=int, initial=Profile.EACH_TURN,
                                          label="How often", required=False, empty_value=None)
+    # Left out of a post (an older client): the saved value stays.
+    email_on_site = forms.TypedChoiceField(choices=Profile.EMAIL_ON_SITE, coerce=lambda v: v == "True", initial=False,
+                                           label="While I am on the site", required=False, empty_value=None)
     time_zone = forms.ChoiceField(label="My time zone", initial="UTC", required=False)
     quiet_hours = forms.BooleanField(required=False, label="Quiet hours")
     # Left out of a post (an older client): the saved value stays.
@@ -225,6 +228,21 @@ def option_fields(kind) -> list[dict]:
             field["type"] = "text"
         out.append(field)
     return out
+
+
+def fill_options(fields: list[dict], data=None) -> list[dict]:
+    """``option_fields`` with the values to show: what was posted (``data``: a form that comes back
+    with an error), else the defaults."""
+    for f in fields:
+        if data is not None:
+            f["value"] = data.get(f["input"], "")
+            f["checked"] = f["input"] in data
+        else:
+            f["value"] = "" if f["default"] is None else str(f["default"])
+            f["checked"] = f["default"] is True
+        for item in f.get("items", []):
+            item["value"] = data.get(item["input"], item["default"]) if data is not None else item["default"]
+    return fields
 
 
 class OptionError(Exception):

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from kinplay.web import forms, views
+from kinplay.web import forms, push, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
@@ -15,6 +15,12 @@ urlpatterns = [
     path("settings/email/pending/", views.settings_email_pending, name="settings-email-pending"),
     path("settings/email/<str:token>/", views.settings_email_confirm, name="settings-email-confirm"),
     path("settings/vacation/", views.settings_vacation, name="settings-vacation"),
+    path("settings/push/", push.choose, name="settings-push"),
+    path("settings/push/subscribe/", push.subscribe, name="push-subscribe"),
+    path("settings/push/unsubscribe/", push.unsubscribe, name="push-unsubscribe"),
+    # The installable app: a manifest, and the service worker at the root (its scope: every page).
+    path("manifest.webmanifest", push.manifest, name="manifest"),
+    path("sw.js", push.service_worker, name="service-worker"),
     # Password change and reset by email: Django's own views, in our page (registration/password_page.html).
     path("password/change/", views.PasswordChangeView.as_view(**views.PASSWORD_PAGES["change"]), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(**views.PASSWORD_PAGES["change_done"]),

@@ -20,7 +20,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
-from games import chat, rematch, selectors, services
+from games import changes, chat, rematch, selectors, services
 from games.engine import RESIGN, IllegalAction
 from games.models import ChatMessage, Game, Seat
 from games.registry import kinds
@@ -30,10 +30,14 @@ from kinplay.accounts import selectors as account_selectors
 from kinplay.accounts import services as account_services
 from kinplay.accounts.models import Profile
 from kinplay.clocks import vacation
-from kinplay.notifications.selectors import delivery_problem
+from kinplay.notifications import presence
+from kinplay.notifications import push as web_push
+from kinplay.notifications.selectors import delivery_problem, quiet_hold
 from kinplay.ratings.selectors import rating_changes
 from kinplay.tournaments.selectors import names_of_games
 from kinplay.web import forms, limits, rules_pages
+from kinplay.web.board import DESCRIPTION_ID, drawn
+from kinplay.web.templatetags.kinplay_web import duration
 
 log = logging.getLogger("kinplay.web")
 
@@ -81,7 +85,7 @@ def signup(request):
 @login_required
 def settings_page(request):
     profile = Profile.of(request.user)
-    mail_fields = ["email_turns", "email_every", "time_zone", "quiet_hours", "quiet_from", "quiet_to", "confirm_moves"]
+    mail_fields = ["email_turns", "email_every", "email_on_site", "time_zone", "quiet_hours", "quiet_from", "quiet_to", "confirm_moves"]
     if request.method == "POST":
         form = forms.SettingsForm(request.POST)
         if form.is_valid():
@@ -105,9 +109,11 @@ def settings_page(request):
     token = Token.objects.filter(user=request.user).first()
     return render(request, "web/settings.html", {
         "form": form, "token": token, "delivery_problem": delivery_problem(request.user),
+        "quiet_hold": quiet_hold(request.user),
         "api_root": request.build_absolute_uri("/api/"),
         "vacation": vacation.summary(request.user),
         "pending_address": account_selectors.pending_address(request.user),
+        "push": web_push.summary(request.user),
     })
 
 
@@ -284,11 +290,11 @@ LIVE_SECTIONS = [
 LIVE_SHOWN = 12  # cards per section of running games; the section's pages show the rest
 
 
-def _live_sections(request):
+def _live_sections(request, rows):
     """Each section of running games: (key, title, the rows of its page, how many in all, the
-    number of its next page or None, of its page). The rows are sorted before any game is
-    read whole, so a page costs its own cards, however many games run."""
-    rows = sorted(selectors.live_rows(request.user), key=lambda r: (-r.updated_at.timestamp(), -r.pk))
+    number of its next page or None, of its page). The rows (``selectors.live_rows``) are
+    sorted before any game is read whole, so a page costs its own cards, however many games run."""
+    rows = sorted(rows, key=lambda r: (-r.updated_at.timestamp(), -r.pk))
     out = []
     for key, title, bucket, status, urgent in LIVE_SECTIONS:
         mine = [r for r in rows if r.bucket == bucket and r.status == status]
@@ -303,7 +309,9 @@ def _live_sections(request):
 def lobby(request):
     if not request.user.is_authenticated:
         return render(request, "web/welcome.html", {"kinds": list(kinds().values())})
-    live = _live_sections(request)
+    presence.looked(request.user)
+    running = selectors.live_rows(request.user)
+    live = _live_sections(request, running)
     older = params.natural(request.GET.get("older", ""))  # the finished page: games older than this id
     over = selectors.over_games(request.user, before=older, limit=FINISHED_SHOWN + 1)
     listed = [*selectors.games_by_id(r.pk for _, _, shown, *_ in live for r in shown), *over[:FINISHED_SHOWN]]
@@ -323,7 +331,7 @@ def lobby(request):
     open_cards = [_card(g, request.user) for g in selectors.open_games(request.user)[:30]]
     turns = sections[0]
     return render(request, "web/lobby.html", {
-        "lobby_mark": _lobby_mark(request.user),
+        "lobby_mark": _lobby_mark(request.user, running, None if older else over),
         "sections": [s for s in sections if s[2]], "has_games": any(s[2] for s in sections),
         "my_turn_count": turns[3], "most_urgent": _most_urgent(turns[2] if turns[5] == 1 else []), "open_games": open_cards,
         "older_games": over[FINISHED_SHOWN - 1].pk if len(over) > FINISHED_SHOWN else None, "older_page": older is not None,
@@ -338,15 +346,17 @@ def _most_urgent(turns):
     return {"card": first, "left": selectors.time_left(first["game"])}
 
 
-def _lobby_mark(user) -> str:
-    """A fingerprint of everything the lobby shows of the user's own games (one query)."""
-    rows = selectors.lobby_marks(user, FINISHED_SHOWN)
+def _lobby_mark(user, live=None, over=None) -> str:
+    """A fingerprint of everything the lobby shows of the user's own games (one query, none
+    for what the page read already: ``selectors.lobby_marks``)."""
+    rows = selectors.lobby_marks(user, FINISHED_SHOWN, live=live, over=over)
     return hashlib.sha256(repr(rows).encode()).hexdigest()[:20]
 
 
 @login_required
 def lobby_live(request):
     """What an open lobby polls: 304 while none of the player's games changed."""
+    presence.looked(request.user)  # on the site: turn emails wait (presence.at_table)
     etag = f'"l{_lobby_mark(request.user)}"'
     if etag in [t.strip().removeprefix("W/") for t in request.headers.get("If-None-Match", "").split(",")]:
         response = HttpResponseNotModified()
@@ -436,16 +446,7 @@ def new_game(request):
         "n": i, "type": data.get(f"seat-{i}-type", "heuristic"), "user": data.get(f"seat-{i}-user", ""),
     } for i in range(2, max_players + 1)]
     for c in choices:  # keep what was typed when the form comes back with an error
-        again = request.method == "POST" and c["slug"] == selected_kind
-        for f in c["options"]:
-            if again:
-                f["value"] = data.get(f["input"], "")
-                f["checked"] = f["input"] in data
-            else:
-                f["value"] = "" if f["default"] is None else str(f["default"])
-                f["checked"] = f["default"] is True
-            for item in f.get("items", []):
-                item["value"] = data.get(item["input"], item["default"]) if again else item["default"]
+        forms.fill_options(c["options"], data if request.method == "POST" and c["slug"] == selected_kind else None)
     return render(request, "web/new_game.html", {
         "form": form, "kinds": choices, "error": error, "error_seat": error_seat, "seat_rows": seat_rows,
         "selected_kind": selected_kind, "seat_choices": forms.SEAT_CHOICES,
@@ -474,30 +475,38 @@ def game_page(request, pk):
     data = selectors.game_for(game, request.user, at=at)
     seat = data["you"]
     names = selectors.seat_names(game)
-    board = ""
+    seen = presence.seen_version(request.user, game.pk) if at is None else 0  # the look before this one
+    board, board_text = "", ""
     if game.version > 0:
         try:
             view = selectors.board_view(game, data["view"], at)  # "(out of time)", not "(resigned)"
-            board = mark_safe(kind.render(view, seat, names))  # our code, from the view only
+            board, board_text = drawn(kind, view, seat, names)  # our code, from the view only, described in words
+            # what changed since the last look marked (a replay marks nothing)
+            board = mark_safe(changes.marked(game, request.user, board, since=seen))
         except Exception:  # a drawing bug must not hide the moves
             log.exception("render failed for game %s", game.pk)
-            board = ""
+            board, board_text = "", ""
     upto = game.version if at is None else at
     after = max(0, upto - LOG_EVENTS)  # the page shows the recent history; the API has it all
     lines = selectors.log_lines(game, seat, after=after, upto=upto, names=names)
     lines.reverse()  # each line names who did what: the acting seat of its command may be someone else
+    own = changes.own_moves(game, seat, after=max(after, seen)) if at is None else set()
+    for line in lines:  # never "new since you last looked": the player made it
+        line["own"] = line["seq"] in own
+    if at is None:
+        presence.looked(request.user, game.pk, game.version)
     result = data["result"] if at is None else None  # a replay shows the game as it was then
     standings = []
     if result:
         ranks, scores, winners = result.get("ranks") or [], result.get("scores") or [], result.get("winners") or []
-        changes = rating_changes(game)  # the game-over screen shows each seat's rating change
+        rated = rating_changes(game)  # the game-over screen shows each seat's rating change
         for s in data["seats"]:
             i = s["index"]
             standings.append({
                 "name": s["name"], "you": s["you"], "bot": s["bot"],
                 "rank": ranks[i] if i < len(ranks) else None,
                 "score": scores[i] if i < len(scores) else None, "winner": i in winners,
-                "rating": changes.get(i),
+                "rating": rated.get(i),
             })
         standings.sort(key=lambda r: (r["rank"] is None, r["rank"] or 0))
     winners = (result or {}).get("winners") or []
@@ -521,13 +530,14 @@ def game_page(request, pk):
              "lines": chat.lines(game, request.user, c)} for c in channels]
     return render(request, "web/game.html", {
         "chat": talk, "chat_channel": chat.channel_of(game, request.user), "chat_mark": _chat_mark(game.pk, channels),
-        "chat_max": ChatMessage.MAX_LENGTH,
+        "chat_max": ChatMessage.MAX_LENGTH, "seen": seen,
         "rematch": game.rematches.order_by("pk").first() if game.status == Game.FINISHED else None,
         "wait": wait, "standing": next((s["standing"] for s in data["seats"] if s["you"]), None),
         "standing_choices": Seat.STANDING, "has_windows": _has_windows(kind),
         "game": game, "g": data, "kind": kind, "seat": seat, "seats": seats, "board": board,
+        "board_text": board_text, "board_description_id": DESCRIPTION_ID,
         "legend": mark_safe(getattr(kind, "legend", "")) if board else "",  # our code
-        "options": _options_summary(kind, game.options), "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
+        "options": _options_summary(kind, game), "lines": lines, "log_cut": after > 0, "standings": standings, "can_join": can_join, "moves": moves,
         "join_choices": join_choices, "accept_choices": accept_choices,
         "invited": invited, "pending": pending,
         "away": vacation.away_at(game),
@@ -577,6 +587,7 @@ def live(request, pk):
            .values("version", "status", "seated", "players_mark", "all_mark").first())
     if row is None:
         raise Http404("No such game.")
+    presence.looked(request.user, pk)  # the page is open: no turn email about it for now
     channels = chat.channels_for(seated=row["seated"], over=row["status"] in Game.OVER)
     mark = (row["all_mark"] if ChatMessage.SPECTATORS in channels else row["players_mark"]) or 0
     etag = f'"g{row["version"]}-{row["status"]}-c{mark}"'
@@ -634,20 +645,29 @@ def _replay_point(raw, game):
     return at if at < game.version else None
 
 
-def _options_summary(kind, options):
-    """The game's options in words, with the titles of the kind's schema."""
+def _options_summary(kind, game):
+    """The game's options in words, with the titles of the kind's schema: a time in words, without
+    its unit in the title ("Vote window: 2 minutes"), and an empty window as what it waits for."""
     out = []
     for name, prop in kind.rules.OPTIONS_SCHEMA.get("properties", {}).items():
-        value = options.get(name, prop.get("default"))
+        value = game.options.get(name, prop.get("default"))
+        title = prop.get("title") or name.replace("_", " ").capitalize()
+        seconds = name.endswith("_seconds")
+        if seconds:
+            title = title.replace(" (seconds)", "")
         if isinstance(value, bool):
             text = "on" if value else "off"
-        elif value is None:
+        elif seconds and value and isinstance(value, int):
+            text = duration(value)
+        elif seconds and "window" in title.lower():  # an empty window lasts as long as the game's own
+            text = f"as long as the reaction windows ({duration(game.window)})" if game.window else "as long as the move clock"
+        elif value is None or seconds:
             text = "none"
         elif isinstance(value, list):
             text = ", ".join(str(v).replace("_", " ") for v in value)
         else:
             text = str(value).replace("_", " ")
-        out.append({"title": prop.get("title") or name.replace("_", " ").capitalize(), "value": text})
+        out.append({"title": title, "value": text})
     return out
 
 

@@ -29,7 +29,7 @@ def test_it_names_the_field_a_game_does_not_know_rather_than_blame_the_move(api,
     game = create(api(alice)).json()  # Knonsters: both players choose their favourites first
     move = game["legal_actions"][0]["action"]
     r = api(alice).post(f"/api/games/{game['id']}/actions/", {"action": {**move, "confidence": 0.9}}, format="json")
-    assert r.status_code == 400 and r.json()["error"] == "illegal_action"
+    assert r.status_code == 409 and r.json()["error"] == "illegal_action"
     detail = r.json()["detail"]
     assert "confidence" in detail and all(field in detail for field in move if field != "type")
     assert Event.objects.filter(game_id=game["id"]).count() == game["version"]
@@ -41,7 +41,7 @@ def test_it_keeps_a_game_s_own_reason_for_a_move_with_the_right_fields(api, alic
     move = game["legal_actions"][0]["action"]
     same_twice = {**move, "knonsters": [move["knonsters"][0]] * 2}
     r = api(alice).post(f"/api/games/{game['id']}/actions/", {"action": same_twice}, format="json")
-    assert r.status_code == 400 and r.json()["detail"] == "Choose two different Knonsters."
+    assert r.status_code == 409 and r.json()["detail"] == "Choose two different Knonsters."
 
 
 def test_it_documents_every_error_code_a_client_can_get(api):
@@ -115,7 +115,7 @@ def test_it_answers_a_retried_resignation_as_the_first_like_a_retried_move(api, 
 def test_it_words_a_body_level_refusal_without_drf_s_field_name(api, alice, bob):
     game = create(api(alice)).json()
     r = api(alice).post(f"/api/games/{game['id']}/actions/", {}, format="json")
-    assert r.status_code == 400 and r.json()["detail"] == "Send exactly one of “action” or “notation”."
+    assert r.status_code == 422 and r.json()["detail"] == "Send exactly one of “action” or “notation”."
     r = api(alice).post("/api/games/", {"kind": "knonsters", "seats": [{}, {}], "clock": 5}, format="json")
     assert r.status_code == 400 and r.json()["detail"].startswith("clock: ") and "non_field_errors" not in r.json()["detail"]
 

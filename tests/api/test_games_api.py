@@ -29,7 +29,7 @@ def test_it_registers_and_hands_out_tokens(api):
     r = c.post("/api/accounts/register/", {"username": "dora", "email": "dora@example.com", "password": "a-long-password"}, format="json")
     assert r.status_code == 201 and r.json()["token"]
     again = c.post("/api/accounts/register/", {"username": "dora", "email": "d2@example.com", "password": "a-long-password"}, format="json")
-    assert again.status_code == 400 and "taken" in again.json()["detail"]
+    assert again.status_code == 409 and "taken" in again.json()["detail"]
     r = c.post("/api/accounts/token/", {"username": "dora", "password": "a-long-password"}, format="json")
     assert r.status_code == 200 and r.json()["token"]
     assert c.post("/api/accounts/token/", {"username": "dora", "password": "nope"}, format="json").status_code == 401
@@ -51,11 +51,11 @@ def test_it_explains_bad_games(api, alice, bob):
     r = create(c, kind="chess")
     assert r.status_code == 400 and "knonsters" in r.json()["detail"]
     r = create(c, options={"no_such_option": True})
-    assert r.status_code == 400 and "Options of Knonsters" in r.json()["detail"]
+    assert r.status_code == 422 and "Options of Knonsters" in r.json()["detail"]
     r = create(c, seats=[{"user": "alice"}] * 5)
-    assert r.status_code == 400
+    assert r.status_code == 422
     r = create(c, seats=[{"user": "alice"}, {"user": "nobody"}])
-    assert r.status_code == 400 and "nobody" in r.json()["detail"]
+    assert r.status_code == 422 and "nobody" in r.json()["detail"]
     r = c.post("/api/games/", "{not json", content_type="application/json")
     assert r.status_code == 400 and r.json()["error"] == "malformed"
     assert not Game.objects.exists()
@@ -69,7 +69,7 @@ def test_it_starts_a_full_table_and_waits_for_open_seats(api, alice, bob, charli
     joined = api(bob).post(f"/api/games/{game['id']}/join/").json()
     assert joined["status"] == "active" and [s["you"] for s in joined["seats"]] == [False, True, False]
     again = api(charlie).post(f"/api/games/{game['id']}/join/")
-    assert again.status_code == 400
+    assert again.status_code == 409
 
 
 def test_it_accepts_each_legal_action_and_refuses_anything_else(api, alice, bob):
@@ -79,9 +79,9 @@ def test_it_accepts_each_legal_action_and_refuses_anything_else(api, alice, bob)
     assert mine["legal_actions"], "alice chooses favourites first"
     version = mine["version"]
     bad = c.post(f"/api/games/{game['id']}/actions/", {"action": {"type": "teleport"}}, format="json")
-    assert bad.status_code == 400 and bad.json()["error"] == "illegal_action"
+    assert bad.status_code == 409 and bad.json()["error"] == "illegal_action"
     bad = c.post(f"/api/games/{game['id']}/actions/", {"notation": "win the game"}, format="json")
-    assert bad.status_code == 400
+    assert bad.status_code == 409
     assert Event.objects.filter(game_id=game["id"]).count() == version
     move = mine["legal_actions"][-1]
     r = c.post(f"/api/games/{game['id']}/actions/", {"notation": move["notation"].upper()}, format="json")
@@ -126,7 +126,7 @@ def test_it_shows_the_view_as_it_was(api, alice, bob):
     api(alice).post(f"/api/games/{game['id']}/actions/", {"action": move["action"]}, format="json")
     then = api(alice).get(f"/api/games/{game['id']}/?at={game['version']}").json()
     assert then["view"] == game["view"] and then["legal_actions"] == []
-    assert api(alice).get(f"/api/games/{game['id']}/?at=99999").status_code == 400
+    assert api(alice).get(f"/api/games/{game['id']}/?at=99999").status_code == 404
 
 
 def test_it_reveals_the_seed_only_at_the_end(api, alice, bob):

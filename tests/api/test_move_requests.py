@@ -100,9 +100,9 @@ def test_it_answers_each_kind_of_move_request(game, alice, bob, charlie, setting
     steps = [
         move(a, {"action": action, "expected_version": game.version}),  # 201
         move(b, {"action": action, "expected_version": game.version}),  # stale: 409
-        move(b, {"action": {"type": "teleport"}}),  # illegal: 400
+        move(b, {"action": {"type": "teleport"}}),  # illegal: 409
         move(c, {"action": action}),  # no seat: 403
-        move(a, {"action": action}),  # alice has chosen: not hers to move
+        move(a, {"action": action}),  # alice has chosen: not hers to move (409)
         move("Token nope", {"action": action}),  # 401
         move("Token", {"action": action}),  # 401, no key
         lambda: send(url, raw=b"{not json", HTTP_AUTHORIZATION=b),  # 400
@@ -118,7 +118,7 @@ def test_it_answers_each_kind_of_move_request(game, alice, bob, charlie, setting
     ]
     out = answers(steps)
     statuses = [a[0][:3] for a in out if a is not None]
-    assert statuses == ["201", "409", "400", "403", "400", "401", "401", "400", "415", "413", "201", "201", "422", "400", "201", "401"]
+    assert statuses == ["201", "409", "409", "403", "409", "401", "401", "400", "415", "413", "201", "201", "422", "400", "201", "401"]
     # the repeat answers as the first did (its events read back: PostgreSQL's jsonb orders their keys its own way)
     assert json.loads(out[10][2]) == json.loads(out[11][2])
     headers = dict(out[0][1])
@@ -133,7 +133,7 @@ def test_it_throttles_moves(game, alice, settings):
     step = lambda: send(f"/api/games/{game.pk}/actions/", body={"action": {"type": "teleport"}},  # noqa: E731
                         HTTP_AUTHORIZATION=token(alice))
     out = answers([step] * 3)
-    assert [a[0][:3] for a in out] == ["400", "400", "429"] and "Retry-After" in dict(out[2][1])
+    assert [a[0][:3] for a in out] == ["409", "409", "429"] and "Retry-After" in dict(out[2][1])
 
 
 @pytest.fixture
@@ -172,12 +172,12 @@ def test_it_answers_other_requests_to_a_game_as_ever(game, alice):
     assert send(url, method="GET", HTTP_AUTHORIZATION=a)[0].startswith("405")
     assert send(f"/api/games/{game.pk}/", method="GET", HTTP_AUTHORIZATION=a)[0].startswith("200")
     assert send(url, body={"action": {}}, HTTP_AUTHORIZATION=f"Bearer {a[6:]}")[0].startswith("401")
-    assert send(url, body={"action": {}}, HTTP_AUTHORIZATION=a, HTTP_ACCEPT="text/html")[0].startswith("400")
-    assert send(url + "?format=api", body={"action": {}}, HTTP_AUTHORIZATION=a)[0].startswith("400")
+    assert send(url, body={"action": {}}, HTTP_AUTHORIZATION=a, HTTP_ACCEPT="text/html")[0].startswith("409")
+    assert send(url + "?format=api", body={"action": {}}, HTTP_AUTHORIZATION=a)[0].startswith("409")
     browser = Client()
     browser.force_login(alice)
     cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"
     status, _, content = send(url, body={"action": {}}, HTTP_COOKIE=cookie)
     assert status.startswith("403") and "CSRF" in json.loads(content)["detail"]  # signed in by the session
     status, _, _ = send(url, body={"action": {}}, HTTP_AUTHORIZATION=a, HTTP_COOKIE="csrftoken=x")
-    assert status.startswith("400")  # a token's move with a cookie: no CSRF check, the rules refuse the empty action
+    assert status.startswith("409")  # a token's move with a cookie: no CSRF check, the rules refuse the empty action

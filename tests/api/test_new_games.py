@@ -52,8 +52,8 @@ def test_it_creates_a_usual_new_game_as_the_serializer_reads_it(body, api, alice
     serializer = s.CreateGameSerializer(data=body)
     assert serializer.is_valid(), serializer.errors
     created = api(alice).post("/api/games/", body, format="json")
-    if created.status_code == 400:  # past the serializer, refused by the service (Kenta's colors is a list)
-        assert created.json()["error"] == "bad_request" and body["kind"] == "kenta", created.json()
+    if created.status_code == 422:  # past the serializer, refused by the service (Kenta's colors is a list)
+        assert created.json()["error"] == "unprocessable" and body["kind"] == "kenta", created.json()
         return
     assert created.status_code == 201, created.json()
     game, asked = created.json(), serializer.validated_data
@@ -66,7 +66,7 @@ def test_it_answers_any_other_body_as_the_serializer_reads_it(body, api, alice):
     serializer = s.CreateGameSerializer(data=body)
     answer = api(alice).post("/api/games/", body, format="json")
     if serializer.is_valid():  # read as the serializer reads it; the service may still refuse it
-        assert answer.status_code in (201, 400) and answer.json().get("error", "bad_request") == "bad_request"
+        assert answer.status_code in (201, 422) and answer.json().get("error", "unprocessable") == "unprocessable"
     else:
         assert answer.status_code == 400 and answer.json()["error"] == "invalid", answer.json()
 

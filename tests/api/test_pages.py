@@ -15,13 +15,13 @@ def next_url(response):
     return found and found.group(1)
 
 
-def walk(client, url):
-    """Every page from ``url`` on, following rel="next": the pages' ids."""
+def walk(client, url, key="id"):
+    """Every page from ``url`` on, following rel="next": the pages' items' ``key`` (their ids)."""
     pages = []
     while url:
         r = client.get(url)
         assert r.status_code == 200, r.json()
-        pages.append([x["id"] for x in r.json()])
+        pages.append([x[key] for x in r.json()])
         url = next_url(r)
     return pages
 
@@ -54,7 +54,7 @@ def test_it_keeps_invitations_and_my_turn_first_across_pages(api, alice, bob):
 
 
 @pytest.mark.parametrize("query", ["limit=0", "limit=501", "limit=ten", "limit=-1", "limit=%C2%B2",
-                                   "cursor=abc", "cursor=12", "cursor=1.2.3", "cursor=1.", "open=true&cursor=1.2"])
+                                   "cursor=abc", "cursor=12", "cursor=1.2.3", "cursor=1.", "open=true&cursor=1"])
 def test_it_refuses_a_bad_page_with_a_reason(api, alice, query):
     r = api(alice).get(f"/api/games/?{query}")
     assert r.status_code == 400 and r.json()["error"] == "bad_request"

@@ -44,3 +44,64 @@ def test_it_creates_joins_and_shows_a_tournament_on_a_phone(chromium, live_serve
         assert_fits(page)
     finally:
         page.close()
+
+
+TAPPABLE = """() => [...document.querySelectorAll(
+    '#organise-form input:not([type=checkbox]), #organise-form select, #organise-form button, #organise-form a, '
+    + '#organise-form .switch-row, .crumb a')]
+    .filter(el => el.offsetParent !== null)
+    .map(el => [el.name || el.textContent.trim().slice(0, 30), el.getBoundingClientRect().height])
+    .filter(([name, height]) => height < 43.5)"""
+
+
+def test_it_organises_a_tournament_through_the_form_on_a_phone(chromium, live_server, purgeable_events, make_user):
+    from playwright.sync_api import expect
+
+    from kinplay.tournaments.models import Tournament
+
+    make_user("alice")
+    base = live_server.url
+    page = chromium.new_page(viewport={"width": 390, "height": 844})
+    try:
+        sign_in(page, base, "alice", "a-long-password")
+        page.goto(f"{base}/tournaments/")
+        page.click("a:has-text('Organise a tournament')")
+        expect(page.locator("h1")).to_have_text("Organise a tournament")
+        page.select_option("select[name=kind]", "knonsters")  # its options show, the others' hide
+        expect(page.locator(".options-block[data-kind=knonsters]")).to_be_visible()
+        expect(page.locator(".options-block[data-kind=karenza]")).to_be_hidden()
+        page.select_option("select[name=format]", "knockout")  # a format's own settings show with it
+        expect(page.locator("select[name=best_of]")).to_be_visible()
+        expect(page.locator("input[name=rounds]")).to_be_hidden()
+        page.select_option("select[name=format]", "swiss")
+        expect(page.locator("input[name=rounds]")).to_be_visible()
+        expect(page.locator("select[name=best_of]")).to_be_hidden()
+        expect(page.locator("input[name=advance]")).to_be_hidden()
+        assert_fits(page)
+        assert page.evaluate(TAPPABLE) == []
+        page.fill("input[name=name]", "Spring cup")
+        page.fill("input[name=table_size-min]", "3")
+        page.fill("input[name=table_size-max]", "4")
+        page.fill("input[name=points]", "5, 3, 1, 0")
+        page.fill("input[name=max_players]", "2")  # fewer than the fewest: the service says so
+        page.select_option("select[name=clock-on_timeout]", "bot")
+        page.click("button:has-text('Create the tournament')")
+        expect(page.locator("#max_players-errors")).to_contain_text("Most players must be a whole number from")
+        expect(page.locator("input[name=points]")).to_have_value("5, 3, 1, 0")
+        assert_fits(page)
+        assert page.evaluate(TAPPABLE) == []
+        page.fill("input[name=max_players]", "12")
+        page.click("button:has-text('Create the tournament')")
+        expect(page.locator("h1")).to_have_text("Spring cup")
+        expect(page.locator(".flash-success")).to_contain_text("Spring cup is open")
+        config = Tournament.objects.get().state["config"]
+        assert config["table_size"] == {"min": 3, "max": 4} and config["points"] == [5, 3, 1, 0]
+        assert config["max_players"] == 12 and config["clock"]["on_timeout"] == "bot"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.goto(f"{base}/tournaments/new/")
+        page.screenshot(path=str(SHOTS / "organise-tournament-phone.png"), full_page=True)
+        page.goto(f"{base}/leagues/new/")
+        assert_fits(page)
+        assert page.evaluate(TAPPABLE) == []
+    finally:
+        page.close()

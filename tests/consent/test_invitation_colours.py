@@ -45,7 +45,7 @@ def test_it_lets_an_invited_player_choose_a_free_colour_by_the_api(api, alice, b
 def test_it_refuses_a_colour_taken_or_unknown_and_keeps_the_invitation_open(api, alice, bob, charlie, choice, says):
     game = kenta(api, alice, [{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}])
     r = api(bob).post(f"/api/games/{game}/accept/", {"choice": choice}, format="json")
-    assert r.status_code == 400 and r.json()["error"] == "illegal_action" and says in r.json()["detail"]
+    assert r.status_code == 409 and r.json()["error"] == "illegal_action" and says in r.json()["detail"]
     assert still_invited(game, 1) and colours(game) == ["red", "blue", "green"]
 
 
@@ -61,7 +61,7 @@ def test_it_refuses_a_choice_when_accepting_a_game_without_one(api, alice, bob):
     r = api(alice).post("/api/games/", {"kind": "knonsters", "seats": [{"user": "alice"}, {"user": "bob"}]},
                         format="json")
     r = api(bob).post(f"/api/games/{r.json()['id']}/accept/", {"choice": "red"}, format="json")
-    assert r.status_code == 400 and "nothing to choose" in r.json()["detail"]
+    assert r.status_code == 409 and "nothing to choose" in r.json()["detail"]
 
 
 def test_the_accept_forms_offer_only_the_colours_still_free(api, alice, bob, charlie, signed_in):
@@ -125,7 +125,7 @@ def test_a_reply_accept_with_a_colour_chooses_it(api, alice, bob, inbox, mail_se
     assert reply(to=mail.reply_to[0], sender="bob@example.com", body=words) == "accepted"
     g = Game.objects.get(pk=game)
     assert g.status == Game.ACTIVE and load_state(g)["colors"] == ["red", "yellow"]
-    [answer] = [m for m in inbox() if m.subject.startswith("Answer accepted")]  # the game started: turn emails too
+    [answer] = [m for m in inbox() if m.subject.startswith("Invitation accepted")]  # the game started: turn emails too
     assert "you accepted the invitation and play yellow" in answer.body
 
 

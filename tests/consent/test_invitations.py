@@ -52,7 +52,7 @@ def test_it_runs_nobodys_clock_before_every_invitation_is_accepted(api, alice, b
     with time_machine.travel(timezone.now() + timedelta(days=2)):
         assert sweep() == 0  # nothing is due: no move clock exists yet
     r = api(alice).post(f"/api/games/{game['id']}/actions/", {"notation": "anything"}, format="json")
-    assert r.status_code == 400 and "not started" in r.json()["detail"]
+    assert r.status_code == 409 and "not started" in r.json()["detail"]
     api(charlie).post(f"/api/games/{game['id']}/accept/")
     row.refresh_from_db()
     assert row.status == Game.ACTIVE and row.deadline is not None
@@ -91,7 +91,7 @@ def test_it_cancels_an_invite_only_game_when_an_invitation_is_declined(api, alic
     assert told == ["alice@example.com", "charlie@example.com"]
     assert "cancelled" in next(m for m in inbox() if "declined" in m.subject).body
     r = api(charlie).post(f"/api/games/{game['id']}/decline/")
-    assert r.status_code == 400 and r.json()["detail"] == "This game was cancelled."
+    assert r.status_code == 409 and r.json()["detail"] == "This game was cancelled."
 
 
 def test_it_lets_an_invitation_lapse_after_seven_days(api, alice, bob, inbox):
@@ -131,7 +131,7 @@ def test_it_needs_no_acceptance_from_bots_or_the_creator(api, alice):
     r = create(api(alice), [{"user": "alice"}, {"bot": "random"}])
     assert r.json()["status"] == "active" and not any(s["invited"] for s in r.json()["seats"])
     r = api(alice).post(f"/api/games/{r.json()['id']}/accept/")
-    assert r.status_code == 400 and "needs no invitation" in r.json()["detail"]
+    assert r.status_code == 409 and "needs no invitation" in r.json()["detail"]
 
 
 def test_it_refuses_answers_from_people_not_invited(api, alice, bob, charlie):
@@ -143,7 +143,7 @@ def test_it_refuses_answers_from_people_not_invited(api, alice, bob, charlie):
     assert api(charlie).post("/api/games/99999/accept/").status_code == 404
     api(bob).post(f"/api/games/{game['id']}/accept/")
     r = api(bob).post(f"/api/games/{game['id']}/accept/")
-    assert r.status_code == 400 and "already accepted" in r.json()["detail"]
+    assert r.status_code == 409 and "already accepted" in r.json()["detail"]
 
 
 def test_it_answers_an_invitation_from_the_game_page(client, alice, bob, charlie):
@@ -217,7 +217,7 @@ def test_it_lets_the_creator_cancel_a_game_that_has_not_started_and_tells_the_ta
     assert "your invitation needs no answer" not in told["charlie@example.com"].body
     assert Deadline.objects.get(game_id=game["id"], seat=1, kind=Deadline.INVITATION).outcome == "cancelled"
     r = api(bob).post(f"/api/games/{game['id']}/accept/")
-    assert r.status_code == 400 and r.json()["detail"] == "This game was cancelled."
+    assert r.status_code == 409 and r.json()["detail"] == "This game was cancelled."
 
 
 def test_it_lets_only_the_creator_cancel_and_only_before_the_start(api, alice, bob, charlie, inbox):
@@ -227,7 +227,7 @@ def test_it_lets_only_the_creator_cancel_and_only_before_the_start(api, alice, b
         assert r.status_code == 403 and "Only the player who created" in r.json()["detail"]
     api(bob).post(f"/api/games/{game['id']}/accept/")
     r = api(alice).post(f"/api/games/{game['id']}/cancel/")
-    assert r.status_code == 400 and "has started" in r.json()["detail"]
+    assert r.status_code == 409 and "has started" in r.json()["detail"]
     assert Game.objects.get(pk=game["id"]).status == Game.ACTIVE
     assert not [m for m in inbox() if "cancelled" in m.subject]
 
@@ -260,7 +260,7 @@ def test_it_lets_a_player_who_accepted_leave_before_the_start_and_tells_the_crea
     game = create(api(alice), [{"user": "alice"}, {"user": "bob"}, {"user": "charlie"}]).json()
     api(bob).post(f"/api/games/{game['id']}/accept/")
     r = api(charlie).post(f"/api/games/{game['id']}/leave/")
-    assert r.status_code == 400 and "decline it instead" in r.json()["detail"]  # not accepted yet
+    assert r.status_code == 409 and "decline it instead" in r.json()["detail"]  # not accepted yet
     assert api(alice).post(f"/api/games/{game['id']}/leave/").json()["detail"] == "You created this game: cancel it instead."
     r = api(bob).post(f"/api/games/{game['id']}/leave/")
     assert r.status_code == 200 and r.json()["status"] == "waiting" and r.json()["seats"][1]["name"] == "open seat"
@@ -269,7 +269,7 @@ def test_it_lets_a_player_who_accepted_leave_before_the_start_and_tells_the_crea
     api(charlie).post(f"/api/games/{game['id']}/accept/")
     api(bob).post(f"/api/games/{game['id']}/join/")  # the seat is anybody's: bob takes it again
     r = api(bob).post(f"/api/games/{game['id']}/leave/")
-    assert r.status_code == 400 and "has started" in r.json()["detail"]
+    assert r.status_code == 409 and "has started" in r.json()["detail"]
 
 
 def test_it_offers_leave_on_the_page_to_a_player_who_joined(client, alice, bob):

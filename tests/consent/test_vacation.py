@@ -129,7 +129,7 @@ def test_it_switches_vacation_through_the_api(api, game, alice, clock):
     assert r.status_code == 200 and r.json()["on"] is True and r.json()["allowance_days"] == 30
     assert Deadline.objects.get(game=game, seat=0, kind=Deadline.MOVE, done_at__isnull=True).paused_left == 3600
     again = client.post("/api/accounts/vacation/", {"on": True}, format="json")
-    assert again.status_code == 400 and again.json() == {"error": "bad_request", "detail": "You are already on vacation."}
+    assert again.status_code == 409 and again.json() == {"error": "conflict", "detail": "You are already on vacation."}
     clock.shift(timedelta(hours=12))
     r = client.post("/api/accounts/vacation/", {"on": False}, format="json")
     assert r.json()["on"] is False and r.json()["used_days"] == 0.5 and r.json()["left_days"] == 29.5

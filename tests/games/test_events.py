@@ -20,7 +20,8 @@ def test_it_sets_the_deadline_before_the_emails_are_composed():
 
 
 def test_it_stamps_the_ratings_before_the_tournament_reads_the_result():
-    assert receivers(events.game_finished) == ["kinplay.ratings.receivers", "kinplay.tournaments.receivers"]
+    assert receivers(events.game_finished) == ["kinplay.ratings.receivers", "kinplay.tournaments.receivers",
+                                                "kinplay.ladders.receivers"]
 
 
 def test_it_tells_every_follower_once_when_a_move_finishes_a_game():

@@ -31,21 +31,22 @@ def test_it_creates_signs_up_leaves_and_shows_a_league(api, alice, bob, charlie)
     assert api().get(f"/api/leagues/{lid}/seasons/1/").status_code == 404
 
 
-@pytest.mark.parametrize("over, reason", [
-    ({"kind": "chess"}, "Unknown kind"),
-    ({"kind": "karenza", "format": "swiss", "division_size": 1}, "division_size must be a whole number from 2"),
-    ({"kind": "knonsters", "format": "swiss", "table_size": {"min": 3, "max": 4}, "division_size": 2}, "too small"),
-    ({"promote": 3, "relegate": 2}, "promote + relegate (3 + 2) cannot be more than a division (4 players)"),
-    ({"placement": "random"}, "placement"),
-    ({"season_days": 0}, "season_days"),
-    ({"format": "knockout"}, "format"),
-    ({"name": ""}, "name"),
-    ({"starts_at": "2001-01-01T00:00:00Z"}, "starts_at must be in the future"),
-    ({"clock": {"per_move": 10**9}}, "clock.per_move: Ensure this value is less than or equal to 7776000."),
+@pytest.mark.parametrize("over, status, reason", [  # 400: the schema says no; 422: settings that do not fit together
+    ({"kind": "chess"}, 400, "Unknown kind"),
+    ({"kind": "karenza", "format": "swiss", "division_size": 1}, 400, "division_size: Ensure this value is greater than or equal to 2"),
+    ({"kind": "knonsters", "format": "swiss", "table_size": {"min": 3, "max": 4}, "division_size": 2}, 422, "too small"),
+    ({"promote": 3, "relegate": 2}, 422, "promote + relegate (3 + 2) cannot be more than a division (4 players)"),
+    ({"placement": "random"}, 400, "placement"),
+    ({"season_days": 0}, 400, "season_days"),
+    ({"format": "knockout"}, 400, "format"),
+    ({"name": ""}, 400, "name"),
+    ({"starts_at": "2001-01-01T00:00:00Z"}, 422, "starts_at must be in the future"),
+    ({"clock": {"per_move": 10**9}}, 400, "clock.per_move: Ensure this value is less than or equal to 7776000."),
+    ({"division_size": 40, "season_days": 1}, 422, "season_days 1 is too short: a division of up to 59 players plays 59 rounds"),
 ])
-def test_it_refuses_bad_leagues_with_the_reason(api, alice, over, reason):
+def test_it_refuses_bad_leagues_with_the_reason(api, alice, over, status, reason):
     r = create(api(alice), **over)
-    assert r.status_code == 400, r.json()
+    assert r.status_code == status, r.json()
     body = r.json()
     assert set(body) >= {"error", "detail"} and reason in str(body), body
     assert not League.objects.exists()
@@ -55,9 +56,9 @@ def test_it_refuses_signing_up_twice_and_leaving_a_league_one_is_not_in(api, ali
     lid = create(api(alice)).json()["id"]
     assert api(bob).post(f"/api/leagues/{lid}/signup/").status_code == 200
     r = api(bob).post(f"/api/leagues/{lid}/signup/")
-    assert r.status_code == 400 and "already signed up" in r.json()["detail"]
+    assert r.status_code == 409 and "already signed up" in r.json()["detail"]
     r = api(alice).post(f"/api/leagues/{lid}/leave/")
-    assert r.status_code == 400 and "not in this league" in r.json()["detail"]
+    assert r.status_code == 409 and "not in this league" in r.json()["detail"]
     assert LeagueEvent.objects.filter(league_id=lid).count() == 2
     assert api().post(f"/api/leagues/{lid}/signup/").status_code in (401, 403)
     assert api(bob).post("/api/leagues/999999/signup/").status_code == 404

@@ -15,6 +15,7 @@ from kinplay.leagues import selectors, services, stream
 from kinplay.leagues.models import League, LeagueEvent, Placement
 from kinplay.notifications.models import Outbox
 from kinplay.tournaments import services as tournaments
+from kinplay.tournaments import stream as tstream
 from kinplay.tournaments.emails import ROUND_STARTED
 from kinplay.tournaments.models import Tournament
 from tests.leagues.conftest import division_ids, play_round, play_season
@@ -262,3 +263,24 @@ def test_it_warns_a_divisions_players_before_their_rounds_time_runs_out(players,
     warned = [m for m in inbox() if "still running" in m.subject]
     assert sorted(m.to[0] for m in warned) == sorted(u.email for u in ps)
     assert all(m.subject.startswith("Ladder · S1 D1: round 1 ends soon") and "adjudicated" in m.body for m in warned)
+
+
+def test_it_ranks_a_season_as_its_divisions_standings_show_them(players):
+    ps = players(8)
+    league = services.create(organiser=ps[0], name="Tied league", kind="karenza", division_size=4,
+                             promote=1, relegate=1, season_days=14)
+    for u in ps:
+        services.sign_up(league.pk, u)
+    services.sweep(now=timezone.now() + timedelta(days=7))
+    league.refresh_from_db()
+    tids = division_ids(league)
+    strength = {u.pk: i for i, u in enumerate(ps)}
+    league = play_season(league, strength)
+    moves = league.state["seasons"][0]["moves"]
+    for i, tid in enumerate(tids):
+        shown = tstream.standings(tournaments.load(Tournament.objects.get(pk=tid)))
+        assert [r["player"] for r in shown] == moves[i]["ranked"]
+        assert all(r["tiebreaks"].get("lot") for r in shown)
+        placed = dict(Placement.objects.filter(league=league, season=1, division=i + 1).values_list("user_id", "rank"))
+        assert placed == {r["player"]: r["rank"] for r in shown}
+    assert moves[1]["up"] == [moves[1]["ranked"][0]] and moves[0]["down"] == [moves[0]["ranked"][-1]]

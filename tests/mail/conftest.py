@@ -1,7 +1,7 @@
 import pytest
 
 from tests.mail.mails import AUTHSERV
-from tests.web.conftest import tiny  # noqa: F401  (the fixture, used by tiny_by_mail)
+from tests.web.conftest import signed_in, tiny  # noqa: F401  (the fixtures; tiny is used by tiny_by_mail)
 
 
 @pytest.fixture(autouse=True)
@@ -45,3 +45,51 @@ def hourly_digest(alice, bob, inbox):
         clock.shift(timedelta(minutes=61))
         release_held()
         yield to(inbox, "bob")[-1], second, third
+
+
+@pytest.fixture(scope="session")
+def mail_system(django_db_setup):
+    """kinplay's and the players' mail servers (tests/mail/servers.py), for the whole session."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from django.conf import settings
+    from django.db import connection
+
+    from tests.conftest import unavailable
+    from tests.mail import servers
+
+    why = servers.missing()
+    if why:
+        unavailable(why)
+    # Not pytest's tmp_path: its parents are closed to the servers' own users (postfix, nobody...).
+    root = Path(tempfile.mkdtemp(prefix="kinplay-mail-"))
+    root.chmod(0o755)
+    system = servers.MailSystem(root, servers.receive_mail_env(connection.settings_dict, settings),
+                                mailboxes=["alice", "bob", "charlie.new"])
+    try:
+        system.start()
+        yield system
+    finally:
+        system.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def through_postfix(mail_system, settings, alice, bob, charlie):
+    """kinplay sends through its Postfix (SMTP on loopback), as a deployment does; alice and bob
+    read their mail at players.test, charlie's address there has no mailbox. Returns the system."""
+    from tests.mail import servers
+
+    mail_system.clear()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", mail_system.kinplay.port
+    settings.EMAIL_USE_TLS = False
+    settings.DEFAULT_FROM_EMAIL, settings.SITE_URL = servers.FROM, servers.SITE_URL
+    settings.MAIL_REPLY_ADDRESS, settings.MAIL_BOUNCE_ADDRESS = "play@kinplay.test", "bounces@kinplay.test"
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "kinplay.test"]
+    for user in (alice, bob, charlie):
+        user.email = f"{user.username}@players.test"
+        user.save(update_fields=["email"])
+    return mail_system

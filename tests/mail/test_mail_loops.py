@@ -59,7 +59,7 @@ def test_its_answers_are_auto_replies_without_a_reply_token(game, inbox):
     [answer] = inbox()
     assert answer.extra_headers["Auto-Submitted"] == "auto-replied"
     assert answer.extra_headers["In-Reply-To"] == "<moon@example.com>"
-    assert answer.reply_to == [] and "+" not in answer.from_email
+    assert answer.reply_to == [] and "+" not in answer.message()["From"]
     html = answer.alternatives[0][0]
     assert "play+" not in answer.body and "play+" not in html
 

@@ -496,7 +496,8 @@ def test_it_unsubscribes_from_the_mail_programs_unsubscribe_button(game, alice, 
     from kinplay.accounts.models import Profile
 
     mail = turn_mail(inbox, "alice")
-    target = urlsplit(mail.extra_headers["List-Unsubscribe"].strip("<>"))
+    mailto = next(link for link in mail.extra_headers["List-Unsubscribe"].split(", ") if link.startswith("<mailto:"))
+    target = urlsplit(mailto.strip("<>"))
     assert target.scheme == "mailto"
     [subject] = parse_qs(target.query)["subject"]
     inbox().clear()

@@ -206,8 +206,8 @@ def test_an_invited_player_answers_the_invitation_email(alice, bob, inbox, word,
         == "accepted"
     game.refresh_from_db()
     assert (game.status == game.ACTIVE) is seated
-    answer = next(m for m in inbox() if m.to == ["bob@example.com"] and "Answer" in m.subject)
-    assert answer.subject == f"Answer accepted in Knonsters #{game.pk}"
+    answer = next(m for m in inbox() if m.to == ["bob@example.com"] and "Invitation" in m.subject)
+    assert answer.subject == f"Invitation {'accepted' if seated else 'declined'} in Knonsters #{game.pk}"
     assert ("accepted the invitation" if seated else "declined the invitation") in answer.body
     # the same words again, in a new email: the invitation is answered already
     again = reply(to=invitation.reply_to[0], sender="bob@example.com", body=word)

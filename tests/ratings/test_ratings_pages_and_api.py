@@ -11,6 +11,7 @@ from django.urls import reverse
 from games.models import Game
 from kinplay.ratings.models import Rating
 from kinplay.ratings.templatetags.ratings import signed
+from tests.api.test_pages import walk
 from tests.play import finish
 from tests.ratings.test_ratings import game_of, won_by
 
@@ -61,7 +62,7 @@ def test_it_walks_the_whole_leaderboard_by_its_next_cursors_each_player_once(api
         assert url is None or "cursor=" in url and "page=" not in url.replace("page_size", "")
     assert rows == whole["results"]  # each once, in order, with the ranks a single page gives
     r = api(alice).get("/api/ratings/tiny/?cursor=bm90IGEgY3Vyc29y")
-    assert r.status_code == 400 and "cursor" in r.json()["detail"]
+    assert r.status_code == 404 and "cursor" in r.json()["detail"]  # a page no list has, like one past the end
 
 
 def test_it_answers_404_for_an_unknown_kind_or_player(api, alice):
@@ -99,6 +100,46 @@ def test_it_shows_a_players_ratings_history_and_recent_games(api, alice, bob, ti
     assert body["head_to_head"]["games"] == 3
     assert (body["head_to_head"]["wins"], body["head_to_head"]["losses"]) == (2, 1)  # alice's view
     assert api(bob).get("/api/players/BOB/").json()["head_to_head"] is None  # one's own page
+
+
+def test_it_pages_through_a_players_rating_history_newest_first_each_game_once(api, alice, bob, tiny):
+    with time_machine.travel(datetime(2026, 3, 1, 12, tzinfo=UTC), tick=False):  # every game ends at one instant
+        played = [won_by(i % 2, game_of(alice, bob)) for i in range(5)]
+    c = api(alice)
+    first = c.get("/api/players/bob/history/tiny/?limit=2")
+    assert first.status_code == 200 and first["X-Total-Count"] == "5"
+    assert [p["game"] for p in first.json()] == [played[4].pk, played[3].pk]
+    assert first.json()[0]["rating"] == Rating.objects.get(user=bob, kind="tiny").rating
+    pages = walk(c, "/api/players/bob/history/tiny/?limit=2", key="game")
+    assert pages == [[played[4].pk, played[3].pk], [played[2].pk, played[1].pk], [played[0].pk]]
+    profile = c.get("/api/players/bob/").json()["history"]["tiny"]
+    assert [p["game"] for p in profile] == [g.pk for g in played]  # the profile's history: oldest first
+    assert profile[::-1] == c.get("/api/players/bob/history/tiny/?limit=5").json()
+
+
+def test_it_keeps_a_players_profile_to_the_latest_rated_games_of_each_kind(api, alice, bob, tiny, monkeypatch):
+    monkeypatch.setattr("api.ratings.HISTORY_SHOWN", 2)
+    played = [won_by(0, game_of(alice, bob)) for _ in range(3)]
+    assert [p["game"] for p in api(alice).get("/api/players/bob/").json()["history"]["tiny"]] == [played[1].pk, played[2].pk]
+
+
+@pytest.mark.parametrize(("url", "status"), [
+    ("/api/players/bob/history/tiny/?cursor=12", 400), ("/api/players/bob/history/tiny/?cursor=a.1", 400),
+    ("/api/players/bob/history/tiny/?limit=0", 400), ("/api/players/bob/history/chess/", 404),
+    ("/api/players/nobody/history/tiny/", 404)])
+def test_it_refuses_a_history_page_it_never_gave(api, alice, bob, tiny, url, status):
+    won_by(0, game_of(alice, bob))
+    assert api(alice).get(url).status_code == status
+
+
+def test_it_ranks_a_players_new_rating_at_once_on_their_profile(api, alice, bob, charlie, tiny):
+    won_by(0, game_of(alice, bob))
+    c = api(charlie)
+    assert c.get("/api/players/bob/").json()["ratings"]["tiny"]["rank"] == 2
+    won_by(1, game_of(alice, bob))
+    won_by(1, game_of(alice, bob))
+    assert c.get("/api/players/bob/").json()["ratings"]["tiny"]["rank"] == 1
+    assert c.get("/api/players/alice/").json()["ratings"]["tiny"]["rank"] == 2
 
 
 def test_it_creates_an_unrated_game_through_the_api(api, alice, bob, tiny):

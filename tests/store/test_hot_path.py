@@ -47,10 +47,10 @@ def test_it_answers_a_move_with_few_queries(alice, api):
         response = client.post(f"/api/games/{game.pk}/actions/", {"action": body["legal_actions"][0]["action"]}, format="json")
     assert response.status_code == 201, response.json()
     statements = [q["sql"] for q in captured.captured_queries if "SAVEPOINT" not in q["sql"]]  # the test's own transaction
-    # the token with its player (api/authentication.py), the game with its seats, the state (no
-    # cache inside a test transaction), the events (the player's and the bot's answer together)
-    # and the game row, in one statement on PostgreSQL
-    assert len(statements) == (4 if connection.vendor == "postgresql" else 5), statements
+    # the token with its player and the game with its seats (api/authentication.py), the state
+    # (no cache inside a test transaction), the events (the player's and the bot's answer
+    # together) and the game row, in one statement on PostgreSQL
+    assert len(statements) == (3 if connection.vendor == "postgresql" else 4), statements
 
 
 def test_it_writes_the_read_model_only_if_no_one_moved_first(game):

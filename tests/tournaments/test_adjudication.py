@@ -81,3 +81,53 @@ def test_it_forfeits_nobody_in_a_match_game_started_after_the_rounds_time_ran_ou
     forfeits = Event.objects.filter(game_id__in=later, type="forfeited")
     assert not forfeits.exists(), [(e.game_id, e.data) for e in forfeits]
     assert Tournament.objects.get(pk=t.pk).status == "finished"
+
+
+def _swiss_of_three(players, **settings):
+    alice, bob, charlie = players(3)
+    t = services.create(organiser=alice, name="Slow Swiss", kind="karenza", format="swiss", rounds=2, round_days=1, **settings)
+    for u in (alice, bob, charlie):
+        services.join(t.pk, u)
+    services.start(t.pk, alice)
+    table = next(tb for tb in services.load(Tournament.objects.get(pk=t.pk))["rounds"][0]["tables"] if not tb["bye"])
+    return t, table["games"][0]["game"]
+
+
+def test_it_counts_an_adjudicated_forfeit_as_a_timeout_and_withdraws_who_never_moves(players):
+    from games import services as games
+    from games.engine import clone
+    from games.rng import Rng
+    t, gid = _swiss_of_three(players, max_timeouts=1)
+    game = game_with_seats(gid)
+    mover = game.to_act[0]
+    state = load_state(game)
+    games.act(gid, mover, action=get("karenza").bots.heuristic_bot(clone(state), mover, Rng("t", "move")))  # one player moves
+    game = game_with_seats(gid)
+    stalled = game.seat_list[game.to_act[0]]
+    assert stalled.index != mover
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        services.sweep()
+    s = services.load(Tournament.objects.get(pk=t.pk))
+    me = s["players"][str(stalled.user_id)]
+    assert me["timeouts"] == 1 and me["status"] == "withdrawn" and me["withdrawn"]["reason"] == "timeouts"
+    assert len(s["rounds"]) == 2 and all(stalled.user_id not in tb["players"] for tb in s["rounds"][1]["tables"]), \
+        "not paired again"
+
+
+def test_it_counts_a_game_nobody_moved_in_as_lost_by_both_not_by_the_first_seat(players, api):
+    t, gid = _swiss_of_three(players)
+    game = game_with_seats(gid)
+    seated, holder = [x.user_id for x in game.seat_list], game.seat_list[game.to_act[0]].user_id
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        services.sweep()
+    s = services.load(Tournament.objects.get(pk=t.pk))
+    rows = {r["player"]: r for r in services.stream.standings(s)}
+    # No points from the game (a bye of round 2, if any, is all they have), and not played.
+    assert all(rows[p]["points"] == rows[p]["byes"] and rows[p]["played"] == 0 for p in seated)
+    assert [s["players"][str(p)]["timeouts"] for p in seated] == [1 if p == holder else 0 for p in seated], \
+        "a timeout for who held the turn only"
+    assert Game.objects.get(pk=gid).status == Game.FINISHED
+    shown = api(Tournament.objects.get(pk=t.pk).organiser).get(f"/api/tournaments/{t.pk}/").json()
+    result = next(tb["result"] for tb in shown["rounds"][0]["tables"] if not tb["bye"])
+    assert result.startswith("double forfeit")
+    assert len(s["rounds"]) == 2, "both still in: under the limit of two timeouts"

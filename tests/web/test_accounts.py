@@ -26,7 +26,7 @@ def register(api, username, password="a-long-password", email="new@example.com")
 
 def test_it_takes_a_fullwidth_name_as_its_plain_form(api, alice):
     r = register(api, "ａｌｉｃｅ")
-    assert r.status_code == 400 and "taken" in r.json()["detail"]
+    assert r.status_code == 409 and "taken" in r.json()["detail"]
     r = register(api, "ｄｏｒａ")
     assert r.status_code == 201 and r.json()["username"] == "dora"
     # and signs in as typed, as the login page's form does
@@ -37,7 +37,7 @@ def test_it_takes_a_fullwidth_name_as_its_plain_form(api, alice):
 @pytest.mark.parametrize("lookalike", ["\u0430lice", "ALICE", "al\u0456ce"])  # Cyrillic а, upper case, Ukrainian і
 def test_it_refuses_a_name_that_looks_like_a_taken_one(api, client, alice, lookalike):
     r = register(api, lookalike)
-    assert r.status_code == 400 and "taken" in r.json()["detail"]
+    assert r.status_code == 409 and "taken" in r.json()["detail"]
     page = client.post(reverse("signup"), {"username": lookalike, "email": "x@example.com", "password": "a-long-password"})
     assert page.status_code == 200 and "taken" in page.content.decode()
     assert User.objects.count() == 1
@@ -51,7 +51,7 @@ def test_the_page_and_the_api_share_one_rule(api, client):
 
 def test_it_refuses_a_password_like_the_name(api):
     r = register(api, "charlie-brown", password="charlie-brown1")
-    assert r.status_code == 400 and "password" in r.json()["detail"]
+    assert r.status_code == 422 and "password" in r.json()["detail"]
 
 
 def _change_email(client, user, new, inbox):

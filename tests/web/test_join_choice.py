@@ -20,7 +20,7 @@ def test_it_lets_a_player_joining_by_the_api_choose_a_free_colour(api, alice, bo
     assert r.status_code == 200
     assert Game.objects.get(pk=game["id"]).options["colors"][:3] == ["red", "purple", "green"]
     taken = api(charlie).post(f"/api/games/{game['id']}/join/", {"choice": "red"}, format="json")
-    assert taken.status_code == 400 and "already has red" in taken.json()["detail"]
+    assert taken.status_code == 409 and "already has red" in taken.json()["detail"]
     api(charlie).post(f"/api/games/{game['id']}/join/", format="json")      # no choice: the seat's colour
     g = Game.objects.get(pk=game["id"])
     assert g.status == Game.ACTIVE and load_state(g)["colors"] == ["red", "purple", "green"]

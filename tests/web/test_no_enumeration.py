@@ -246,7 +246,7 @@ def test_a_deactivated_player_cannot_be_seated_and_answers_like_an_unknown_name(
                                 format="json") for name in ("bob", "nemo")}
     by_page = {name: page.post(reverse("new-game"), form_data(**{"seat-2-type": "user", "seat-2-user": name}))
                for name in ("bob", "nemo")}
-    for answers in (by_api, by_page):
-        assert answers["bob"].status_code == answers["nemo"].status_code == 400
+    for answers, refused in ((by_api, 422), (by_page, 400)):
+        assert answers["bob"].status_code == answers["nemo"].status_code == refused
         assert same_words(answers["bob"].content.decode(), answers["nemo"].content.decode(), ("bob", "nemo"))
     assert not Game.objects.exists() and inbox() == []

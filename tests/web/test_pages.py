@@ -608,6 +608,7 @@ def test_it_has_error_pages_that_render_without_a_request():
 @pytest.mark.parametrize("slug", list(kinds()))
 def test_it_draws_each_seat_its_own_view_and_spectators_the_public_one(signed_in, alice, bob, charlie, slug):
     from games.selectors import seat_names
+    from kinplay.web.board import drawn
 
     kind = kinds()[slug]
     seats = [{"user": "alice"}, {"user": "bob"}] + [{"bot": "random"}] * (kind.rules.MIN_PLAYERS - 2)
@@ -615,7 +616,7 @@ def test_it_draws_each_seat_its_own_view_and_spectators_the_public_one(signed_in
     state, names = load_state(game), seat_names(game)
     for user, seat in ((alice, 0), (bob, 1), (charlie, None)):
         page = signed_in(user).get(reverse("game", args=[game.pk])).content.decode()
-        assert kind.render(kind.rules.view(state, seat), seat, names) in page
+        assert drawn(kind, kind.rules.view(state, seat), seat, names)[0] in page  # the drawing, described
         if seat is None:
             assert "Spectating" in page and 'class="move-form"' not in page and "Resign" not in page
             assert game.seed not in page

@@ -1,5 +1,7 @@
 """The game page's table talk, live updates, rematch, rules pages and play settings."""
 
+import re
+
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
@@ -266,6 +268,18 @@ def test_it_answers_an_unchanged_lobby_304(signed_in, alice, bob, tiny):
     assert client.get(reverse("lobby-live"), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
     services.act(game.pk, 0, notation=legal(game, 0)[0]["notation"])
     assert client.get(reverse("lobby-live"), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+
+
+def test_it_marks_the_lobby_page_as_its_poll_does_and_badges_the_games_waiting_alike(signed_in, alice, bob, tiny):
+    waiting = [tiny_game(alice, bob) for _ in range(3)]  # alice to move in each
+    tiny_game(bob, alice)
+    services.resign(waiting[0].pk, 0)
+    client = signed_in(alice)
+    lobby = client.get(reverse("lobby")).content.decode()
+    mark = re.search(r'data-mark="([0-9a-f]+)"', lobby).group(1)
+    assert client.get(reverse("lobby-live"))["ETag"] == f'"l{mark}"'  # an open lobby does not reload itself
+    badge = re.compile(r'title="(\d+) games? waiting for your move"')
+    assert badge.search(lobby).group(1) == badge.search(client.get(reverse("tournaments")).content.decode()).group(1) == "2"
 
 
 def test_it_offers_the_next_game_waiting_for_me(signed_in, alice, bob, tiny):

@@ -147,6 +147,11 @@ def render(view, seat, names):
     return f'<div class="tiny"><p>{scores}</p><svg viewBox="0 0 300 80" role="img">{cards}</svg></div>'
 
 
+def render_text(view, seat, names):
+    scores = ", ".join(f"{n}: {s}" for n, s in zip(names, view["scores"]))
+    return f"Scores: {scores}. Your hand: {', '.join(map(str, view['hand'] or [])) or 'no cards'}"
+
+
 class TinyKind:
     """Looks like games.registry.Kind to the code that uses it."""
 
@@ -158,6 +163,7 @@ class TinyKind:
         self.rules = sys.modules[__name__]
         self.bots = self.rules
         self.render = render
+        self.render_text = render_text
 
     def bot(self, name):
         return {"random": random_bot, "heuristic": heuristic_bot}[name]

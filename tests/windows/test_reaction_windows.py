@@ -54,7 +54,7 @@ def test_it_lets_the_organiser_set_a_shorter_window(monkeypatch, clock, alice, b
 def test_it_refuses_a_window_longer_than_the_move_clock(api, alice):
     r = api(alice).post("/api/games/", {"kind": "kenta", "seats": [{"user": "alice"}, {"bot": "random"}],
                                         "clock": {"per_move": 3600, "window": 7200}}, format="json")
-    assert r.status_code == 400 and r.json()["error"] == "bad_request" and "window" in r.json()["detail"]
+    assert r.status_code == 422 and r.json()["error"] == "unprocessable" and "window" in r.json()["detail"]
     r = api(alice).post("/api/games/", {"kind": "kenta", "seats": [{"user": "alice"}, {"bot": "random"}],
                                         "clock": {"per_move": 3600, "window": 600}}, format="json")
     assert r.status_code == 201 and r.json()["clock"]["window"] == 600

@@ -139,4 +139,4 @@ def test_the_platform_refuses_the_clocks_mark_from_a_player(api, alice, bob, cha
         services.act(game.pk, seat, action=clocks_own)
     player = [alice, bob, charlie][seat]
     answer = api(player).post(f"/api/games/{game.pk}/actions/", {"action": clocks_own}, format="json")
-    assert answer.status_code == 400 and answer.json()["error"] == "illegal_action"
+    assert answer.status_code == 409 and answer.json()["error"] == "illegal_action"

@@ -25,6 +25,7 @@ def test_it_says_what_to_answer_in_the_page_the_lobby_and_the_email(monkeypatch,
         assert LINE.fullmatch(line), line
         player = LINE.fullmatch(line).group(1)
         assert player == game.seat_list[state["playing"]["seat"]].name
+        mails = [m for m in inbox() if m.to == [me.email]]  # sent as the worker sends it, before he opens the page
         client.force_login(me)
         page = client.get(f"/games/{game.pk}/").content.decode()
         asked = selectors.waiting(game, seats[0], due=False, answers=False)["line"]  # the move bar names the answers
@@ -32,7 +33,6 @@ def test_it_says_what_to_answer_in_the_page_the_lobby_and_the_email(monkeypatch,
         assert "<title>Answer · Kenta" in page and "Your turn" not in page
         lobby = client.get("/").content.decode()
         assert line in lobby.replace("&#x27;", "'")
-        mails = [m for m in inbox() if m.to == [me.email]]
         assert mails[-1].subject == line.replace("Kenta:", f"Kenta #{game.pk}:")
 
 

@@ -106,10 +106,13 @@ def choice_label(value):
 
 
 @register.simple_tag
-def turn_count(user):
-    """How many active games wait for ``user`` to act (the lobby badge in the header)."""
+def turn_count(user, counted=None):
+    """How many active games wait for ``user`` to act (the lobby badge in the header);
+    ``counted``: that number when the page has it already (the lobby's), else it is read."""
     if not getattr(user, "is_authenticated", False):
         return 0
+    if isinstance(counted, int):
+        return counted
     # over=False: through seat_live, the player's running games only, however long their history
     seats = Seat.objects.filter(user=user, over=False, game__status=Game.ACTIVE).values_list("index", "game__to_act")
     return sum(1 for index, to_act in seats if index in (to_act or []))
