@@ -24,7 +24,9 @@ due), then every finished game copies one of these streams under its own id, pla
 times (and the stream's seed, so ``verify_game`` passes on any of them). Games end by a
 resignation or at their natural end; the streams are weighted so that a game has about
 ``--events`` events on average. Everything is written with COPY (``cursor.copy``), with the
-big tables' secondary indexes dropped during the copy and rebuilt after it, then ANALYZE.
+big tables' secondary indexes dropped during the copy and rebuilt after it; then the finished
+games' streams are compacted (``games.store.compact_over``, as the hourly task does a day after
+a game ends) and the database analyzed.
 The heavy player's active games against a bot (where the move is measured), the
 tournaments and the leagues are made by the services, as a server makes them.
 """
@@ -648,6 +650,31 @@ def make_live(args) -> None:
     print(f"  {args.bot_games} games against a bot, 40 tournaments, 8 leagues", flush=True)
 
 
+def compact(url) -> int:
+    """What games.tasks.compact_streams does a day after these games ended (games.store's
+    ``compact_over``, in bigger batches), then ``VACUUM FULL`` of the events table: the space
+    the moved rows left, which a server's new events would fill. Returns the games compacted
+    (none in a database filled and compacted before)."""
+    from django.utils import timezone
+
+    from games import store
+
+    with connect(url, autocommit=True) as conn:  # the plans of its statements need statistics
+        conn.execute("ANALYZE games_event, games_game")
+    started, total, batch = time.perf_counter(), 0, 5000
+    while done := store.compact_over(timezone.now(), limit=batch):
+        total += done
+        if total % 100_000 < batch:
+            print(f"  {total:,} streams compacted ({time.perf_counter() - started:.0f} s)", flush=True)
+    print(f"compacted {total:,} streams in {time.perf_counter() - started:.0f} s", flush=True)
+    if total:
+        with connect(url, autocommit=True) as conn:
+            started = time.perf_counter()
+            conn.execute("VACUUM FULL games_event")
+            print(f"VACUUM FULL games_event: {time.perf_counter() - started:.0f} s", flush=True)
+    return total
+
+
 def analyze(url) -> None:
     with connect(url, autocommit=True) as conn:
         started = time.perf_counter()
@@ -815,13 +842,13 @@ def storage() -> None:
     per event and per finished game."""
     from django.db import connection
 
-    from games.models import Event, Game
+    from games.models import CompactedStream, Event, Game
     from kinplay.ratings.models import Rating
 
     print("\n| table | rows | heap + TOAST | indexes | total | bytes per row |\n|---|---|---|---|---|---|")
     totals = {}
     with connection.cursor() as cursor:
-        for model in [*big_models(), Rating]:
+        for model in [*big_models(), CompactedStream, Rating]:
             name = table(model)
             cursor.execute(f"SELECT count(*), pg_table_size('{name}'), pg_indexes_size('{name}'), "
                            f"pg_total_relation_size('{name}') FROM {name}")
@@ -835,9 +862,14 @@ def storage() -> None:
         for _, index, size in cursor.fetchall():
             print(f"| {index} | {mb(size)} |")
         finished = Game.objects.filter(status=Game.FINISHED).count()
-    events, events_bytes = totals[table(Event)]
+        cursor.execute(f"SELECT COALESCE(sum(upto), 0) FROM {table(CompactedStream)}")
+        compacted = cursor.fetchone()[0]
+    # every event: the rows of the events table and those the compacted streams hold
+    events = totals[table(Event)][0] + compacted
+    events_bytes = totals[table(Event)][1] + totals[table(CompactedStream)][1]
     game_bytes = sum(total for _, total in totals.values())
-    print(f"\nbytes per event: {events_bytes / events:,.1f} ({events:,} events, {mb(events_bytes)} with indexes)")
+    print(f"\nbytes per event: {events_bytes / events:,.1f} ({events:,} events, {compacted:,} of them compacted; "
+          f"{mb(events_bytes)} for the events table and the compacted streams, with indexes)")
     print(f"events' bytes per finished game: {events_bytes / finished:,.0f}; all the tables' bytes per finished game: "
           f"{game_bytes / finished:,.0f} ({finished:,} finished games, {events / finished:.1f} events each, "
           "active games' rows included)")
@@ -854,6 +886,7 @@ def main(argv=None):
     else:
         fill(url_of(args), args)
         make_live(args)
+    if compact(url_of(args)):
         analyze(url_of(args))
     storage()
     if args.no_measure:

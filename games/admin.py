@@ -3,7 +3,7 @@ the game row is rebuilt from it; `rebuild_projections` is the one way to rewrite
 
 from django.contrib import admin
 
-from games.models import Event, Game
+from games.models import Event, Game, History
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -18,14 +18,13 @@ class ReadOnly(admin.ModelAdmin):
 
 
 class EventInline(admin.TabularInline):
-    model = Event
+    model = History  # compacted or not
     fields = ("seq", "type", "seat", "at", "command")
     readonly_fields = fields
     ordering = ("-seq",)
     extra = 0
     max_num = 0
     can_delete = False
-    show_change_link = True
 
     def get_queryset(self, request):
         return super().get_queryset(request).order_by("-seq")
@@ -42,6 +41,8 @@ class GameAdmin(ReadOnly):
 
 @admin.register(Event)
 class EventAdmin(ReadOnly):
+    """The rows of the events table: games in play and those not compacted yet."""
+
     list_display = ("game", "seq", "type", "seat", "at")
     list_filter = ("type",)
     search_fields = ("=game__id",)

@@ -302,12 +302,59 @@ class Event(StreamEvent):
         # to look among the game's few keyed rows.
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq")]
         indexes = [models.Index(fields=["game", "seat"], condition=models.Q(idempotency_key__isnull=False),
-                                name="event_keyed_seat")]
+                                name="event_keyed_seat"),
+                   # the games with Event rows, one entry each: the compaction sweep finds those over
+                   models.Index(fields=["game"], condition=models.Q(seq=1), name="event_stream_head")]
 
     def as_rules_event(self, rules=None):
-        """The event as its engine (``rules``, else the game's) reads it today: upcast to its
-        type's current version."""
-        return upcast(rules or get(self.game.kind).rules, self.type, self.data, self.schema_version)
+        return as_rules_event(self, rules)
+
+
+def as_rules_event(row: Event | History, rules=None):
+    """The event as its engine (``rules``, else the game's) reads it today: upcast to its
+    type's current version."""
+    return upcast(rules or get(row.game.kind).rules, row.type, row.data, row.schema_version)
+
+
+class CompactedStream(AppendOnlyModel):
+    """The whole stream of a game that is over, in one row: a JSON array with an array per
+    event, its columns in ``games.store.COMPACTED_COLUMNS``' order (PostgreSQL compresses it,
+    lz4). ``games.store.compact`` writes it and deletes the game's Event rows in one
+    transaction; the events table's trigger lets a row go only once a stream here holds its seq."""
+
+    game = models.OneToOneField(Game, on_delete=models.PROTECT, primary_key=True, related_name="+")
+    upto = models.PositiveIntegerField()  # the last seq it holds (from 1: a stream has no gaps)
+    events = models.TextField()
+    at = models.DateTimeField(auto_now_add=True)
+
+
+class History(models.Model):
+    """Every event of every game, as Event's columns: the game's Event rows and, for a game
+    compacted, the events of its CompactedStream (the view ``games_history``, migration
+    0014_compacted_streams). Read events through it; only ``games.store`` writes Event rows
+    and reads them for games still in play, which are never compacted."""
+
+    id = models.BigIntegerField(primary_key=True)
+    game = models.ForeignKey(Game, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False)
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=64)
+    data = JSONText(default=dict)
+    at = models.DateTimeField()
+    seat = models.SmallIntegerField(null=True)
+    idempotency_key = models.CharField(max_length=128, null=True, blank=True)
+    command = JSONText(null=True, blank=True)
+    schema_version = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        managed = False
+        db_table = "games_history"
+        ordering = ["game", "seq"]
+        verbose_name_plural = "history"
+
+    def as_rules_event(self, rules=None):
+        return as_rules_event(self, rules)
 
 
 class ChatMessage(AppendOnlyModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from games.engine import clone, evolve
-from games.models import Event, Game, Seat, Snapshot
+from games.models import Game, History, Seat, Snapshot
 from games.registry import get
 from games.schema import rules_version, upcast
 from games.store import snapshot_due
@@ -20,7 +20,7 @@ def rebuild(game: Game) -> None:
         # events are read below) or waits and then applies its compare-and-set on top of the
         # version written here; the row never goes back to an older version.
         game = Game.objects.select_for_update().get(pk=game.pk)
-        rows = list(Event.objects.filter(game=game).order_by("seq")
+        rows = list(History.objects.filter(game=game).order_by("seq")
                     .values_list("seq", "type", "data", "schema_version", "command"))
         Snapshot.objects.filter(game=game).delete()
         state: dict = {}

@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import cache
 from typing import Any
 
@@ -18,10 +20,19 @@ from django.utils import timezone
 
 from games import events as happened
 from games.engine import RESIGN, IllegalAction, clone, decide_and_evolve, event, find_legal, replay
-from games.models import Event, Game, Seat
+from games.models import Event, Game, History, Seat
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
-from games.store import Appender, StaleRow, VersionConflict, game_with_seats, load_state, save_all
+from games.store import (
+    Appender,
+    StaleRow,
+    VersionConflict,
+    compact_over,
+    events_of,
+    game_with_seats,
+    load_state,
+    save_all,
+)
 from kinplay.infra.errors import is_deadlock
 
 log = logging.getLogger("kinplay.games")
@@ -57,7 +68,7 @@ class IdempotencyKeyReused(Exception):
 @dataclass
 class Outcome:
     game: Game  # the read model after the command, seats prefetched
-    events: list[Event]
+    events: Sequence[Event | History]
     state: dict  # the state after the command (or now, for a repeat)
     seat: int | None = None  # who acted (None: the system)
     replayed: bool = False  # an idempotent repeat: nothing new was stored
@@ -348,7 +359,7 @@ def act(game_id, seat=None, *, user=None, action=None, notation=None, expected_v
 def _twin_landed(game_id, idempotency_key) -> bool:
     """Whether a twin request under the same Idempotency-Key was stored first: this one then lost
     on the unique key, or, its events going in only with the row's write, on the compare-and-set."""
-    return bool(idempotency_key) and Event.objects.filter(game_id=game_id, idempotency_key=idempotency_key).exists()
+    return bool(idempotency_key) and History.objects.filter(game_id=game_id, idempotency_key=idempotency_key).exists()
 
 
 def _act_on(game, seat, user, action, notation, expected_version, idempotency_key, by) -> Outcome:
@@ -358,7 +369,7 @@ def _act_on(game, seat, user, action, notation, expected_version, idempotency_ke
             raise NotYourSeat("You have no seat at this game.")
     fingerprint = _fingerprint(action, notation, expected_version) if idempotency_key else None
     if idempotency_key:
-        first = Event.objects.filter(game=game, seat=seat, idempotency_key=idempotency_key).first()
+        first = events_of(game).filter(seat=seat, idempotency_key=idempotency_key).first()
         if first is not None:
             if (first.command or {}).get("request", fingerprint) != fingerprint:
                 raise IdempotencyKeyReused("This Idempotency-Key was already used for a different request.")
@@ -476,6 +487,16 @@ def _bot_to_act(rules, state, seats):
     return next((s for s in sorted(entries) if seats[s].bot or seats[s].stands_for(rules, state, entries[s])), None)
 
 
+def compact_streams(now=None) -> int:
+    """Compact the streams of the games over for COMPACT_AFTER_HOURS (games.store.compact), a
+    batch a transaction; safe to run twice at once (each game's row is locked while it moves)."""
+    before = (now or timezone.now()) - timedelta(hours=settings.COMPACT_AFTER_HOURS)
+    total = 0
+    while done := compact_over(before):
+        total += done
+    return total
+
+
 def play_bots(game_id) -> str:
     """Bot moves a request left owed (games.tasks.play_bots, or the deadline sweep after a lost
     task): one transaction of at most BOT_STEPS_PER_TASK steps through the optimistic path,
@@ -510,10 +531,10 @@ def _play_bots_once(game_id) -> str:
     return "more-owed" if owe else "played"
 
 
-def _command_rows(game, first: Event) -> list[Event]:
+def _command_rows(game, first: Event | History) -> list[Event | History]:
     """The events one request stored: its command and the bot answers that followed it."""
     rows = []
-    for row in Event.objects.filter(game=game, seq__gte=first.seq).order_by("seq"):
+    for row in events_of(game).filter(seq__gte=first.seq).order_by("seq"):
         if row.seq > first.seq and row.command is not None and row.command.get("by") not in ("bot", "standing"):
             break
         rows.append(row)
@@ -700,7 +721,7 @@ def call_off_unplayed(game_id: int, why: str, by) -> Game:
     game = _locked_with_seats(game_id)
     if game.status != Game.ACTIVE:
         raise IllegalAction("This game is over: its players can no longer change.")
-    if Event.objects.filter(game_id=game_id, seat__isnull=False).exists():
+    if History.objects.filter(game_id=game_id, seat__isnull=False).exists():
         raise IllegalAction("A move was made in this game: its players can no longer change.")
     _call_off(game, why, by)
     return game

@@ -1,12 +1,15 @@
 """The game store: reading a game (its row, seats and state) and committing a move (its events
 and the row's compare-and-set). The unique key (game, seq) is the concurrency check.
 
-This module is the only one with plain SQL for games, with a cache (StateCache) and with the
+This module is the only one with plain SQL for games, with a cache (StateCache), with the
 one-statement commit (``Appender.commit``, which alone decides the order of a move's last
-writes); everything else reads and writes games through the ORM or through these functions."""
+writes) and with Event rows: it appends them, reads them for games in play, and compacts the
+streams of games that are over (``compact``). Everything else reads events through History and
+writes games through the ORM or through these functions."""
 
 from __future__ import annotations
 
+import json
 import marshal
 import operator
 import threading
@@ -20,7 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.engine import clone, replay
-from games.models import Event, Game, Seat, Snapshot
+from games.models import CompactedStream, Event, Game, History, Seat, Snapshot
 from games.registry import get
 from games.schema import current_version, rules_version, upcast
 from kinplay.infra import sql
@@ -204,7 +207,7 @@ def load_state(game, upto: int | None = None, *, cached=True) -> dict:
     if state is not None:
         return state
     with connections[Event.objects.db].cursor() as cursor:
-        cursor.execute(_snapshot_and_events_sql(cursor.db.alias),
+        cursor.execute(_snapshot_and_events_sql(cursor.db.alias, _events_of(game)._meta.db_table),
                        [game.pk, upto, rules_version(get(game.kind).rules), game.pk, upto])
         rows = cursor.fetchall()
     rules = get(game.kind).rules
@@ -234,11 +237,13 @@ def load_states(games) -> dict[int, dict]:
         nearest[game_id] = max(seq, nearest.get(game_id, 0))
     snaps = dict(any_of(Snapshot.objects.values_list("game_id", "state"),
                             [Q(game_id=g, seq=s) for g, s in nearest.items()]))
-    after = [Q(game_id=g.pk, seq__gt=nearest.get(g.pk, 0), seq__lte=g.version) for g in missing]
     rows: dict[int, list] = {g.pk: [] for g in missing}
-    for game_id, t, data, v in any_of(Event.objects.order_by("game_id", "seq")
+    for source in {_events_of(g) for g in missing}:
+        after = [Q(game_id=g.pk, seq__gt=nearest.get(g.pk, 0), seq__lte=g.version) for g in missing
+                 if _events_of(g) is source]
+        for game_id, t, data, v in any_of(source.objects.order_by("game_id", "seq")
                                           .values_list("game_id", "type", "data", "schema_version"), after):
-        rows[game_id].append((t, data, v))
+            rows[game_id].append((t, data, v))
     for game in missing:
         rules = get(game.kind).rules
         state = replay(rules, (upcast(rules, t, d, v) for t, d, v in rows[game.pk]), snaps.get(game.pk) or {})
@@ -261,18 +266,28 @@ SNAPSHOT_AND_EVENTS = """
 
 
 @cache
-def _snapshot_and_events_sql(alias: str) -> str:
+def _snapshot_and_events_sql(alias: str, events: str) -> str:
     conn = connections[alias]
     table = conn.ops.quote_name
     # PostgreSQL keeps a snapshot in jsonb and an event in json (Event.data): one column of
     # the UNION must be of one type, and json is the one that costs no conversion to send.
     state = "state::json" if conn.vendor == "postgresql" else "state"
-    return SNAPSHOT_AND_EVENTS.format(snapshot=table(Snapshot._meta.db_table), event=table(Event._meta.db_table),
-                                      state=state)
+    return SNAPSHOT_AND_EVENTS.format(snapshot=table(Snapshot._meta.db_table), event=table(events), state=state)
+
+
+def _events_of(game) -> type[Event] | type[History]:
+    """Where a game's events are: a game in play (or not begun) is never compacted, and its
+    Event rows are read without History's view over the compacted streams."""
+    return Event if game.status in (Game.ACTIVE, Game.WAITING) else History
+
+
+def events_of(game):
+    """The events of ``game`` (a queryset, by seq): what History holds, read the cheapest way."""
+    return _events_of(game).objects.filter(game=game)
 
 
 def stream(game, after: int = 0, upto: int | None = None):
-    qs = Event.objects.filter(game=game, seq__gt=after)
+    qs = History.objects.filter(game=game, seq__gt=after)
     if upto is not None:
         qs = qs.filter(seq__lte=upto)
     return qs.order_by("seq")
@@ -425,18 +440,18 @@ def append(game, version: int, events: list[dict], state_after: dict, *, seat, c
 ANY_OF = 200  # conditions a statement: SQLite refuses an expression deeper than 1,000 (about 1,000 ORs)
 
 
-def event_ranges(ranges: list[tuple[int, int, int]]) -> list[Event]:
+def event_ranges(ranges: list[tuple[int, int, int]]) -> list[History]:
     """The events of each ``(game id, after, upto)`` (seq after ``after``, up to ``upto``), by
     game and seq: one range of the (game, seq) index per game, ANY_OF ranges a statement. (The
     same as ``any_of`` with a Q per range, whose OR the ORM takes longer to build than the
     database to run.)"""
-    db = Event.objects.db
-    table = connections[db].ops.quote_name(Event._meta.db_table)
-    out: list[Event] = []
+    db = History.objects.db
+    table = connections[db].ops.quote_name(History._meta.db_table)
+    out: list[History] = []
     for i in range(0, len(ranges), ANY_OF):
         chunk = ranges[i:i + ANY_OF]
         wanted = ", ".join(["(%s, %s, %s)"] * len(chunk))
-        out += Event.objects.using(db).raw(
+        out += History.objects.using(db).raw(
             f"WITH wanted(game, lo, hi) AS (VALUES {wanted}) SELECT e.* FROM {table} e JOIN wanted w"
             " ON e.game_id = w.game AND e.seq > w.lo AND e.seq <= w.hi ORDER BY e.game_id, e.seq",
             [x for r in chunk for x in r])
@@ -449,3 +464,57 @@ def any_of(qs, conditions: list):
     Each statement keeps ``qs``'s order; rows of one condition come from one statement."""
     for i in range(0, len(conditions), ANY_OF):
         yield from qs.filter(reduce(operator.or_, conditions[i:i + ANY_OF]))
+
+
+# Each compacted event is an array of its columns in this order (the view games_history reads
+# them back by position: games/migrations/0014_compacted_streams.py).
+COMPACTED_COLUMNS = ("id", "seq", "at", "type", "data", "seat", "idempotency_key", "command", "schema_version")
+COMPACT = {
+    "postgresql": """
+        INSERT INTO {stream} (game_id, upto, events, at)
+        SELECT game_id, max(seq), json_agg(json_build_array({columns}) ORDER BY seq)::text, %s
+        FROM {event} WHERE game_id = ANY(%s) GROUP BY game_id""",
+    # SQLite keeps the subquery's order in the aggregate (3.44 would take ORDER BY in it).
+    "sqlite": """
+        INSERT INTO {stream} (game_id, upto, events, at)
+        SELECT game_id, max(seq), json_group_array(json_array({sqlite_columns})), %s
+        FROM (SELECT * FROM {event} WHERE game_id IN (SELECT value FROM json_each(%s)) ORDER BY game_id, seq)
+        GROUP BY game_id""",
+}
+UNCOMPACTED = {
+    "postgresql": "DELETE FROM {event} WHERE game_id = ANY(%s)",
+    "sqlite": "DELETE FROM {event} WHERE game_id IN (SELECT value FROM json_each(%s))",
+}
+
+
+def compact_over(before, limit: int = 500) -> int:
+    """``compact`` up to ``limit`` games that are over and were last written before ``before``."""
+    ids = (Event.objects.filter(seq=1, game__status__in=Game.OVER, game__updated_at__lt=before)
+           .values_list("game_id", flat=True)[:limit])
+    return compact(list(ids))
+
+
+def compact(game_ids) -> int:
+    """Move the Event rows of each of ``game_ids`` that is over into one CompactedStream row,
+    in the caller's transaction (or its own): History reads the same events before and after.
+    Games in play, or compacted already, are left as they are. Returns the games compacted."""
+    db = Event.objects.db
+    conn = connections[db]
+    quote = conn.ops.quote_name
+    with transaction.atomic(using=db):
+        # the rows of games that are over and still have events, locked: no move lands meanwhile
+        ids = list(Game.objects.using(db).select_for_update().filter(pk__in=list(game_ids), status__in=Game.OVER)
+                   .values_list("pk", flat=True).order_by("pk"))
+        if not ids:
+            return 0
+        sqlite_columns = ", ".join(f"json({c})" if c in ("data", "command") else c for c in COMPACTED_COLUMNS)
+        statement = COMPACT[conn.vendor].format(stream=quote(CompactedStream._meta.db_table),
+                                                event=quote(Event._meta.db_table),
+                                                columns=", ".join(COMPACTED_COLUMNS), sqlite_columns=sqlite_columns)
+        games = ids if conn.vendor == "postgresql" else json.dumps(ids)
+        with conn.cursor() as cursor:
+            cursor.execute(statement, [timezone.now(), games])
+            done = cursor.rowcount
+            # the trigger lets each row go because a stream now holds its seq
+            cursor.execute(UNCOMPACTED[conn.vendor].format(event=quote(Event._meta.db_table)), [games])
+    return done

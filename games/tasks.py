@@ -7,3 +7,9 @@ from games import services
 def play_bots(game_id):
     """Bot moves a request left owed (bounded work per request): see services.play_bots."""
     return services.play_bots(game_id)
+
+
+@shared_task
+def compact_streams():
+    """The streams of games over for COMPACT_AFTER_HOURS, compacted: see services.compact_streams."""
+    return services.compact_streams()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.engine import IllegalAction, canonical, clone, evolve, replay
-from games.models import Event, Game, Snapshot
+from games.models import Game, History, Snapshot
 from games.registry import get
 from games.rng import Rng
 from games.schema import command_rules_version, rules_version
@@ -35,7 +35,7 @@ def first_mismatch(game: Game) -> str | None:
 def verify(game: Game) -> Verdict:
     rules = get(game.kind).rules
     today = rules_version(rules)
-    rows = list(Event.objects.filter(game=game).order_by("seq"))
+    rows = list(History.objects.filter(game=game).order_by("seq"))
     for expected, row in enumerate(rows, start=1):
         if row.seq != expected:
             return Verdict(f"event seq {row.seq} where {expected} was expected (a gap)")

@@ -264,7 +264,11 @@ CELERY_BEAT_SCHEDULE = {
                       "options": {"expires": max(SWEEP_SECONDS * 2, 10)}},
     "sweep-ladders": {"task": "kinplay.ladders.tasks.sweep_ladders", "schedule": SWEEP_SECONDS,
                       "options": {"expires": max(SWEEP_SECONDS * 2, 10)}},
+    "compact-streams": {"task": "games.tasks.compact_streams", "schedule": 3600.0, "options": {"expires": 3600}},
 }
+# A game over for this long has its events compacted into one row (games.store.compact): after
+# its ratings, standings and rematch, when nothing but a replay reads them.
+COMPACT_AFTER_HOURS = env.float("COMPACT_AFTER_HOURS", 24.0)
 # A task taken by a worker that dies is handed out again (the sweeps are idempotent).
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

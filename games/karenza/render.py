@@ -18,6 +18,7 @@ STYLE = """<style>
 .karenza-turn{background:#ffe9a8;font-weight:600}
 .karenza-alert{background:#ffd1cc;font-weight:600}
 .karenza-last{background:#222;color:#fff;font-weight:600}
+@media (max-width:600px){.karenza-status{gap:.3em}.karenza-chip{font-size:.8em;padding:.1em .55em}}
 .karenza-table{width:100%;height:auto;background:#f7f4ec;border-radius:8px}
 .karenza-hand{display:flex;flex-wrap:wrap;gap:6px;margin:.5em 0}
 .karenza-card{width:104px;border:2px solid #999;border-radius:8px;background:#fff;padding:4px;font-size:.78em;

@@ -21,7 +21,7 @@ from django.utils.dateparse import parse_datetime
 
 from games import services as games
 from games.engine import RESIGN, IllegalAction, clone
-from games.models import Event, Game
+from games.models import Game, History
 from games.registry import get, kinds
 from games.rng import Rng, new_seed, seed_digest
 from games.store import game_with_seats, load_state
@@ -566,7 +566,7 @@ def game_finished(game: Game):
     t, rnd = link.tournament, link.round
     # A timeout counts when the clock played or forfeited for the player; a reaction window's
     # default ("timeout-default": not raising a hand) is how windows are meant to close.
-    clocked = (Event.objects.filter(game_id=game.pk, command__by__in=["timeout-bot", "timeout-forfeit"])
+    clocked = (History.objects.filter(game_id=game.pk, command__by__in=["timeout-bot", "timeout-forfeit"])
                .order_by().values_list("seat", flat=True).distinct())
     seats = {s.index: s.user_id for s in game.seat_list}
     users = (seats.get(seat) for seat in clocked if seat is not None)  # the system acts with no seat, a bot with no user
@@ -772,7 +772,7 @@ def _adjudicate(t, gid):
     seats = {s.index: s.user_id for s in game.seat_list}
     holders = [seats[i] for i in stalled if seats.get(i) is not None]  # each is charged a timeout
     double = (bool(stalled) and t.format != "knockout"
-              and not Event.objects.filter(game_id=gid, seat__isnull=False, command__by="player").exists())
+              and not History.objects.filter(game_id=gid, seat__isnull=False, command__by="player").exists())
     if double:  # who holds the turn forfeits first, so the game's log starts with them
         stalled += [i for i in sorted(seats) if i not in stalled]
     with transaction.atomic():
