@@ -7,8 +7,8 @@ import logging
 
 from games import selectors
 from games.highlight import CHANGED, mark_changes
-from games.models import History
 from games.registry import get
+from games.store import events_of
 
 log = logging.getLogger("kinplay.games")
 __all__ = ["CHANGED", "board", "marked", "own_moves"]
@@ -22,7 +22,7 @@ def own_moves(game, seat: int | None, *, after: int = 0, upto: int | None = None
     if seat is None:
         return set()
     upto = game.version if upto is None else upto
-    commands = History.objects.filter(game=game, seq__gt=after, seq__lte=upto, command__isnull=False)
+    commands = events_of(game).filter(seq__gt=after, seq__lte=upto, command__isnull=False)
     starts = list(commands.order_by("seq").values_list("seq", flat=True))
     own = set(commands.filter(seat=seat, command__by__in=OWN_MOVES).values_list("seq", flat=True))
     seqs: set[int] = set()

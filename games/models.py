@@ -332,7 +332,11 @@ class History(models.Model):
     """Every event of every game, as Event's columns: the game's Event rows and, for a game
     compacted, the events of its CompactedStream (the view ``games_history``, migration
     0014_compacted_streams). Read events through it; only ``games.store`` writes Event rows
-    and reads them for games still in play, which are never compacted."""
+    and reads them for games still in play, which are never compacted.
+
+    Filter it by game (an id, or a list of ids): PostgreSQL then reads the streams of those games
+    only. Joined with another table or a VALUES list, it unpacks every stream there is
+    (``games.store.event_ranges`` shows the way round)."""
 
     id = models.BigIntegerField(primary_key=True)
     game = models.ForeignKey(Game, on_delete=models.DO_NOTHING, related_name="+", db_constraint=False)

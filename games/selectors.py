@@ -13,10 +13,10 @@ from django.utils import timezone
 from django.utils.timesince import timeuntil
 
 from games.engine import PLATFORM_EVENTS, RESIGN, evolve, fill_seats
-from games.models import Game, History, Seat
+from games.models import Event, Game, History, Seat
 from games.registry import get
 from games.schema import upcast
-from games.store import event_ranges, load_state, stream
+from games.store import event_ranges, events_of, load_state, stream
 
 
 def seat_names(game) -> list[str]:
@@ -91,7 +91,7 @@ def _forfeit(e: dict) -> bool:
 def out_of_time(game, upto: int | None = None) -> list[int]:
     """The seats a forfeit the platform applied (a clock's, a round's time) took out, up to
     version ``upto``: their boards say so, where the rules only know that they resigned."""
-    rows = History.objects.filter(game=game, type__in=PLATFORM_EVENTS)
+    rows = events_of(game).filter(type__in=PLATFORM_EVENTS)
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
     return sorted({row.data["seat"] for row in rows.only("type", "data")
@@ -158,7 +158,7 @@ def _ending_forfeit(game, platform=None, rows=None) -> dict | None:
     if found is None:
         return None
     seq, e = found
-    if not _forfeit(e) or History.objects.filter(game=game, seq__gt=seq + 1, command__isnull=False).exists():
+    if not _forfeit(e) or events_of(game).filter(seq__gt=seq + 1, command__isnull=False).exists():
         return None  # no forfeit, or the game went on after it
     return e
 
@@ -166,7 +166,7 @@ def _ending_forfeit(game, platform=None, rows=None) -> dict | None:
 def _platform_event(game, seq=None) -> tuple[int, dict] | None:
     """The game's last platform event (the one at ``seq``, when given) as its seq and the
     event, or None."""
-    rows = History.objects.filter(game=game, type__in=PLATFORM_EVENTS)
+    rows = events_of(game).filter(type__in=PLATFORM_EVENTS)
     if seq is not None:
         rows = rows.filter(seq=seq)
     row = rows.order_by("-seq").values_list("seq", "type", "data").first()
@@ -213,10 +213,10 @@ def log_lines(game, seat, *, after=0, upto=None, names=None, rows=None) -> list[
     return lines
 
 
-def recent_rows(games, back: int) -> dict[int, list[History]]:
+def recent_rows(games, back: int) -> dict[int, list[Event | History]]:
     """The last ``back`` events of each game, by game id, in one query (a list of 30 games
     costs what a list of 5 does)."""
-    rows: dict[int, list[History]] = {g.pk: [] for g in games}
+    rows: dict[int, list[Event | History]] = {g.pk: [] for g in games}
     for row in event_ranges([(g.pk, max(0, g.version - back), g.version) for g in games if g.version]):
         rows[row.game_id].append(row)
     return rows
@@ -262,7 +262,7 @@ def first_viewable(game) -> int:
     it are half-dealt; the rules' views need the whole table)."""
     if game.version == 0:
         return 0
-    nxt = (History.objects.filter(game=game, seq__gt=1, command__isnull=False).order_by("seq")
+    nxt = (events_of(game).filter(seq__gt=1, command__isnull=False).order_by("seq")
            .values_list("seq", flat=True).first())
     return game.version if nxt is None else nxt - 1
 

@@ -721,7 +721,7 @@ def call_off_unplayed(game_id: int, why: str, by) -> Game:
     game = _locked_with_seats(game_id)
     if game.status != Game.ACTIVE:
         raise IllegalAction("This game is over: its players can no longer change.")
-    if History.objects.filter(game_id=game_id, seat__isnull=False).exists():
+    if events_of(game).filter(seat__isnull=False).exists():
         raise IllegalAction("A move was made in this game: its players can no longer change.")
     _call_off(game, why, by)
     return game

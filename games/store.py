@@ -239,11 +239,14 @@ def load_states(games) -> dict[int, dict]:
                             [Q(game_id=g, seq=s) for g, s in nearest.items()]))
     rows: dict[int, list] = {g.pk: [] for g in missing}
     for source in {_events_of(g) for g in missing}:
-        after = [Q(game_id=g.pk, seq__gt=nearest.get(g.pk, 0), seq__lte=g.version) for g in missing
-                 if _events_of(g) is source]
-        for game_id, t, data, v in any_of(source.objects.order_by("game_id", "seq")
-                                          .values_list("game_id", "type", "data", "schema_version"), after):
-            rows[game_id].append((t, data, v))
+        these = [g for g in missing if _events_of(g) is source]
+        for i in range(0, len(these), ANY_OF):
+            chunk = these[i:i + ANY_OF]
+            after = [Q(game_id=g.pk, seq__gt=nearest.get(g.pk, 0), seq__lte=g.version) for g in chunk]
+            qs = _of_games(source.objects, [g.pk for g in chunk]).order_by("game_id", "seq")
+            for game_id, t, data, v in qs.filter(reduce(operator.or_, after)).values_list(
+                    "game_id", "type", "data", "schema_version"):
+                rows[game_id].append((t, data, v))
     for game in missing:
         rules = get(game.kind).rules
         state = replay(rules, (upcast(rules, t, d, v) for t, d, v in rows[game.pk]), snaps.get(game.pk) or {})
@@ -440,22 +443,37 @@ def append(game, version: int, events: list[dict], state_after: dict, *, seat, c
 ANY_OF = 200  # conditions a statement: SQLite refuses an expression deeper than 1,000 (about 1,000 ORs)
 
 
-def event_ranges(ranges: list[tuple[int, int, int]]) -> list[History]:
+def event_ranges(ranges: list[tuple[int, int, int]]) -> list[Event | History]:
     """The events of each ``(game id, after, upto)`` (seq after ``after``, up to ``upto``), by
     game and seq: one range of the (game, seq) index per game, ANY_OF ranges a statement. (The
     same as ``any_of`` with a Q per range, whose OR the ORM takes longer to build than the
-    database to run.)"""
-    db = History.objects.db
-    table = connections[db].ops.quote_name(History._meta.db_table)
-    out: list[History] = []
+    database to run.) The games compacted, whose rows have left the table, are read from History
+    by their ids: joined with the ranges, History's view would unpack every stream there is."""
+    db = Event.objects.db
+    table = connections[db].ops.quote_name(Event._meta.db_table)
+    out: list[Event | History] = []
     for i in range(0, len(ranges), ANY_OF):
         chunk = ranges[i:i + ANY_OF]
         wanted = ", ".join(["(%s, %s, %s)"] * len(chunk))
-        out += History.objects.using(db).raw(
+        out += Event.objects.using(db).raw(
             f"WITH wanted(game, lo, hi) AS (VALUES {wanted}) SELECT e.* FROM {table} e JOIN wanted w"
             " ON e.game_id = w.game AND e.seq > w.lo AND e.seq <= w.hi ORDER BY e.game_id, e.seq",
             [x for r in chunk for x in r])
+    found = {row.game_id for row in out}
+    compacted = [(game, lo, hi) for game, lo, hi in ranges if game not in found and lo < hi]
+    for i in range(0, len(compacted), ANY_OF):
+        chunk = compacted[i:i + ANY_OF]
+        out += _of_games(History.objects.using(db), [game for game, _, _ in chunk]).filter(
+            reduce(operator.or_, [Q(game_id=game, seq__gt=lo, seq__lte=hi) for game, lo, hi in chunk]))
+    if compacted:
+        out.sort(key=lambda row: (row.game_id, row.seq))
     return out
+
+
+def _of_games(qs, game_ids):
+    """``qs`` limited to ``game_ids`` by a condition of its own: History's view reads the streams
+    of these games only, where an OR of conditions that each name a game would read them all."""
+    return qs.filter(game_id__in=game_ids)
 
 
 def any_of(qs, conditions: list):

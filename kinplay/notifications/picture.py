@@ -13,9 +13,9 @@ from django.db.models import Max, Min
 
 from games import changes, chat, selectors
 from games.changes import OWN_MOVES
-from games.models import Game, History
+from games.models import Game
 from games.registry import get
-from games.store import load_state
+from games.store import events_of, load_state
 from kinplay.notifications.models import Look, Outbox
 
 PICTURED = (Outbox.YOUR_TURN, Outbox.REMINDER, Outbox.GAME_OVER)  # the emails that show a game's events
@@ -80,7 +80,7 @@ def previous_version(row: Outbox, game: Game, seat: int | None, version: int) ->
     if seat is not None:
         # A command's first event carries it; the player's own (not a timeout played for them,
         # which they have not seen) runs up to the next command (the bots' answers, ...).
-        commands = History.objects.filter(game=game, seq__lte=version, command__isnull=False)
+        commands = events_of(game).filter(seq__lte=version, command__isnull=False)
         own = commands.filter(seat=seat, command__by__in=OWN_MOVES).aggregate(m=Max("seq"))["m"]
         if own:
             following = commands.filter(seq__gt=own).aggregate(m=Min("seq"))["m"]
@@ -106,7 +106,7 @@ def same_turn(game, seat: int, version: int) -> bool:
     """
     if game.version == version:
         return True
-    if version > game.version or History.objects.filter(game=game, seq__gt=version, seat=seat).exists():
+    if version > game.version or events_of(game).filter(seq__gt=version, seat=seat).exists():
         return False
     rules = get(game.kind).rules
     waiting = rules.to_act(load_state(game, upto=version)).get(seat)
@@ -130,7 +130,7 @@ def of_game(row: Outbox, game: Game, user, *, version: int, tz, now: datetime) -
     legal = payload["legal_actions"] if current and row.kind != Outbox.GAME_OVER else []
     after = previous_version(row, game, seat, version)
     lines = selectors.log_lines(game, seat, after=after, upto=version, names=names)
-    last_seen = History.objects.filter(game=game, seq=after).values_list("at", flat=True).first() if after else None
+    last_seen = events_of(game).filter(seq=after).values_list("at", flat=True).first() if after else None
     view = payload["view"]
     render = kind  # Kind.render/render_text: the players' names in place of seat placeholders
     board = selectors.board_view(game, view, version)  # a forfeited seat says "out of time"
