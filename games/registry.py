@@ -107,3 +107,9 @@ def kinds() -> dict[str, Kind]:
 
 def get(slug: str) -> Kind:
     return kinds()[slug]
+
+
+def kind_name(slug: str) -> str:
+    """The kind's name for people ("Project Kin"), or the slug of a kind not installed."""
+    k = kinds().get(slug)
+    return k.name if k else slug

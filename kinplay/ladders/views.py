@@ -11,7 +11,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from games.registry import kinds
+from games.registry import kind_name
 from kinplay.ladders import selectors, services
 from kinplay.ladders.forms import LADDER
 from kinplay.ladders.models import Ladder
@@ -19,11 +19,6 @@ from kinplay.web import organise
 from kinplay.web.actions import page_action
 
 HISTORY_PAGE = 500
-
-
-def _kind_name(slug):
-    k = kinds().get(slug)
-    return k.name if k else slug
 
 
 def _ladder(pk) -> Ladder:
@@ -34,7 +29,7 @@ def _ladder(pk) -> Ladder:
 
 
 def ladder_list(request):
-    cards = [dict(selectors.summary(ladder, request.user), ladder=ladder, kind_name=_kind_name(ladder.kind))
+    cards = [dict(selectors.summary(ladder, request.user), ladder=ladder, kind_name=kind_name(ladder.kind))
              for ladder in selectors.ladders()[:300]]
     return render(request, "ladders/list.html", {"cards": cards})
 
@@ -51,7 +46,7 @@ def new_ladder(request):
 def ladder_page(request, pk):
     ladder = _ladder(pk)
     return render(request, "ladders/detail.html", {
-        "ladder": ladder, "d": selectors.ladder_for(ladder, request.user), "kind_name": _kind_name(ladder.kind),
+        "ladder": ladder, "d": selectors.ladder_for(ladder, request.user), "kind_name": kind_name(ladder.kind),
         "config": ladder.state["config"],
     })
 

@@ -10,7 +10,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.dateparse import parse_datetime
 
-from games.registry import kinds
+from games.registry import kind_name
 from kinplay.leagues import selectors, services, stream
 from kinplay.leagues.forms import LEAGUE
 from kinplay.leagues.models import League
@@ -20,13 +20,8 @@ from kinplay.web.actions import page_action
 FORMAT_LABELS = {"swiss": "Swiss", "round_robin": "Round robin"}
 
 
-def _kind_name(slug):
-    k = kinds().get(slug)
-    return k.name if k else slug
-
-
 def league_list(request):
-    cards = [dict(selectors.summary(league, request.user), league=league, kind_name=_kind_name(league.kind))
+    cards = [dict(selectors.summary(league, request.user), league=league, kind_name=kind_name(league.kind))
              for league in selectors.leagues()[:300]]
     return render(request, "leagues/list.html", {"cards": cards})
 
@@ -50,7 +45,7 @@ def league_page(request, pk):
     season = stream.current(s)
     return render(request, "leagues/detail.html", {
         "season_ends": parse_datetime(season["ends_at"]) if season and season["status"] == "running" else None,
-        "league": league, "d": selectors.league_for(league, request.user), "kind_name": _kind_name(league.kind),
+        "league": league, "d": selectors.league_for(league, request.user), "kind_name": kind_name(league.kind),
         "format_label": FORMAT_LABELS.get(s["config"]["format"], s["config"]["format"]), "config": s["config"],
         "history": [x for x in selectors.history(league) if x["status"] == "finished"],
         "member": member, "in_league": me is not None and stream.in_league(s, me),

@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.db.models import Count, Q
 
 from games.models import Game, Seat
-from games.registry import kinds
+from games.registry import kind_name, kinds
 from games.selectors import capped_count, over_games
 from kinplay.ratings.models import Rating, RatingChange, shown
 
@@ -203,7 +203,7 @@ def summaries(games, user) -> list[dict]:
         seat = next((s.index for s in seats if s.user_id == user.pk), None)
         mine = changes.get((g.pk, seat)) if seat is not None else None
         out.append({
-            "id": g.pk, "kind": g.kind, "kind_name": _kind_name(g.kind), "status": g.status,
+            "id": g.pk, "kind": g.kind, "kind_name": kind_name(g.kind), "status": g.status,
             "finished_at": g.finished_at or g.updated_at, "rated": any(k[0] == g.pk for k in changes),
             "players": [{"name": s.name, "bot": bool(s.bot), "rank": ranks[s.index] if s.index < len(ranks) else None}
                         for s in seats],
@@ -221,11 +221,6 @@ def _outcome(ranks, seat) -> str | None:
     if ranks[seat] != 1:
         return "lost"
     return "drew" if sum(1 for r in ranks if r == 1) > 1 else "won"
-
-
-def _kind_name(slug):
-    k = kinds().get(slug)
-    return k.name if k else slug
 
 
 def head_to_head(user, other, limit: int = 10) -> dict:

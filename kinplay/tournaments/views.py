@@ -13,7 +13,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.html import escape
 
 from games.models import Game
-from games.registry import kinds
+from games.registry import kind_name
 from kinplay.tournaments import selectors, services
 from kinplay.tournaments.forms import FORMAT_LABELS, TOURNAMENT
 from kinplay.tournaments.models import Tournament
@@ -32,7 +32,7 @@ TIEBREAK_LABELS = {
 def tournament_list(request):
     # A league's divisions are shown on the league's page, not among the open events.
     rows = list(selectors.tournaments().filter(division__isnull=True).select_related("organiser")[:300])
-    cards = [dict(selectors.summary(t, request.user), t=t, kind_name=_kind_name(t.kind),
+    cards = [dict(selectors.summary(t, request.user), t=t, kind_name=kind_name(t.kind),
                   format_label=FORMAT_LABELS.get(t.format, t.format)) for t in rows]
     sections = [
         ("open", "Open to join", [c for c in cards if c["status"] == "open"]),
@@ -40,11 +40,6 @@ def tournament_list(request):
         ("finished", "Finished", [c for c in cards if c["status"] in ("finished", "cancelled")][:30]),
     ]
     return render(request, "tournaments/list.html", {"sections": sections})
-
-
-def _kind_name(slug):
-    k = kinds().get(slug)
-    return k.name if k else slug
 
 
 @login_required
@@ -78,7 +73,7 @@ def tournament_page(request, pk):
         rounds.append(dict(r, tables=tables, warns_at=warns, warned=warns is not None and warns <= timezone.now(),
                            pairing_corrections=repaired))
     return render(request, "tournaments/detail.html", {
-        "t": t, "d": data, "kind_name": _kind_name(t.kind), "format_label": FORMAT_LABELS.get(t.format, t.format),
+        "t": t, "d": data, "kind_name": kind_name(t.kind), "format_label": FORMAT_LABELS.get(t.format, t.format),
         "rounds": rounds, "me": player, "my_game": my_game,
         "is_organiser": me is not None and me == s["organiser"],
         "can_join": (t.status == "open" or (t.status == "running" and s["config"].get("late_join")))
