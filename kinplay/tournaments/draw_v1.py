@@ -7,17 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-from kinplay.tournaments.pairing import (
-    REMATCH,
-    _last_first,
-    _score,
-    byes,
-    first_seats,
-    games_played,
-    met,
-    seat_order,
-    table_sizes,
-)
+from kinplay.tournaments.pairing import REMATCH, _score, met, seated_tables, table_byes, table_sizes
 
 
 def swiss_tables(standings, history, rng, options) -> list[dict]:
@@ -28,11 +18,7 @@ def swiss_tables(standings, history, rng, options) -> list[dict]:
     players = [s["player"] for s in standings]
     score = {s["player"]: _score(s) for s in standings}
     sizes, n_byes = table_sizes(len(players), options["sizes"])
-    had_bye = byes(history)
-    bye_players = []
-    if n_byes:
-        candidates = sorted(reversed(players), key=lambda p: had_bye[p])  # fewest byes, lowest first
-        bye_players = candidates[:n_byes]
+    bye_players = table_byes(players, n_byes, history)
     seated = [p for p in players if p not in bye_players]
     seen = met(history)
     tables, i = [], 0
@@ -68,10 +54,7 @@ def swiss_tables(standings, history, rng, options) -> list[dict]:
                     improved = True
         if not improved:
             break
-    firsts, played, last = first_seats(history), games_played(history), _last_first(history)
-    out = [{"players": seat_order(t, firsts, played, last, rng), "bye": False} for t in tables]
-    out += [{"players": [p], "bye": True} for p in bye_players]
-    return out
+    return seated_tables(tables, bye_players, history, rng)
 
 
 def round_robin(players: list, *, double=False) -> list[list[dict]]:

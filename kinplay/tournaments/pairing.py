@@ -252,15 +252,22 @@ def swiss_tables(standings, history, rng, options) -> list[dict]:
     players = [s["player"] for s in standings]
     score = {s["player"]: _score(s) for s in standings}
     sizes, n_byes = table_sizes(len(players), options["sizes"])
-    had_bye = byes(history)
-    bye_players = []
-    if n_byes:
-        candidates = sorted(reversed(players), key=lambda p: had_bye[p])  # fewest byes, lowest first
-        bye_players = candidates[:n_byes]
+    bye_players = table_byes(players, n_byes, history)
     seated = [p for p in players if p not in bye_players]
-    split = split_tables(seated, sizes, score, met(history))
+    return seated_tables(split_tables(seated, sizes, score, met(history)), bye_players, history, rng)
+
+
+def table_byes(players, n_byes, history) -> list:
+    """The ``n_byes`` players a multiplayer Swiss round leaves out: those with the fewest byes,
+    the lowest first."""
+    had_bye = byes(history)
+    return sorted(reversed(players), key=lambda p: had_bye[p])[:n_byes]
+
+
+def seated_tables(tables, bye_players, history, rng) -> list[dict]:
+    """A multiplayer round's tables, each in its seat order, and its byes."""
     firsts, played, last = first_seats(history), games_played(history), _last_first(history)
-    out = [{"players": seat_order(t, firsts, played, last, rng), "bye": False} for t in split]
+    out = [{"players": seat_order(t, firsts, played, last, rng), "bye": False} for t in tables]
     out += [{"players": [p], "bye": True} for p in bye_players]
     return out
 
