@@ -4,26 +4,11 @@ the season's end on the league's page."""
 import re
 
 from django.test import Client
-from rest_framework import serializers
 
 from api.leagues import CreateLeague
 from kinplay.leagues import services
 from kinplay.leagues.models import League
-
-
-def client_for(user):
-    c = Client()
-    c.force_login(user)
-    return c
-
-
-def api_fields(serializer, prefix=""):
-    for name, f in serializer.fields.items():
-        if isinstance(f, serializers.Serializer):
-            yield from api_fields(f, f"{prefix}{name}.")
-        else:
-            yield prefix + name
-
+from tests.pages import api_fields, client_for
 
 FORM = {"name": "Winter league", "kind": "kinapa", "format": "swiss", "division_size": "8", "season_days": "21",
         "promote": "2", "relegate": "2", "drop_limit": "2", "placement": "rating", "rounds": "5",

@@ -13,21 +13,7 @@ from kinplay.tournaments import services
 from kinplay.tournaments.forms import TOURNAMENT
 from kinplay.tournaments.models import Tournament, TournamentEvent
 from kinplay.web.organise import Spec
-
-
-def client_for(user):
-    c = Client()
-    c.force_login(user)
-    return c
-
-
-def api_fields(serializer, prefix=""):
-    for name, f in serializer.fields.items():
-        if isinstance(f, serializers.Serializer):
-            yield from api_fields(f, f"{prefix}{name}.")
-        else:
-            yield prefix + name
-
+from tests.pages import api_fields, client_for
 
 # A multiplayer Swiss with every setting away from its default, as the form posts it and as the API takes it.
 FORM = {"name": "Spring cup", "kind": "knonsters", "format": "swiss", "rounds": "4", "best_of": "1",

@@ -8,13 +8,8 @@ from django.test import Client
 from games.store import game_with_seats
 from kinplay.tournaments import services, stream
 from kinplay.tournaments.models import Tournament
+from tests.pages import client_for
 from tests.tournaments.conftest import run_to_end
-
-
-def client_for(user):
-    c = Client()
-    c.force_login(user)
-    return c
 
 
 def test_it_creates_joins_and_starts_a_tournament_from_the_pages(alice, bob):
