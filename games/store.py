@@ -240,13 +240,11 @@ def load_states(games) -> dict[int, dict]:
     rows: dict[int, list] = {g.pk: [] for g in missing}
     for source in {_events_of(g) for g in missing}:
         these = [g for g in missing if _events_of(g) is source]
-        for i in range(0, len(these), ANY_OF):
-            chunk = these[i:i + ANY_OF]
-            after = [Q(game_id=g.pk, seq__gt=nearest.get(g.pk, 0), seq__lte=g.version) for g in chunk]
-            qs = _of_games(source.objects, [g.pk for g in chunk]).order_by("game_id", "seq")
-            for game_id, t, data, v in qs.filter(reduce(operator.or_, after)).values_list(
-                    "game_id", "type", "data", "schema_version"):
-                rows[game_id].append((t, data, v))
+        after = [Q(game_id=g.pk, seq__gt=nearest.get(g.pk, 0), seq__lte=g.version) for g in these]
+        for game_id, t, data, v in any_of(source.objects.order_by("game_id", "seq")
+                                          .values_list("game_id", "type", "data", "schema_version"),
+                                          after, games=[g.pk for g in these]):
+            rows[game_id].append((t, data, v))
     for game in missing:
         rules = get(game.kind).rules
         state = replay(rules, (upcast(rules, t, d, v) for t, d, v in rows[game.pk]), snaps.get(game.pk) or {})
@@ -461,27 +459,23 @@ def event_ranges(ranges: list[tuple[int, int, int]]) -> list[Event | History]:
             [x for r in chunk for x in r])
     found = {row.game_id for row in out}
     compacted = [(game, lo, hi) for game, lo, hi in ranges if game not in found and lo < hi]
-    for i in range(0, len(compacted), ANY_OF):
-        chunk = compacted[i:i + ANY_OF]
-        out += _of_games(History.objects.using(db), [game for game, _, _ in chunk]).filter(
-            reduce(operator.or_, [Q(game_id=game, seq__gt=lo, seq__lte=hi) for game, lo, hi in chunk]))
     if compacted:
+        out += any_of(History.objects.using(db), [Q(game_id=game, seq__gt=lo, seq__lte=hi) for game, lo, hi in compacted],
+                      games=[game for game, _, _ in compacted])
         out.sort(key=lambda row: (row.game_id, row.seq))
     return out
 
 
-def _of_games(qs, game_ids):
-    """``qs`` limited to ``game_ids`` by a condition of its own: History's view reads the streams
-    of these games only, where an OR of conditions that each name a game would read them all."""
-    return qs.filter(game_id__in=game_ids)
-
-
-def any_of(qs, conditions: list):
+def any_of(qs, conditions: list, games: list | None = None):
     """The rows of ``qs`` that match any of ``conditions`` (Q objects, one a game say), read
     ANY_OF conditions a statement: a list of many games costs a few queries, never an error.
-    Each statement keeps ``qs``'s order; rows of one condition come from one statement."""
+    Each statement keeps ``qs``'s order; rows of one condition come from one statement.
+    ``games``: the game id each condition names, in their order; each statement then lists its
+    games in a condition of their own too, so History's view reads the streams of those games
+    only (under the OR alone it would read them all)."""
     for i in range(0, len(conditions), ANY_OF):
-        yield from qs.filter(reduce(operator.or_, conditions[i:i + ANY_OF]))
+        chunk = qs.filter(reduce(operator.or_, conditions[i:i + ANY_OF]))
+        yield from chunk if games is None else chunk.filter(game_id__in=games[i:i + ANY_OF])
 
 
 # Each compacted event is an array of its columns in this order (the view games_history reads
