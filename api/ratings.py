@@ -208,10 +208,11 @@ def player(request, name):
     h2h = None
     if request.user.is_authenticated and request.user.pk != user.pk:
         h2h = selectors.head_to_head(request.user, user)
+    ratings = selectors.ratings_by_kind(user)
     return Response({
         "name": user.username,
-        "ratings": selectors.ratings_by_kind(user),
-        "history": selectors.history(user, HISTORY_SHOWN),
+        "ratings": ratings,
+        "history": selectors.history(user, HISTORY_SHOWN, ratings),
         "recent": selectors.recent_games(user),
         "head_to_head": h2h,
     })

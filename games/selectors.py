@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
 import orjson
+from django.core.cache import cache
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.timesince import timeuntil
@@ -398,6 +400,11 @@ def over_games(user, *, statuses=Game.OVER, before: int | None = None, limit: in
     return list(_over_rows(user, statuses, before).with_seats()[:limit])
 
 
+def over_ids(user, *, before: int | None = None, limit: int) -> list[int]:
+    """The ids of ``over_games`` (every game over), to be read with others (``games_by_id``)."""
+    return list(_over_rows(user, Game.OVER, before).values_list("pk", flat=True)[:limit])
+
+
 def capped_count(queryset, cap: int) -> int:
     """The rows of ``queryset``, counted up to ``cap`` at most (a COUNT over a LIMIT)."""
     return queryset.values("pk")[:cap].count()
@@ -551,7 +558,18 @@ WINDOW_LOOKBACK = 40  # events searched for the one that opened a window
 
 def _window_cause(game, seat, names) -> str:
     """The log line (as this seat sees it) of the event that opened the seat's window: the
-    last recent event after which the seat has been in a window ever since."""
+    last recent event after which the seat has been in a window ever since. Kept in the
+    shared cache by game version, seat and names, which are all it depends on: a lobby shows
+    it on every card of a game in a window, and finding it replays the last events."""
+    said = hashlib.blake2b("\0".join(names).encode(), digest_size=8).hexdigest()
+    return cache.get_or_set(f"window-cause:{game.pk}:{game.version}:{seat}:{said}",
+                            lambda: _find_window_cause(game, seat, names), WINDOW_CAUSE_SECONDS) or ""
+
+
+WINDOW_CAUSE_SECONDS = 24 * 3600  # a game moves on long before: its version is in the key
+
+
+def _find_window_cause(game, seat, names) -> str:
     rules = get(game.kind).rules
     after = max(0, game.version - WINDOW_LOOKBACK)
     rows = list(stream(game, after))

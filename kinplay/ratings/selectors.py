@@ -159,10 +159,10 @@ def _ranks(ratings: list[Rating]) -> dict[str, int]:
     return {kind: found.get(key) or counted[key] for kind, key in keys.items()}
 
 
-def history(user, last: int) -> dict[str, list[dict]]:
-    """Per kind, the rating after each of the ``last`` latest rated games, oldest first."""
-    return {kind: history_page(user, kind, limit=last)[::-1]
-            for kind in Rating.objects.filter(user=user).values_list("kind", flat=True)}
+def history(user, last: int, kinds) -> dict[str, list[dict]]:
+    """Per kind of ``kinds`` (those the player is rated in: ``ratings_by_kind``'s), the rating
+    after each of the ``last`` latest rated games, oldest first."""
+    return {kind: history_page(user, kind, limit=last)[::-1] for kind in kinds}
 
 
 def history_page(user, kind: str, *, before: tuple[datetime, int] | None = None, limit: int) -> list[dict]:

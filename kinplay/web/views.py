@@ -313,8 +313,11 @@ def lobby(request):
     running = selectors.live_rows(request.user)
     live = _live_sections(request, running)
     older = params.natural(request.GET.get("older", ""))  # the finished page: games older than this id
-    over = selectors.over_games(request.user, before=older, limit=FINISHED_SHOWN + 1)
-    listed = [*selectors.games_by_id(r.pk for _, _, shown, *_ in live for r in shown), *over[:FINISHED_SHOWN]]
+    over_ids = selectors.over_ids(request.user, before=older, limit=FINISHED_SHOWN + 1)
+    # the cards' games, running and over, read together
+    listed = selectors.games_by_id(dict.fromkeys([*(r.pk for _, _, shown, *_ in live for r in shown),
+                                                  *over_ids[:FINISHED_SHOWN]]))
+    over = [g for g in listed if g.is_over]
     recent = selectors.recent_rows([g for g in listed if g.status in (Game.ACTIVE, Game.FINISHED)], LAST_BACK)
     # a game waiting for the player's move tells from its state whether it is a move or an answer
     held = load_states([g for g in listed if selectors.waiting_for(g, request.user)])
@@ -326,7 +329,7 @@ def lobby(request):
     # invitation lapses only after days), then what waits for others.
     sections = [(key, title, [cards[r.pk] for r in shown if r.pk in cards], total, more, page)
                 for key, title, shown, total, more, page in live]
-    finished = [cards[g.pk] for g in over[:FINISHED_SHOWN]]
+    finished = [cards[g.pk] for g in over]
     sections.append(("finished", "Finished", finished, len(finished), None, 1))
     open_cards = [_card(g, request.user) for g in selectors.open_games(request.user)[:30]]
     turns = sections[0]
@@ -334,7 +337,7 @@ def lobby(request):
         "lobby_mark": _lobby_mark(request.user, running, None if older else over),
         "sections": [s for s in sections if s[2]], "has_games": any(s[2] for s in sections),
         "my_turn_count": turns[3], "most_urgent": _most_urgent(turns[2] if turns[5] == 1 else []), "open_games": open_cards,
-        "older_games": over[FINISHED_SHOWN - 1].pk if len(over) > FINISHED_SHOWN else None, "older_page": older is not None,
+        "older_games": over_ids[FINISHED_SHOWN - 1] if len(over_ids) > FINISHED_SHOWN else None, "older_page": older is not None,
     })
 
 

@@ -56,12 +56,16 @@ def test_it_reads_every_event_of_a_compacted_game_as_it_was(played, api, alice):
 def test_it_gives_the_last_events_of_compacted_and_running_games_together(played, alice, bob):
     running = accepted(services.create_game(creator=alice, kind="knonsters", options={}, per_move=None,
                                             seats=[{"user": "alice"}, {"user": "bob"}]))
-    before = {g: [(r.game_id, r.seq, r.type, r.data) for r in rows]
-              for g, rows in selectors.recent_rows([played, running], 5).items()}
+    def recent():  # every column, times to the microsecond and in UTC
+        return {g: [tuple(getattr(r, c) for c in COLUMNS) for r in rows]
+                for g, rows in selectors.recent_rows([played, running], 5).items()}
+
+    before = recent()
     assert store.compact([played.pk]) == 1
-    after = {g: [(r.game_id, r.seq, r.type, r.data) for r in rows]
-             for g, rows in selectors.recent_rows([played, running], 5).items()}
+    after = recent()
     assert after == before and len(after[played.pk]) == 5 and after[running.pk]
+    assert [r[2] for r in after[played.pk]] == list(range(played.version - 4, played.version + 1))
+    assert all(r[5].utcoffset() is not None for r in after[played.pk])
 
 
 def test_it_answers_a_retried_last_move_of_a_compacted_game_as_the_first_time(db, alice, bob, api):

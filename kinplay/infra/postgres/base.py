@@ -1,6 +1,7 @@
 """Django's PostgreSQL backend with two savings on round trips (settings: ENGINE "kinplay.infra.postgres"):
 a health check that needs none while the connection is quiet, and a transaction's one
-statement sent without BEGIN and COMMIT (``execute_last``).
+statement sent without BEGIN and COMMIT (``execute_last``); and timestamps read by psycopg's
+compiled loader (``utc_loader``).
 
 Django checks a connection before reuse, kept (CONN_HEALTH_CHECKS) or borrowed from its pool
 (psycopg_pool's check), with a round trip of its own at the start of every request. A server that restarts,
@@ -11,10 +12,13 @@ something to read, Django's SELECT 1 decides (and closes the connection if it fa
 """
 
 import select
+from functools import cache
 
+import psycopg
 from django.db.backends.postgresql import base
 from django.db.transaction import TransactionManagementError
-from psycopg.pq import TransactionStatus
+from psycopg.adapt import AdaptersMap, Loader
+from psycopg.pq import Format, TransactionStatus
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
@@ -58,6 +62,12 @@ class DatabaseWrapper(base.DatabaseWrapper):
         self.sealed = False
         return super()._rollback()
 
+    def get_connection_params(self):
+        params = super().get_connection_params()
+        if "context" in params:
+            params["context"] = _with_utc_loader(params["context"], self.timezone)
+        return params
+
     def connect(self):
         self.sealed = False
         super().connect()
@@ -98,3 +108,33 @@ def _answers(connection) -> bool:
         return True
     except Exception:  # any failure: the connection is not usable
         return False
+
+
+TIMESTAMPTZ = psycopg.adapters.types["timestamptz"].oid
+
+
+@cache
+def _with_utc_loader(context: AdaptersMap, timezone) -> AdaptersMap:
+    """Django's adapters with ``utc_loader`` for timestamptz, made once per map and timezone."""
+    adapters = AdaptersMap(context)
+    adapters.register_loader("timestamptz", utc_loader(timezone))
+    return adapters
+
+
+def utc_loader(timezone):
+    """A timestamptz loader as Django's (the value in ``timezone``: Django sets the session to
+    it), around psycopg's compiled loader: Django's subclasses the pure Python one, whose
+    regular expression was the largest cost of reading a list's rows (the compiled class
+    cannot be subclassed)."""
+    compiled = psycopg.adapters.get_loader(TIMESTAMPTZ, Format.TEXT)
+
+    class UtcLoader(Loader):
+        def __init__(self, oid, context=None):
+            super().__init__(oid, context)
+            self.parse = compiled(oid, context).load
+
+        def load(self, data):
+            return self.parse(data).replace(tzinfo=timezone)
+
+    UtcLoader.timezone = timezone  # what Django's create_cursor compares before registering its own
+    return UtcLoader
