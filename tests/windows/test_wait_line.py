@@ -94,3 +94,21 @@ def test_it_rounds_the_time_left_instead_of_cutting_it(alice, bob):
     now = game.deadline - timedelta(days=2) + timedelta(seconds=5)  # a few seconds after the move
     assert selectors.wait_line(game, 0, now=now) == "Your turn in Knonsters (due in 2 days)"
     assert selectors.wait_line(game, 0, now=game.deadline - timedelta(hours=1, minutes=40)) == "Your turn in Knonsters (due in 2 hours)"
+
+
+def test_it_finds_a_window_s_cause_once_per_version_seat_and_names(monkeypatch, alice, bob, charlie):
+    """The cause is kept in the shared cache (a lobby shows it on every visit): by the game's
+    version, the seat and the names it is worded with, so a move, another seat or a renamed
+    player finds it anew."""
+    game, _, seats = open_stop_window(monkeypatch, [alice, bob, charlie])
+    found = []
+    real = selectors._find_window_cause
+    monkeypatch.setattr(selectors, "_find_window_cause", lambda *a: found.append(a[1:]) or real(*a))
+    line = selectors.wait_line(game, seats[0])
+    assert selectors.wait_line(game, seats[0]) == line and len(found) == 1  # the second from the cache
+    game.version += 1  # the game moved on (still in the window here): looked for again
+    assert selectors.wait_line(game, seats[0]) == line and len(found) == 2
+    names = selectors.seat_names(game)
+    renamed = [n.upper() for n in names]
+    monkeypatch.setattr(selectors, "seat_names", lambda g: renamed)
+    assert selectors.wait_line(game, seats[0]) != line and len(found) == 3 and found[-1][1] == renamed
