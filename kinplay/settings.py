@@ -292,7 +292,7 @@ elif env.str("EMAIL_HOST", ""):
     EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", False)
 else:
-    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_BACKEND = "kinplay.infra.mailfiles.EmailBackend"  # Django's, a file per batch whatever the threads
     EMAIL_FILE_PATH = str(VAR_DIR / "mail")
 # Every SMTP step is bounded: a hung mail server delays only the email queue, and not for ever.
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", 20)
