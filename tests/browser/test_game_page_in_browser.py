@@ -25,6 +25,7 @@ def game_for_alice(slug, make_user, moves=1, players=None):
     from django.contrib.auth import get_user_model
 
     from games import services
+    from games.engine import RESIGN
     from games.store import load_state
 
     if not get_user_model().objects.filter(username="alice").exists():
@@ -34,7 +35,8 @@ def game_for_alice(slug, make_user, moves=1, players=None):
     for _ in range(300):  # 12 of Karenza's moves come in about 1 deal of 9: 300 deals all fail 1 time in 10^15
         game = accepted(services.create_game(creator=None, kind=slug, options={}, seats=seats, per_move=None))
         assert 0 in game.to_act, f"{slug}: alice is not to move at the start"
-        if len(kind.rules.legal_actions(load_state(game), 0)) >= moves:
+        # the page's move buttons: every legal action but resigning (a button of its own)
+        if sum(a["action"] != RESIGN for a in kind.rules.legal_actions(load_state(game), 0)) >= moves:
             return game
     raise AssertionError(f"{slug}: 300 deals and alice never had {moves} moves")
 
