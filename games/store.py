@@ -223,7 +223,7 @@ def load_state(game, upto: int | None = None, *, cached=True) -> dict:
 
 def load_states(games) -> dict[int, dict]:
     """``load_state`` of many games (each at its last event), by game id, in three queries for
-    each 200 games (``any_of``): a player's list of thirty games costs what one of five does."""
+    each 200 games (``any_of``, ``event_ranges``): a player's list of thirty games costs what one of five does."""
     out, missing = {}, []
     for game in games:
         state = states.get(game, game.version)
@@ -240,13 +240,8 @@ def load_states(games) -> dict[int, dict]:
     snaps = dict(any_of(Snapshot.objects.values_list("game_id", "state"),
                             [Q(game_id=g, seq=s) for g, s in nearest.items()]))
     rows: dict[int, list] = {g.pk: [] for g in missing}
-    for source in {_events_of(g) for g in missing}:
-        these = [g for g in missing if _events_of(g) is source]
-        after = [Q(game_id=g.pk, seq__gt=nearest.get(g.pk, 0), seq__lte=g.version) for g in these]
-        for game_id, t, data, v in any_of(source.objects.order_by("game_id", "seq")
-                                          .values_list("game_id", "type", "data", "schema_version"),
-                                          after, games=[g.pk for g in these]):
-            rows[game_id].append((t, data, v))
+    for row in event_ranges([(g.pk, nearest.get(g.pk, 0), g.version) for g in missing]):
+        rows[row.game_id].append((row.type, row.data, row.schema_version))
     for game in missing:
         rules = get(game.kind).rules
         state = replay(rules, (upcast(rules, t, d, v) for t, d, v in rows[game.pk]), snaps.get(game.pk) or {})
@@ -490,16 +485,12 @@ def _compacted_event(game: int, columns: list) -> History:
     return History(game_id=game, at=at if timezone.is_aware(at) else timezone.make_aware(at, UTC), **row)
 
 
-def any_of(qs, conditions: list, games: list | None = None):
+def any_of(qs, conditions: list):
     """The rows of ``qs`` that match any of ``conditions`` (Q objects, one a game say), read
     ANY_OF conditions a statement: a list of many games costs a few queries, never an error.
-    Each statement keeps ``qs``'s order; rows of one condition come from one statement.
-    ``games``: the game id each condition names, in their order; each statement then lists its
-    games in a condition of their own too, so History's view reads the streams of those games
-    only (under the OR alone it would read them all)."""
+    Each statement keeps ``qs``'s order; rows of one condition come from one statement."""
     for i in range(0, len(conditions), ANY_OF):
-        chunk = qs.filter(reduce(operator.or_, conditions[i:i + ANY_OF]))
-        yield from chunk if games is None else chunk.filter(game_id__in=games[i:i + ANY_OF])
+        yield from qs.filter(reduce(operator.or_, conditions[i:i + ANY_OF]))
 
 
 # Each compacted event is an array of its columns in this order (the view games_history reads

@@ -50,6 +50,8 @@ def test_it_reads_every_event_of_a_compacted_game_as_it_was(played, api, alice):
     assert history(played) == before  # every column: ids, times to the microsecond, payloads, keys
     assert api(alice).get(f"/api/games/{played.pk}/events/").json() == answer_before
     assert [load_state(played, upto=v, cached=False) for v in range(1, played.version + 1)] == states_before
+    store.states.clear()  # the game page and the games list read many games' states together
+    assert store.load_states([played]) == {played.pk: states_before[-1]}
     call_command("verify_game", played.pk)
 
 

@@ -82,7 +82,7 @@ def test_it_puts_the_move_due_soonest_first_in_the_lobby_and_says_so(tiny, signe
 
 def test_it_reads_the_last_moves_of_more_games_than_one_sqlite_statement_takes(db):
     # the lobby's "?finished=all" of a player with over a thousand games: SQLite refuses a WHERE
-    # of about 1,000 games' ORs (games.store.any_of reads them 200 a statement)
+    # of about 1,000 games' ORs (games.store.event_ranges reads them 200 a statement)
     from games import selectors
     from games.models import Game
 
