@@ -4,8 +4,9 @@
     .venv/bin/python bench/bigdata.py [--database kp_bigdata] [--games 1000000] [--reuse] [--samples 30]
 
 Fills a database of its own with ``--games`` finished games shaped like real ones (it is
-dropped and created again, then migrated, unless ``--reuse`` finds it filled), then measures, in this process through the WSGI application (Django's test Client,
-a token for the API, a session for the pages):
+dropped and created again, then migrated, unless ``--reuse`` finds it filled), then measures,
+in this process, through the web worker's WSGI application (kinplay.wsgi, handed each request as
+the web server hands it; a token for the API, a session's cookie for the pages):
 
 - a move (POST /api/games/{id}/actions/, a bot answering in the same transaction);
 - the heavy player's GET /api/games/ under every filter the API takes, and with ``limit=10``;
@@ -15,7 +16,9 @@ a token for the API, a session for the pages):
 and prints p50 and p99 of the wall time of each, the ``EXPLAIN (ANALYZE, BUFFERS)`` of every
 list statement, and the storage: each table's and index's size, bytes per event and per
 finished game. ``--reuse`` measures an already filled database again without filling it;
-``--no-measure`` stops after the storage figures.
+``--no-measure`` stops after the storage figures. Each measure also prints the garbage
+collector's time per request and its longest pause; ``--default-gc`` measures with CPython's
+own collection thresholds instead of the web worker's (``kinplay.server.collect_each_request``).
 
 How the data is made: a few hundred games are played in process by the engines' bots (as
 ``games.services`` plays them: the store's ``Appender`` numbers the events, writes each
@@ -34,6 +37,7 @@ tournaments and the leagues are made by the services, as a server makes them.
 from __future__ import annotations
 
 import argparse
+import io
 import itertools
 import json
 import math
@@ -49,6 +53,7 @@ from collections import Counter
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -73,6 +78,7 @@ def parse(argv=None):
     ap.add_argument("--reuse", action="store_true", help="measure the database as it is, if it is filled")
     ap.add_argument("--samples", type=int, default=30, help="requests per measure")
     ap.add_argument("--no-measure", action="store_true", help="fill (unless reused) and print the storage only")
+    ap.add_argument("--default-gc", action="store_true", help="CPython's collection thresholds, not the web worker's")
     ap.add_argument("--seed", type=int, default=30)
     return ap.parse_args(argv)
 
@@ -700,10 +706,11 @@ class Measure:
         self.args = args
         self.heavy = get_user_model().objects.get(username=HEAVY)
         token = Token.objects.get(user=self.heavy).key
-        self.api = Client(HTTP_AUTHORIZATION=f"Token {token}")
-        self.page = Client()
-        self.page.force_login(self.heavy)
-        self.rows: list[tuple[str, list[float], int]] = []
+        self.api = Worker(HTTP_AUTHORIZATION=f"Token {token}")
+        signed_in = Client()
+        signed_in.force_login(self.heavy)
+        self.page = Worker(HTTP_COOKIE="; ".join(f"{k}={c.value}" for k, c in signed_in.cookies.items()))
+        self.rows: list[tuple[str, list[float], int, Collections]] = []
         self.plans: list[tuple[str, list[tuple[float, str]]]] = []
 
     def time(self, label, call, *, explain=True) -> None:
@@ -715,11 +722,12 @@ class Measure:
         with connection.execute_wrapper(captured):
             call()
         spent, began = [], time.perf_counter()
-        while len(spent) < self.args.samples and (len(spent) < MIN_SAMPLES or time.perf_counter() - began < BUDGET):
-            started = time.perf_counter()
-            call()
-            spent.append(time.perf_counter() - started)
-        self.rows.append((label, spent, len(captured.statements)))
+        with Collections() as collections:
+            while len(spent) < self.args.samples and (len(spent) < MIN_SAMPLES or time.perf_counter() - began < BUDGET):
+                started = time.perf_counter()
+                call()
+                spent.append(time.perf_counter() - started)
+        self.rows.append((label, spent, len(captured.statements), collections))
         if explain:
             self.plans.append((label, captured.statements))
         print(f"  {label}: p50 {ms(statistics.median(spent))}, {len(spent)} samples", flush=True)
@@ -730,6 +738,67 @@ class Measure:
             assert answer.status_code == status, (path, answer.status_code, answer.content[:300])
             return answer
         return call
+
+
+class Answer(NamedTuple):
+    status_code: int
+    content: bytes
+
+    def json(self):
+        return json.loads(self.content)
+
+
+class Worker:
+    """Requests handed to the web worker's application (kinplay.wsgi) as the web server hands
+    them, every one with ``headers`` (a token, or a session's cookie)."""
+
+    def __init__(self, **headers):
+        self.headers = headers
+
+    def get(self, path) -> Answer:
+        return self.request("GET", path)
+
+    def post(self, path, body) -> Answer:
+        return self.request("POST", path, json.dumps(body).encode())
+
+    def request(self, method, path, data=b"") -> Answer:
+        from kinplay.wsgi import application
+
+        path, _, query = path.partition("?")
+        environ = {"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query, "SERVER_NAME": "testserver",
+                   "SERVER_PORT": "80", "HTTP_HOST": "testserver", "wsgi.url_scheme": "http",
+                   "wsgi.input": io.BytesIO(data), "CONTENT_LENGTH": str(len(data)),
+                   "CONTENT_TYPE": "application/json", **self.headers}
+        status = []
+        body = b"".join(application(environ, lambda line, headers, exc_info=None: status.append(line)))
+        return Answer(int(status[0].split()[0]), body)
+
+
+class Collections:
+    """The garbage collector's passes while it is open: their total and longest time."""
+
+    def __init__(self):
+        self.total = self.longest = 0.0
+        self._started = 0.0
+
+    def __call__(self, phase, info):
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            took = time.perf_counter() - self._started
+            self.total += took
+            self.longest = max(self.longest, took)
+
+    def __enter__(self):
+        import gc
+
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *_):
+        import gc
+
+        gc.callbacks.remove(self)
 
 
 class Statements:
@@ -778,7 +847,7 @@ def mover(m: Measure):
         else:
             raise SystemExit("no game left to move in: give more --bot-games")
         body = {"action": game["legal_actions"][0]["action"], "expected_version": game["version"]}
-        answer = m.api.post(f"/api/games/{g}/actions/", body, content_type="application/json")
+        answer = m.api.post(f"/api/games/{g}/actions/", body)
         assert answer.status_code == 201, answer.content[:300]
         state[g] = answer.json()["game"]
     return call
@@ -786,6 +855,13 @@ def mover(m: Measure):
 
 def measure(args) -> Measure:
     import kinplay.wsgi  # noqa: F401  (the process as a web worker runs it: Django's objects frozen out of the collector's sight)
+    if args.default_gc:
+        import gc
+
+        from django.core.signals import request_finished
+
+        request_finished.disconnect(dispatch_uid="kinplay.server.collect_each_request")
+        gc.set_threshold(700, 10, 10)
     from games.models import ChatMessage, Game
     from kinplay.ratings.models import Rating
 
@@ -816,9 +892,11 @@ def measure(args) -> Measure:
 
 
 def report(m: Measure) -> None:
-    print("\n| measure | p50 | p99 | samples | statements |\n|---|---|---|---|---|")
-    for label, spent, statements in m.rows:
-        print(f"| {label} | {ms(statistics.median(spent))} | {ms(p99(spent))} | {len(spent)} | {statements} |")
+    print("\n| measure | p50 | p99 | samples | statements | collector per request | longest collection |")
+    print("|---|---|---|---|---|---|---|")
+    for label, spent, statements, gc in m.rows:
+        print(f"| {label} | {ms(statistics.median(spent))} | {ms(p99(spent))} | {len(spent)} | {statements}"
+              f" | {ms(gc.total / len(spent))} | {ms(gc.longest)} |")
 
 
 def explain(m: Measure) -> None:

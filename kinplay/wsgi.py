@@ -9,7 +9,7 @@ django_app = get_wsgi_application()  # sets Django up; every request, /api/ and 
 
 from django.urls import get_resolver  # noqa: E402  (needs Django set up)
 
-from kinplay.server import RequestOnly, leave_out_idle_receivers  # noqa: E402
+from kinplay.server import RequestOnly, collect_young, leave_out_idle_receivers  # noqa: E402
 
 application: WSGIApplication = RequestOnly(django_app)
 leave_out_idle_receivers()  # of the request signals, those with nothing to do in this process
@@ -24,3 +24,4 @@ if os.environ.get("KP_CPU_SPLIT"):  # bench/cpu_split.py: each worker's CPU by r
 # collector's sight: a full collection walks only what requests allocate (a pause in the p99).
 get_resolver().url_patterns  # noqa: B018 (reading the property imports the URLconf)
 gc.freeze()
+collect_young()  # no collection during a request: RequestOnly collects each one's garbage as it ends
