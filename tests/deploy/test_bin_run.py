@@ -35,6 +35,17 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
+def commands(pids) -> list[str]:
+    """Each process's command line, for a failure to name what did not stop."""
+    out = []
+    for pid in sorted(pids):
+        try:
+            out.append(f"{pid}: " + Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:200])
+        except OSError:
+            out.append(f"{pid}: (gone)")
+    return out
+
+
 def alive(pids) -> set[int]:
     out = set()
     for pid in pids:
@@ -78,7 +89,8 @@ def test_it_stops_everything_it_started_on_ctrl_c(tmp_path):
         deadline = time.monotonic() + STOPS_WITHIN
         while alive(started | {run.pid}) and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert not alive(started | {run.pid}), f"still running {STOPS_WITHIN} s after Ctrl-C"
+        left = alive(started | {run.pid})
+        assert not left, f"still running {STOPS_WITHIN} s after Ctrl-C: {commands(left)}"
     finally:
         for pid in alive(started | {run.pid}):
             os.kill(pid, signal.SIGKILL)
