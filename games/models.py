@@ -27,7 +27,7 @@ class GameQuerySet(models.QuerySet):
         it off, the lines of an invitation's and a cancelled game's cards): two queries,
         whatever is read after."""
         return self.select_related("called_off_by", "created_by").prefetch_related(
-            models.Prefetch("seats", queryset=Seat.objects.select_related("user")))
+            models.Prefetch("seats", queryset=Seat.objects.select_related("user"), to_attr=Game.HELD_SEATS))
 
 
 class Game(models.Model):
@@ -86,22 +86,26 @@ class Game(models.Model):
             update_fields = [*update_fields, "updated_at"]
         super().save(*args, update_fields=update_fields, **kwargs)
 
+    # The attribute holding the game's seats as a plain list: filled by with_seats()'s prefetch
+    # (its to_attr: read without a queryset each time, where the manager's all() builds one) or
+    # by hold_seats.
+    HELD_SEATS = "_held_seats"
+
     def hold_seats(self, seats):
         """Keep ``seats`` (in order, with their users) as this game's ``seat_list``: read
-        without a query from then on. A plain attribute rather than the related manager's
-        prefetch cache, which Django gives no public way to fill."""
-        self._held_seats = list(seats)
+        without a query from then on, as after ``with_seats()``."""
+        setattr(self, self.HELD_SEATS, list(seats))
 
     def refresh_from_db(self, using=None, fields=None, from_queryset=None):
         super().refresh_from_db(using, fields, from_queryset)
         if fields is None:  # the seats may have changed too: read them again, as after a prefetch
-            self.__dict__.pop("_held_seats", None)
+            self.__dict__.pop(self.HELD_SEATS, None)
 
     @property
     def seat_list(self) -> list[Seat]:
-        """The seats in order: those held (``games.store.game_with_seats``, ``hold_seats``), else from
-        ``with_seats()``'s prefetch, else one query each time."""
-        held = self.__dict__.get("_held_seats")
+        """The seats in order: those held (``with_seats()``, ``games.store.game_with_seats``,
+        ``hold_seats``), else one query each time."""
+        held = self.__dict__.get(self.HELD_SEATS)
         return held if held is not None else list(self.seats.all())
 
     def seconds_for(self, entry: dict) -> int | None:
