@@ -66,12 +66,12 @@ class RequestOnly:
     - the request's reference cycles freed as it ends, by a collection of the two young
       generations (with collect_young's threshold, none runs during a request). A page that
       reads games with their seats leaves cycles behind (Django's prefetch: each seat points
-      to its game, the game's prefetch cache to the seats; DRF's request, view and response
+      to its game, the game to its list of seats; DRF's request, view and response
       point to each other). With CPython's default thresholds the objects of a request still
       running are collected several times and so reach the oldest generation, where a full
       collection frees dozens of requests' garbage at once in the middle of a later request:
       the pauses at the lists' p99. Collected young, each request pays for its own garbage, in
-      about a third of the collector's time (bench/bigdata.py, with and without --default-gc).
+      about half the collector's time (bench/bigdata.py, with and without --default-gc).
     """
 
     def __init__(self, app, process_env=None):
