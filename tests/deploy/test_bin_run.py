@@ -46,6 +46,12 @@ def commands(pids) -> list[str]:
     return out
 
 
+def longest_wait(run) -> int:
+    """The longest sleep among bin/run's processes (a supervisor waiting to restart its process), in seconds."""
+    waits = [c.split()[2:3] for c in commands(descendants(run.pid)) if c.split()[1:2] == ["sleep"]]
+    return max((int(w[0]) for w in waits if w and w[0].isdigit()), default=0)
+
+
 def alive(pids) -> set[int]:
     out = set()
     for pid in pids:
@@ -58,19 +64,41 @@ def alive(pids) -> set[int]:
     return out
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_it_stops_everything_it_started_on_ctrl_c(tmp_path):
+def start(tmp_path, **env) -> tuple[subprocess.Popen, int]:
+    """bin/run as a terminal runs it (its own process group, SIGINT not ignored, as under a
+    shell's job control), on the embedded default, with ``env``; and its port."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "EMAIL_URL")}
-    env.update(KINPLAY_VAR=str(tmp_path), PORT=str(port), WEB_WORKERS="2")
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "EMAIL_URL")} | env
+    env.update(KINPLAY_VAR=str(tmp_path), PORT=str(port))
 
-    def as_a_terminal_runs_it():  # its own process group, SIGINT not ignored (as under a shell's job control)
+    def as_a_terminal_runs_it():
         signal.signal(signal.SIGINT, signal.SIG_DFL)
 
     run = subprocess.Popen(["bin/run"], cwd=ROOT, env=env, start_new_session=True, preexec_fn=as_a_terminal_runs_it,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-    started = set()
+    return run, port
+
+
+def ctrl_c(run) -> None:
+    """Ctrl-C (the terminal signals the whole foreground group): every process bin/run started
+    must be gone within STOPS_WITHIN."""
+    started = descendants(run.pid)
+    try:
+        os.killpg(run.pid, signal.SIGINT)
+        deadline = time.monotonic() + STOPS_WITHIN
+        while alive(started | {run.pid}) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        left = alive(started | {run.pid})
+        assert not left, f"still running {STOPS_WITHIN} s after Ctrl-C: {commands(left)}"
+    finally:
+        for pid in alive(started | {run.pid}):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_it_stops_everything_it_started_on_ctrl_c(tmp_path):
+    run, port = start(tmp_path, WEB_WORKERS="2")
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -84,13 +112,21 @@ def test_it_stops_everything_it_started_on_ctrl_c(tmp_path):
             assert run.poll() is None and time.monotonic() < deadline, f"bin/run did not come up ({len(started)} processes)"
             time.sleep(0.5)
         time.sleep(2)  # the Celery processes past their start-up
-        started = descendants(run.pid)
-        os.killpg(run.pid, signal.SIGINT)  # Ctrl-C: the terminal signals the whole foreground group
-        deadline = time.monotonic() + STOPS_WITHIN
-        while alive(started | {run.pid}) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        left = alive(started | {run.pid})
-        assert not left, f"still running {STOPS_WITHIN} s after Ctrl-C: {commands(left)}"
     finally:
-        for pid in alive(started | {run.pid}):
-            os.kill(pid, signal.SIGKILL)
+        ctrl_c(run)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_it_stops_a_supervisor_waiting_to_restart_its_process_on_ctrl_c(tmp_path):
+    """beat cannot start (NODE_NAME puts its schedule file in a folder that does not exist), so
+    its supervisor waits longer and longer between restarts: Ctrl-C ends that wait too. The
+    wait is a background sleep, which ignores SIGINT: one of 16 s outlives STOPS_WITHIN."""
+    run, _ = start(tmp_path, WEB_WORKERS="1", NODE_NAME="no/such")
+    try:
+        deadline = time.monotonic() + 90
+        while longest_wait(run) < 16:
+            assert run.poll() is None and time.monotonic() < deadline, "beat's supervisor never waited 16 s to restart it"
+            time.sleep(0.2)
+    finally:
+        ctrl_c(run)
