@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import threading
 
 from granian import Granian
 from granian.constants import HTTPModes, Interfaces
@@ -63,35 +64,50 @@ class RequestOnly:
     - an answer already in memory (not streaming) handed over as one piece of bytes: granian
       sends a list at once, and iterates anything else from Rust, chunk by chunk. The answer
       is closed first (Django's request_finished), as the server would after sending it;
-    - the request's reference cycles freed as it ends, by a collection of the two young
-      generations (with collect_young's threshold, none runs during a request). A page that
-      reads games with their seats leaves cycles behind (Django's prefetch: each seat points
-      to its game, the game to its list of seats; DRF's request, view and response
-      point to each other). With CPython's default thresholds the objects of a request still
-      running are collected several times and so reach the oldest generation, where a full
-      collection frees dozens of requests' garbage at once in the middle of a later request:
-      the pauses at the lists' p99. Collected young, each request pays for its own garbage, in
-      about half the collector's time (bench/bigdata.py, with and without --default-gc).
+    - the requests' reference cycles freed once they have ended, by a collection of the two
+      young generations whenever the last request in flight in this process ends (with
+      collect_young's threshold, no automatic pass runs during a request). A page that reads
+      games with their seats leaves cycles behind (Django's prefetch: each seat points to its
+      game, the game to its list of seats; DRF's request, view and response point to each
+      other). With CPython's default thresholds the objects of a request still running are
+      collected several times and so reach the oldest generation, where a full collection
+      frees dozens of requests' garbage at once in the middle of a later request: the pauses
+      at the lists' p99. Collected young, the requests pay for their own garbage, in about half
+      the collector's time (bench/bigdata.py, with and without --default-gc). Not while
+      another thread's request runs: its live objects would be moved to the oldest generation,
+      and its garbage left there. A worker that is never idle falls back on CPython's own
+      passes, every YOUNG_THRESHOLD new objects.
     """
 
     def __init__(self, app, process_env=None):
         self.app = app
         self.process = tuple((os.environ if process_env is None else process_env).items())
+        self.running = 0  # requests in flight in this process (granian's threads)
+        self.counting = threading.Lock()
 
     def __call__(self, environ, start_response):
         for key, value in self.process:
             if environ.get(key) == value:
                 del environ[key]
+        with self.counting:
+            self.running += 1
+        try:
+            return self.answer(environ, start_response)
+        finally:
+            with self.counting:
+                self.running -= 1
+                idle = not self.running
+            if idle:
+                gc.collect(1)
+
+    def answer(self, environ, start_response):
         answer = self.app(environ, start_response)
         if getattr(answer, "streaming", True):
             return answer
         try:
-            content = answer.content
+            return [answer.content]
         finally:
             answer.close()
-        del answer  # the last reference to the request's objects
-        gc.collect(1)
-        return [content]
 
 
 def leave_out_idle_receivers() -> None:
@@ -122,7 +138,7 @@ def leave_out_idle_receivers() -> None:
 
 def collect_young() -> None:
     """Sets the collector's threshold for a web worker, whose RequestOnly collects the young
-    generations after each answer."""
+    generations whenever it has answered every request in flight."""
     gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
 

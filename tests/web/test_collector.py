@@ -46,3 +46,31 @@ def test_it_frees_the_cycles_of_a_list_as_its_request_ends(tiny, alice, bob, onl
     left_behind(application, alice)  # the first request fills the process's caches
     assert left_behind(django_app, alice) > 100  # Django alone: the games' and the request's cycles
     assert left_behind(application, alice) == 0
+
+
+def test_it_collects_only_when_the_last_request_in_flight_ends(only_explicit_collections):
+    """A collection while another thread's request runs would move that request's live objects
+    to the oldest generation, and leave its garbage there."""
+    from django.http import HttpResponse
+
+    from kinplay.server import RequestOnly
+
+    collections, during = [], []
+
+    def count(phase, info):
+        if phase == "start":
+            collections.append(info["generation"])
+
+    def app(environ, start_response):
+        if environ.get("first"):
+            server({}, None)  # a second request, as another thread of the server would run it, ends first
+            during.append(list(collections))
+        return HttpResponse(b"{}")
+
+    server = RequestOnly(app, {})
+    gc.callbacks.append(count)
+    try:
+        assert server({"first": True}, None) == [b"{}"]
+    finally:
+        gc.callbacks.remove(count)
+    assert during == [[]] and collections == [1]
