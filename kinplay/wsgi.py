@@ -24,4 +24,4 @@ if os.environ.get("KP_CPU_SPLIT"):  # bench/cpu_split.py: each worker's CPU by r
 # collector's sight: a full collection walks only what requests allocate (a pause in the p99).
 get_resolver().url_patterns  # noqa: B018 (reading the property imports the URLconf)
 gc.freeze()
-collect_young()  # no collection during a request: RequestOnly collects each one's garbage as it ends
+collect_young()  # no collection during a request: RequestOnly collects once none is in flight
