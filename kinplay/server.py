@@ -49,6 +49,9 @@ WORKERS_KILL_S = 30
 # New container objects (net) that start an automatic collection of the youngest generation
 # (CPython's default: 700): a request's objects stay young until RequestOnly collects them.
 YOUNG_THRESHOLD = 10_000
+# Idle collections between two of the whole heap (a few ms): what outlived the requests that
+# made it and became garbage later (a closed connection's objects, say) is freed too.
+FULL_EVERY = 1_000
 
 
 class RequestOnly:
@@ -75,8 +78,9 @@ class RequestOnly:
       at the lists' p99. Collected young, the requests pay for their own garbage, in about half
       the collector's time (bench/bigdata.py, with and without --default-gc). Not while
       another thread's request runs: its live objects would be moved to the oldest generation,
-      and its garbage left there. A worker that is never idle falls back on CPython's own
-      passes, every YOUNG_THRESHOLD new objects.
+      and its garbage left there. Every FULL_EVERY idle collections the whole heap is
+      collected; a worker that is never idle falls back on CPython's own passes, every
+      YOUNG_THRESHOLD new objects.
     """
 
     def __init__(self, app, process_env=None):
@@ -97,8 +101,8 @@ class RequestOnly:
             with self.counting:
                 self.running -= 1
                 idle = not self.running
-            if idle:
-                gc.collect(1)
+            if idle:  # gc.get_count()[2]: young collections since the last full one
+                gc.collect(2 if gc.get_count()[2] >= FULL_EVERY else 1)
 
     def answer(self, environ, start_response):
         answer = self.app(environ, start_response)

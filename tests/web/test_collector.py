@@ -74,3 +74,27 @@ def test_it_collects_only_when_the_last_request_in_flight_ends(only_explicit_col
     finally:
         gc.callbacks.remove(count)
     assert during == [[]] and collections == [1]
+
+
+def test_it_collects_the_whole_heap_every_so_many_idle_collections(only_explicit_collections, monkeypatch):
+    """What outlived its request and became garbage later is freed too, by a full collection."""
+    from django.http import HttpResponse
+
+    from kinplay import server
+
+    monkeypatch.setattr(server, "FULL_EVERY", 3)
+    collections = []
+
+    def count(phase, info):
+        if phase == "start":
+            collections.append(info["generation"])
+
+    answer = server.RequestOnly(lambda environ, start_response: HttpResponse(b"{}"), {})
+    gc.collect()  # counting from a full collection
+    gc.callbacks.append(count)
+    try:
+        for _ in range(5):
+            answer({}, None)
+    finally:
+        gc.callbacks.remove(count)
+    assert collections == [1, 1, 1, 2, 1]
