@@ -18,7 +18,7 @@ list statement, and the storage: each table's and index's size, bytes per event 
 finished game. ``--reuse`` measures an already filled database again without filling it;
 ``--no-measure`` stops after the storage figures. Each measure also prints the garbage
 collector's time per request and its longest pause; ``--default-gc`` measures with CPython's
-own collection thresholds instead of the web worker's (``kinplay.server.collect_each_request``).
+own collection, without the web worker's (``kinplay.server.RequestOnly``, ``collect_young``).
 
 How the data is made: a few hundred games are played in process by the engines' bots (as
 ``games.services`` plays them: the store's ``Appender`` numbers the events, writes each
@@ -37,6 +37,7 @@ tournaments and the leagues are made by the services, as a server makes them.
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import itertools
 import json
@@ -706,10 +707,11 @@ class Measure:
         self.args = args
         self.heavy = get_user_model().objects.get(username=HEAVY)
         token = Token.objects.get(user=self.heavy).key
-        self.api = Worker(HTTP_AUTHORIZATION=f"Token {token}")
+        app = worker_app(args.default_gc)
+        self.api = Worker(app, HTTP_AUTHORIZATION=f"Token {token}")
         signed_in = Client()
         signed_in.force_login(self.heavy)
-        self.page = Worker(HTTP_COOKIE="; ".join(f"{k}={c.value}" for k, c in signed_in.cookies.items()))
+        self.page = Worker(app, HTTP_COOKIE="; ".join(f"{k}={c.value}" for k, c in signed_in.cookies.items()))
         self.rows: list[tuple[str, list[float], int, Collections]] = []
         self.plans: list[tuple[str, list[tuple[float, str]]]] = []
 
@@ -748,11 +750,24 @@ class Answer(NamedTuple):
         return json.loads(self.content)
 
 
+def worker_app(default_gc: bool):
+    """The web worker's application (kinplay.wsgi); with ``default_gc``, the same without its
+    collections, under CPython's own thresholds."""
+    import kinplay.wsgi
+    from kinplay.server import RequestOnly
+
+    if not default_gc:
+        return kinplay.wsgi.application
+    gc.set_threshold(700, 10, 10)
+    return RequestOnly(kinplay.wsgi.django_app, collect=False)
+
+
 class Worker:
-    """Requests handed to the web worker's application (kinplay.wsgi) as the web server hands
+    """Requests handed to ``app``, a web worker's WSGI application, as the web server hands
     them, every one with ``headers`` (a token, or a session's cookie)."""
 
-    def __init__(self, **headers):
+    def __init__(self, app, **headers):
+        self.app = app
         self.headers = headers
 
     def get(self, path) -> Answer:
@@ -762,15 +777,13 @@ class Worker:
         return self.request("POST", path, json.dumps(body).encode())
 
     def request(self, method, path, data=b"") -> Answer:
-        from kinplay.wsgi import application
-
         path, _, query = path.partition("?")
         environ = {"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query, "SERVER_NAME": "testserver",
                    "SERVER_PORT": "80", "HTTP_HOST": "testserver", "wsgi.url_scheme": "http",
                    "wsgi.input": io.BytesIO(data), "CONTENT_LENGTH": str(len(data)),
                    "CONTENT_TYPE": "application/json", **self.headers}
         status = []
-        body = b"".join(application(environ, lambda line, headers, exc_info=None: status.append(line)))
+        body = b"".join(self.app(environ, lambda line, headers, exc_info=None: status.append(line)))
         return Answer(int(status[0].split()[0]), body)
 
 
@@ -790,14 +803,10 @@ class Collections:
             self.longest = max(self.longest, took)
 
     def __enter__(self):
-        import gc
-
         gc.callbacks.append(self)
         return self
 
     def __exit__(self, *_):
-        import gc
-
         gc.callbacks.remove(self)
 
 
@@ -855,13 +864,6 @@ def mover(m: Measure):
 
 def measure(args) -> Measure:
     import kinplay.wsgi  # noqa: F401  (the process as a web worker runs it: Django's objects frozen out of the collector's sight)
-    if args.default_gc:
-        import gc
-
-        from django.core.signals import request_finished
-
-        request_finished.disconnect(dispatch_uid="kinplay.server.collect_each_request")
-        gc.set_threshold(700, 10, 10)
     from games.models import ChatMessage, Game
     from kinplay.ratings.models import Rating
 
@@ -894,9 +896,9 @@ def measure(args) -> Measure:
 def report(m: Measure) -> None:
     print("\n| measure | p50 | p99 | samples | statements | collector per request | longest collection |")
     print("|---|---|---|---|---|---|---|")
-    for label, spent, statements, gc in m.rows:
+    for label, spent, statements, collector in m.rows:
         print(f"| {label} | {ms(statistics.median(spent))} | {ms(p99(spent))} | {len(spent)} | {statements}"
-              f" | {ms(gc.total / len(spent))} | {ms(gc.longest)} |")
+              f" | {ms(collector.total / len(spent))} | {ms(collector.longest)} |")
 
 
 def explain(m: Measure) -> None:

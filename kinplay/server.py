@@ -75,17 +75,18 @@ class RequestOnly:
       other). With CPython's default thresholds the objects of a request still running are
       collected several times and so reach the oldest generation, where a full collection
       frees dozens of requests' garbage at once in the middle of a later request: the pauses
-      at the lists' p99. Collected young, the requests pay for their own garbage, in about half
-      the collector's time (bench/bigdata.py, with and without --default-gc). Not while
+      at the lists' p99. Collected young, the requests pay for their own garbage, in a third
+      of the collector's time or less (bench/bigdata.py, with and without --default-gc). Not while
       another thread's request runs: its live objects would be moved to the oldest generation,
       and its garbage left there. Every FULL_EVERY idle collections the whole heap is
       collected; a worker that is never idle falls back on CPython's own passes, every
       YOUNG_THRESHOLD new objects.
     """
 
-    def __init__(self, app, process_env=None):
+    def __init__(self, app, process_env=None, *, collect=True):
         self.app = app
         self.process = tuple((os.environ if process_env is None else process_env).items())
+        self.collect = collect  # False: CPython's own passes only (bench/bigdata.py --default-gc)
         self.running = 0  # requests in flight in this process (granian's threads)
         self.counting = threading.Lock()
 
@@ -101,7 +102,7 @@ class RequestOnly:
             with self.counting:
                 self.running -= 1
                 idle = not self.running
-            if idle:  # gc.get_count()[2]: young collections since the last full one
+            if idle and self.collect:  # gc.get_count()[2]: young collections since the last full one
                 gc.collect(2 if gc.get_count()[2] >= FULL_EVERY else 1)
 
     def answer(self, environ, start_response):
