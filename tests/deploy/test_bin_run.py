@@ -35,21 +35,23 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
+def argv(pid: int) -> list[str] | None:
+    """A process's command line, None once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")[:-1]
+    except OSError:
+        return None
+
+
 def commands(pids) -> list[str]:
     """Each process's command line, for a failure to name what did not stop."""
-    out = []
-    for pid in sorted(pids):
-        try:
-            out.append(f"{pid}: " + Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:200])
-        except OSError:
-            out.append(f"{pid}: (gone)")
-    return out
+    return [f"{pid}: " + (" ".join(argv(pid) or ["(gone)"]))[:200] for pid in sorted(pids)]
 
 
 def longest_wait(run) -> int:
     """The longest sleep among bin/run's processes (a supervisor waiting to restart its process), in seconds."""
-    waits = [c.split()[2:3] for c in commands(descendants(run.pid)) if c.split()[1:2] == ["sleep"]]
-    return max((int(w[0]) for w in waits if w and w[0].isdigit()), default=0)
+    waits = [args[1] for args in map(argv, descendants(run.pid)) if args and args[0] == "sleep" and len(args) == 2]
+    return max((int(w) for w in waits if w.isdigit()), default=0)
 
 
 def alive(pids) -> set[int]:

@@ -1,7 +1,7 @@
-"""kinplay.server.RequestOnly frees the reference cycles a request leaves behind (Django's
+"""kinplay.server.RequestOnly frees the reference cycles requests leave behind (Django's
 prefetch: each seat points to its game, the game to its seats; DRF's request, view and
-response point to each other) as the request ends, not in a full collection in the middle of
-a later request."""
+response point to each other) once no request is in flight, not in a full collection in the
+middle of a later request."""
 
 import gc
 import io
